@@ -1,0 +1,117 @@
+"""Errors a user can cause, each carrying a location.
+
+Every stage of the pipeline raises a subclass of :class:`RulepackError`; the CLI
+prints them as ``FILE:LINE:COL: error: message`` with the source line and a
+caret, and exits with code 1. Nothing in rulepack lets a traceback reach a user
+for bad input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Location:
+    """A place in a ruleset: a file, a 1-based line and column, or a JSON path.
+
+    :param file: the path as the user gave it, or ``"<string>"``.
+    :param line: 1-based line, or ``None`` when unknown (IR loaded from JSON).
+    :param column: 1-based column, or ``None``.
+    :param path: a JSON path into the IR such as ``$.zones[2].kind``, or ``None``.
+    """
+
+    file: str = "<string>"
+    line: int | None = None
+    column: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        text = ":".join(parts)
+        if self.path and self.line is None:
+            text += f": at {self.path}"
+        return text
+
+
+@dataclass
+class Diagnostic:
+    """One message about a ruleset: an error or a warning, with its place.
+
+    :param severity: ``"error"`` or ``"warning"``.
+    :param code: a short stable identifier such as ``"syntax"``, ``"unknown-name"``.
+    """
+
+    message: str
+    location: Location = field(default_factory=Location)
+    severity: str = "error"
+    code: str = "error"
+    source_line: str | None = None
+    hint: str | None = None
+
+    def format(self) -> str:
+        """Render as ``FILE:LINE:COL: severity: message`` plus source line and caret."""
+        text = f"{self.location}: {self.severity}: {self.message}"
+        if self.source_line is not None and self.location.column is not None:
+            line = self.source_line.rstrip("\n").expandtabs(1)
+            caret = " " * (self.location.column - 1) + "^"
+            text += f"\n    {line}\n    {caret}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+    def to_json(self) -> dict:
+        """A JSON-able dict: file, line, column, path, severity, code, message."""
+        return {
+            "file": self.location.file,
+            "line": self.location.line,
+            "column": self.location.column,
+            "path": self.location.path,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+class RulepackError(Exception):
+    """Base of all errors caused by user input; carries one or more diagnostics."""
+
+    def __init__(self, diagnostics: Diagnostic | list[Diagnostic]) -> None:
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = diagnostics
+        super().__init__("\n".join(d.format() for d in diagnostics))
+
+    @classmethod
+    def at(cls, message: str, location: Location | None = None, code: str = "error",
+           hint: str | None = None) -> "RulepackError":
+        """Build an error with a single diagnostic."""
+        return cls(Diagnostic(message, location or Location(), "error", code, hint=hint))
+
+
+class RulesetSyntaxError(RulepackError):
+    """The text of a ``.rules`` file does not follow the grammar."""
+
+
+class SchemaError(RulepackError):
+    """The ruleset IR does not match ``schemas/ruleset.schema.json``."""
+
+
+class SemanticError(RulepackError):
+    """The ruleset is well-formed but says something impossible (unknown zone, ...)."""
+
+
+class RulesetRuntimeError(RulepackError):
+    """A ruleset went wrong while a game ran (no legal action, step limit, bad value)."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is not among the legal actions of the state was applied."""
+
+
+class OptionError(RulepackError):
+    """A game option or player count outside what the ruleset allows."""

@@ -1,0 +1,151 @@
+"""Text of a ``.rules`` file → ruleset IR, with syntax errors in plain words.
+
+:func:`parse_rules` is the only entry point. Lark's exceptions never escape: they
+become :class:`~rulepack.errors.RulesetSyntaxError` with the file, line, column,
+what was found and what was expected.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxError
+from rulepack.grammar.transformer import ToIR
+
+#: Nesting deeper than this is refused before Lark or the compiler could recurse too far.
+MAX_NESTING = 60
+
+# Readable names for the grammar's terminals, used in "expected ..." lists.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string",
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'",
+    "SEMICOLON": "';'", "CMP": "a comparison", "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/', '//' or '%'", "MINUS": "'-'", "$END": "the end of the file",
+    "__ANON_0": "'..'",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark.open("rulepack.lark", rel_to=__file__, parser="lalr",
+                     propagate_positions=True, maybe_placeholders=True)
+
+
+def _word(terminal: str) -> str:
+    if terminal in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[terminal]
+    try:
+        pattern = _parser().get_terminal(terminal).pattern
+        if pattern.type == "str":
+            return f"'{pattern.value}'"
+    except KeyError:
+        pass
+    return terminal.lower()
+
+
+def _expected(names: set[str]) -> str:
+    words = sorted({_word(n) for n in names})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _nesting_check(text: str, filename: str) -> None:
+    depth = 0
+    line = 1
+    col = 0
+    in_comment = False
+    in_string = False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_comment, in_string = line + 1, 0, False, False
+            continue
+        if in_comment:
+            continue
+        if in_string:
+            if ch == '"':
+                in_string = False
+            continue
+        if ch == "#":
+            in_comment = True
+        elif ch == '"':
+            in_string = True
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RulesetSyntaxError(Diagnostic(
+                    f"nesting deeper than {MAX_NESTING} levels of brackets or blocks",
+                    Location(filename, line, col), code="too-deep",
+                    source_line=text.splitlines()[line - 1]))
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+
+
+def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
+    """Parse the text of a ruleset into its IR.
+
+    :param text: the ``.rules`` source.
+    :param filename: shown in error messages.
+    :returns: the ruleset IR (a JSON-able dict, see ``schemas/ruleset.schema.json``).
+    :raises RulesetSyntaxError: the text does not follow the grammar.
+    """
+    _nesting_check(text, filename)
+    lines = text.splitlines()
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, lines, filename) from None
+    except RecursionError:
+        raise RulesetSyntaxError.at("the ruleset is nested too deeply",
+                                    Location(filename), code="too-deep") from None
+    try:
+        ir = ToIR().transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RulepackError):
+            raise exc.orig_exc from None
+        raise RulesetSyntaxError.at(f"cannot read this ruleset: {exc.orig_exc}",
+                                    Location(filename), code="syntax") from None
+    except RecursionError:
+        raise RulesetSyntaxError.at("the ruleset is nested too deeply",
+                                    Location(filename), code="too-deep") from None
+    ir["file"] = filename
+    return ir
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
+                  filename: str) -> RulesetSyntaxError:
+    line = getattr(exc, "line", None) or (len(lines) if lines else 1)
+    column = getattr(exc, "column", None) or 1
+    if line == -1 or column == -1:  # Lark reports EOF this way sometimes
+        line = max(1, len(lines))
+        column = len(lines[-1]) + 1 if lines else 1
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    hint = None
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        message = f"unexpected character {char!r}"
+        if char == "'":
+            hint = 'strings are written in double quotes: "like this"'
+    elif isinstance(exc, UnexpectedEOF):
+        message = f"the file ended too early; expected {_expected(set(exc.expected))}"
+        if "RBRACE" in exc.expected:
+            hint = "a block opened with '{' is missing its closing '}'"
+    elif isinstance(exc, UnexpectedToken):
+        token: Token = exc.token
+        if token.type == "$END":
+            message = f"the file ended too early; expected {_expected(set(exc.expected))}"
+            if "RBRACE" in exc.expected:
+                hint = "a block opened with '{' is missing its closing '}'"
+        else:
+            found = f"{token.type.lower()} '{token}'" if token.type in ("NAME", "INT") else f"'{token}'"
+            message = f"unexpected {found}; expected {_expected(set(exc.expected))}"
+    else:  # pragma: no cover - Lark has no other kinds today
+        message = "syntax error"
+    return RulesetSyntaxError(Diagnostic(message, Location(filename, line, column),
+                                         code="syntax", source_line=source_line, hint=hint))

@@ -1,0 +1,613 @@
+"""Expression IR → Python closures, compiled once per game instance.
+
+Each expression node becomes a function ``f(state) -> value``. Names are
+resolved here, statically: an unknown name, attribute, zone or function is a
+:class:`~rulepack.errors.SemanticError` pointing at the ruleset, never a
+surprise during play. Constants and options are folded into the closures.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.errors import SemanticError
+from rulepack.interpreter import runtime as rt
+from rulepack.interpreter.runtime import RuleValueError, attribute, contains, count, items
+from rulepack.interpreter.scope import Global, Scope
+from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.instance import Instance
+    from rulepack.interpreter.state import State
+
+Fn = Callable[["State"], Any]
+
+#: Built-in names usable anywhere in expressions.
+BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
+                 "owner", "nobody", "everyone")
+
+#: Built-in functions, with (min, max) argument counts.
+BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
+    "count": (1, 1), "sum": (1, 1), "max": (1, 1), "min": (1, 1), "any": (1, 1),
+    "all": (1, 1), "distinct": (1, 1), "only": (1, 1), "random": (1, 1),
+    "order": (1, 1), "after": (1, 1), "best": (2, 2), "matches": (2, 2),
+    "score": (1, 1), "abs": (1, 1), "cells": (1, 1), "empty": (1, 1), "at": (1, 1),
+    "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
+}
+
+_CHANCE_FUNCTIONS = {"random"}
+
+
+def _const(value: Any) -> Fn:
+    return lambda st: value
+
+
+class ExprCompiler:
+    """Compiles expression IR for one :class:`~rulepack.interpreter.instance.Instance`."""
+
+    def __init__(self, inst: "Instance") -> None:
+        self.inst = inst
+
+    # ------------------------------------------------------------------ entry
+    def compile(self, node: dict[str, Any], scope: Scope) -> Fn:
+        """Compile one expression node.
+
+        :raises SemanticError: unknown names, functions, attributes, bad arity.
+        """
+        kind = node.get("k")
+        method = getattr(self, f"_e_{kind}", None)
+        if method is None:
+            raise SemanticError.at(f"unknown expression kind {kind!r}", scope.location(node),
+                                   code="bad-ir")
+        return method(node, scope)
+
+    def error(self, message: str, node: dict[str, Any], scope: Scope,
+              code: str = "semantic", hint: str | None = None) -> SemanticError:
+        return SemanticError.at(message, scope.location(node), code=code, hint=hint)
+
+    def is_constant(self, node: dict[str, Any], scope: Scope) -> bool:
+        """True if the node can be evaluated once, without a state."""
+        k = node.get("k")
+        if k == "lit":
+            return True
+        if k == "name":
+            name = node["name"]
+            if name in scope.locals or name == scope.candidate:
+                return False
+            g = scope.globals.get(name)
+            return g is not None and g.kind in ("const", "option", "symbol", "pattern")
+        if k in ("list", "tuple"):
+            return all(self.is_constant(i, scope) for i in node["items"])
+        if k == "map":
+            return all(self.is_constant(a, scope) and self.is_constant(b, scope)
+                       for a, b in node["items"])
+        if k == "op":
+            return all(self.is_constant(a, scope) for a in node["args"])
+        if k == "range":
+            return self.is_constant(node["from"], scope) and self.is_constant(node["to"], scope)
+        if k == "index":
+            return self.is_constant(node["of"], scope) and self.is_constant(node["index"], scope)
+        return False
+
+    # ------------------------------------------------------------------ leaves
+    def _e_lit(self, node: dict[str, Any], scope: Scope) -> Fn:
+        return _const(node["value"])
+
+    def _e_name(self, node: dict[str, Any], scope: Scope) -> Fn:
+        name = node["name"]
+        if name in scope.locals:
+            return lambda st: st.vars[name]
+        if scope.candidate is not None and name in scope.attributes:
+            cand = scope.candidate
+            if name in rt.PSEUDO_ATTRIBUTES:
+                return lambda st: attribute(st, st.vars[cand], name)
+
+            def cand_attr(st: "State") -> Any:
+                piece = st.vars[cand]
+                try:
+                    return piece.attrs[name]
+                except (KeyError, AttributeError):
+                    return attribute(st, piece, name)
+            return cand_attr
+        g = scope.globals.get(name)
+        if g is None:
+            if scope.declares_symbols and name not in BUILTIN_NAMES:
+                scope.globals[name] = Global("symbol", name)
+                return _const(name)
+            if name in BUILTIN_NAMES:
+                return self._builtin_name(name, node, scope)
+            hint = None
+            if name in scope.attributes:
+                hint = f"{name!r} is an attribute: write it inside a 'where' filter or as x.{name}"
+            raise self.error(f"unknown name {name!r}", node, scope, code="unknown-name",
+                             hint=hint)
+        if g.kind in ("const", "option", "symbol", "pattern"):
+            return _const(g.value)
+        if g.kind in ("var", "player_var"):
+            return lambda st: st.vars[name]
+        if g.kind == "zone":
+            return _const(g.value)
+        if g.kind == "zone_family":
+            raise self.error(f"zone {name!r} is one zone per {g.value['per']}: write {name}[...]",
+                             node, scope, code="zone-family")
+        if g.kind == "component":
+            pieces = g.value
+            return lambda st: pieces
+        raise self.error(f"name {name!r} cannot be used here", node, scope)  # pragma: no cover
+
+    def _builtin_name(self, name: str, node: dict[str, Any], scope: Scope) -> Fn:
+        n = self.inst.num_players
+        seats = [Player(i) for i in range(n)]
+        if name == "players":
+            return _const(seats)
+        if name == "active":
+            return lambda st: [p for p in seats if st.active[p]]
+        if name == "others":
+            return lambda st: [p for p in seats if p != st.vars["current"] and st.active[p]]
+        if name == "current":
+            return lambda st: st.vars["current"]
+        if name == "next":
+            return lambda st: st.next_active(st.vars["current"])
+        if name == "round":
+            return lambda st: st.vars["round"]
+        if name in ("owner", "nobody", "everyone"):
+            return _const(name)
+        raise self.error(f"unknown name {name!r}", node, scope)  # pragma: no cover
+
+    # ------------------------------------------------------------------ structure
+    def _e_list(self, node: dict[str, Any], scope: Scope) -> Fn:
+        fns = [self.compile(i, scope) for i in node["items"]]
+        if self.is_constant(node, scope):
+            value = [f(None) for f in fns]  # type: ignore[arg-type]
+            return lambda st: list(value)
+        return lambda st: [f(st) for f in fns]
+
+    def _e_tuple(self, node: dict[str, Any], scope: Scope) -> Fn:
+        fns = [self.compile(i, scope) for i in node["items"]]
+        return lambda st: tuple(f(st) for f in fns)
+
+    def _e_map(self, node: dict[str, Any], scope: Scope) -> Fn:
+        pairs = [(self.compile(a, scope), self.compile(b, scope)) for a, b in node["items"]]
+        if self.is_constant(node, scope):
+            value = {a(None): b(None) for a, b in pairs}  # type: ignore[arg-type]
+            return lambda st: value
+        return lambda st: {a(st): b(st) for a, b in pairs}
+
+    def _e_range(self, node: dict[str, Any], scope: Scope) -> Fn:
+        lo = self.compile(node["from"], scope)
+        hi = self.compile(node["to"], scope)
+
+        def rng(st: "State") -> list[int]:
+            a, b = lo(st), hi(st)
+            if not isinstance(a, int) or not isinstance(b, int):
+                raise RuleValueError(f"a range needs whole numbers, not {a!r}..{b!r}")
+            if b - a > 1_000_000:
+                raise RuleValueError("a range of more than a million numbers")
+            return list(range(a, b + 1))
+        return rng
+
+    def _e_if(self, node: dict[str, Any], scope: Scope) -> Fn:
+        c = self.compile(node["cond"], scope)
+        a = self.compile(node["then"], scope)
+        b = self.compile(node["else"], scope)
+        return lambda st: a(st) if c(st) else b(st)
+
+    def _e_attr(self, node: dict[str, Any], scope: Scope) -> Fn:
+        name = node["name"]
+        if name not in scope.attributes:
+            raise self.error(f"unknown attribute {name!r}", node, scope, code="unknown-attribute",
+                             hint="attributes here: " + ", ".join(sorted(scope.attributes)))
+        of = self.compile(node["of"], scope)
+        return lambda st: attribute(st, of(st), name)
+
+    def _e_index(self, node: dict[str, Any], scope: Scope) -> Fn:
+        base = node["of"]
+        idx = self.compile(node["index"], scope)
+        if base.get("k") == "name" and base["name"] not in scope.locals:
+            g = scope.globals.get(base["name"])
+            if g is not None and g.kind == "zone_family":
+                family = g.value["zones"]
+                zname = base["name"]
+
+                def zone_of(st: "State") -> ZoneRef:
+                    key = idx(st)
+                    try:
+                        return family[key]
+                    except (KeyError, IndexError, TypeError):
+                        raise RuleValueError(f"zone {zname} has no [{key}]") from None
+                return zone_of
+        of = self.compile(base, scope)
+
+        def index(st: "State") -> Any:
+            container = of(st)
+            key = idx(st)
+            try:
+                if type(container) is dict:
+                    return container[key]
+                if type(container) is ZoneRef:
+                    return items(st, container)[key]
+                return container[key]
+            except (KeyError, IndexError, TypeError):
+                raise RuleValueError(f"no element [{key!r}] in {container!r}") from None
+        return index
+
+    # ------------------------------------------------------------------ operators
+    def _e_op(self, node: dict[str, Any], scope: Scope) -> Fn:
+        op = node["op"]
+        args = [self.compile(a, scope) for a in node["args"]]
+        if op == "not":
+            (a,) = args
+            return lambda st: not a(st)
+        if op == "neg":
+            (a,) = args
+            return lambda st: -a(st)
+        a, b = args
+        if op == "and":
+            return lambda st: bool(a(st)) and bool(b(st))
+        if op == "or":
+            return lambda st: bool(a(st)) or bool(b(st))
+        if op == "==":
+            return lambda st: a(st) == b(st)
+        if op == "!=":
+            return lambda st: a(st) != b(st)
+        if op == "in":
+            return lambda st: contains(st, b(st), a(st))
+        if op == "not in":
+            return lambda st: not contains(st, b(st), a(st))
+        if op in ("<", "<=", ">", ">="):
+            return _comparison(op, a, b)
+        if op == "+":
+            return _plus(a, b)
+        if op in ("-", "*", "//", "/", "%"):
+            return _arith(op, a, b)
+        raise self.error(f"unknown operator {op!r}", node, scope, code="bad-ir")
+
+    # ------------------------------------------------------------------ collections
+    def _candidate_scope(self, scope: Scope, name: str) -> Scope:
+        s = scope.with_locals(name)
+        s.candidate = name
+        return s
+
+    def compile_filtered(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+        """Compile the iterable of ``for name in ...``: a ``where`` directly under it
+        binds ``name`` to each candidate (so ``for t in hand where suit == s``)."""
+        if node.get("k") == "where":
+            return self._where(node, scope, name)
+        return self.compile(node, scope)
+
+    def _e_where(self, node: dict[str, Any], scope: Scope) -> Fn:
+        return self._where(node, scope, "$it")
+
+    def _where(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+        of = self.compile(node["of"], scope)
+        cond = self.compile(node["cond"], self._candidate_scope(scope, name))
+
+        def where(st: "State") -> list[Any]:
+            v = st.vars
+            saved = v.get(name)
+            out = []
+            for x in items(st, of(st)):
+                v[name] = x
+                if cond(st):
+                    out.append(x)
+            v[name] = saved
+            return out
+        return where
+
+    def _e_sort(self, node: dict[str, Any], scope: Scope) -> Fn:
+        attr = node["by"]
+        if attr not in scope.attributes:
+            raise self.error(f"unknown attribute {attr!r}", node, scope, code="unknown-attribute")
+        of = self.compile(node["of"], scope)
+        key = rt.sort_key(self.inst.orders.get(attr))
+        reverse = bool(node.get("descending"))
+
+        def sort(st: "State") -> list[Any]:
+            xs = items(st, of(st))
+            return sorted(xs, key=lambda x: key(attribute(st, x, attr)), reverse=reverse)
+        return sort
+
+    def _e_comp(self, node: dict[str, Any], scope: Scope) -> Fn:
+        names = _bind_names(node["bind"])
+        inner = scope.with_locals(*names)
+        source = self.compile(node["in"], scope)
+        expr = self.compile(node["expr"], inner)
+        cond = self.compile(node["if"], inner) if node.get("if") else None
+        bind = make_binder(node["bind"])
+
+        def comp(st: "State") -> list[Any]:
+            out = []
+            for x in items(st, source(st)):
+                bind(st, x)
+                if cond is None or cond(st):
+                    out.append(expr(st))
+            return out
+        return comp
+
+    def _e_argmax(self, node: dict[str, Any], scope: Scope) -> Fn:
+        name = node["bind"]
+        inner = scope.with_locals(name)
+        source = self.compile(node["in"], scope)
+        cond = self.compile(node["if"], inner) if node.get("if") else None
+        key = self.compile(node["by"], inner)
+
+        def argmax(st: "State") -> list[Any]:
+            best: list[Any] = []
+            best_key: Any = None
+            v = st.vars
+            for x in items(st, source(st)):
+                v[name] = x
+                if cond is not None and not cond(st):
+                    continue
+                k = key(st)
+                if not best or k > best_key:
+                    best, best_key = [x], k
+                elif k == best_key:
+                    best.append(x)
+            return best
+        return argmax
+
+    def _e_top(self, node: dict[str, Any], scope: Scope) -> Fn:
+        of = self.compile(node["of"], scope)
+        n = self.compile(node["count"], scope) if node.get("count") else None
+        from_top = node["end"] == "top"
+
+        def top(st: "State") -> Any:
+            xs = items(st, of(st))
+            if n is None:
+                if not xs:
+                    return None
+                return xs[-1] if from_top else xs[0]
+            k = n(st)
+            if not isinstance(k, int) or k < 0:
+                raise RuleValueError(f"cannot take {k!r} pieces")
+            if k == 0:
+                return []
+            return xs[::-1][:k] if from_top else xs[:k]
+        return top
+
+    # ------------------------------------------------------------------ calls
+    def _e_call(self, node: dict[str, Any], scope: Scope) -> Fn:
+        fn = node["fn"]
+        if fn not in BUILTIN_FUNCTIONS:
+            raise self.error(f"unknown function {fn!r}", node, scope, code="unknown-function",
+                             hint="functions: " + ", ".join(sorted(BUILTIN_FUNCTIONS)))
+        lo, hi = BUILTIN_FUNCTIONS[fn]
+        raw = node["args"]
+        if not lo <= len(raw) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise self.error(f"{fn}() takes {want} argument(s), not {len(raw)}", node, scope,
+                             code="arity")
+        if fn in _CHANCE_FUNCTIONS and scope.deterministic:
+            raise self.error(f"{fn}() is a chance event and cannot be used in a condition or "
+                             "an action parameter", node, scope, code="chance-in-guard")
+        args = [self.compile(a, scope) for a in raw]
+        return getattr(self, f"_f_{fn}")(args, node, scope)
+
+    def _f_count(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: count(st, a(st))
+
+    def _f_sum(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def total(st: "State") -> Any:
+            s = 0
+            for x in items(st, a(st)):
+                if x is None:
+                    continue
+                if not isinstance(x, int):
+                    raise RuleValueError(f"sum() of something that is not a number: {x!r}")
+                s += x
+            return s
+        return total
+
+    def _f_max(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: max(items(st, a(st)), default=None)
+
+    def _f_min(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: min(items(st, a(st)), default=None)
+
+    def _f_any(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: any(items(st, a(st)))
+
+    def _f_all(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: all(items(st, a(st)))
+
+    def _f_distinct(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def distinct(st: "State") -> list[Any]:
+            seen: list[Any] = []
+            for x in items(st, a(st)):
+                if x not in seen:
+                    seen.append(x)
+            return seen
+        return distinct
+
+    def _f_only(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def only(st: "State") -> Any:
+            xs = items(st, a(st))
+            return xs[0] if len(xs) == 1 else None
+        return only
+
+    def _f_first(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def first(st: "State") -> Any:
+            xs = items(st, a(st))
+            return xs[0] if xs else None
+        return first
+
+    def _f_last(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def last(st: "State") -> Any:
+            xs = items(st, a(st))
+            return xs[-1] if xs else None
+        return last
+
+    def _f_random(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: st.chance_choice(items(st, a(st)))
+
+    def _f_order(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: st.seats_from(a(st))
+
+    def _f_after(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: st.next_active(a(st))
+
+    def _f_is_active(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: bool(st.active[a(st)])
+
+    def _pattern_arg(self, f: Fn) -> Callable[["State"], Any]:
+        patterns = self.inst.patterns
+
+        def get(st: "State") -> Any:
+            ref = f(st)
+            if type(ref) is not PatternRef:
+                raise RuleValueError(f"{ref!r} is not a pattern")
+            return patterns[ref.index]
+        return get
+
+    def _f_best(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        pat, group = self._pattern_arg(args[0]), args[1]
+        return lambda st: pat(st).best(st, items(st, group(st)))
+
+    def _f_matches(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        pat, group = self._pattern_arg(args[0]), args[1]
+        return lambda st: pat(st).matches(st, items(st, group(st)))
+
+    def _f_score(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        if self.inst.ir.get("score") is None:
+            raise self.error("score() is used but the ruleset declares no score", node, scope,
+                             code="no-score")
+        return lambda st: st.score(a(st))
+
+    def _f_abs(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: abs(a(st))
+
+    def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: st.cells(a(st))
+
+    def _f_empty(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        return lambda st: [c for c in st.cells(a(st)) if st.piece_at(c) is None]
+
+    def _f_at(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def at(st: "State") -> Any:
+            c = a(st)
+            if type(c) is not Cell:
+                raise RuleValueError(f"at() needs a cell, not {c!r}")
+            return st.piece_at(c)
+        return at
+
+
+# ---------------------------------------------------------------------- helpers
+
+def _bind_names(bind: str | list[str]) -> list[str]:
+    return [bind] if isinstance(bind, str) else list(bind)
+
+
+def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
+    """A function storing a value into the state's variables for ``bind``
+    (a name, or a tuple of names that destructures a tuple or list)."""
+    if isinstance(bind, str):
+        name = bind
+
+        def bind_one(st: "State", value: Any) -> None:
+            st.vars[name] = value
+        return bind_one
+    names = list(bind)
+
+    def bind_many(st: "State", value: Any) -> None:
+        if not isinstance(value, (tuple, list)) or len(value) != len(names):
+            raise RuleValueError(f"cannot unpack {value!r} into ({', '.join(names)})")
+        v = st.vars
+        for n, x in zip(names, value):
+            v[n] = x
+    return bind_many
+
+
+def _comparison(op: str, a: Fn, b: Fn) -> Fn:
+    def check(x: Any, y: Any) -> None:
+        if type(x) is Piece or type(y) is Piece or x is None or y is None:
+            raise RuleValueError(f"cannot compare {x!r} {op} {y!r}")
+    if op == "<":
+        def lt(st: "State") -> bool:
+            x, y = a(st), b(st)
+            try:
+                return x < y
+            except TypeError:
+                check(x, y)
+                raise RuleValueError(f"cannot compare {x!r} < {y!r}") from None
+        return lt
+    if op == "<=":
+        def le(st: "State") -> bool:
+            x, y = a(st), b(st)
+            try:
+                return x <= y
+            except TypeError:
+                raise RuleValueError(f"cannot compare {x!r} <= {y!r}") from None
+        return le
+    if op == ">":
+        def gt(st: "State") -> bool:
+            x, y = a(st), b(st)
+            try:
+                return x > y
+            except TypeError:
+                raise RuleValueError(f"cannot compare {x!r} > {y!r}") from None
+        return gt
+
+    def ge(st: "State") -> bool:
+        x, y = a(st), b(st)
+        try:
+            return x >= y
+        except TypeError:
+            raise RuleValueError(f"cannot compare {x!r} >= {y!r}") from None
+    return ge
+
+
+def _plus(a: Fn, b: Fn) -> Fn:
+    def plus(st: "State") -> Any:
+        x, y = a(st), b(st)
+        if type(x) is list or type(y) is list:
+            return list(x if isinstance(x, (list, tuple)) else [x]) + list(
+                y if isinstance(y, (list, tuple)) else [y])
+        if isinstance(x, int) and isinstance(y, int):
+            return x + y
+        raise RuleValueError(f"cannot add {x!r} and {y!r}")
+    return plus
+
+
+def _arith(op: str, a: Fn, b: Fn) -> Fn:
+    def arith(st: "State") -> Any:
+        x, y = a(st), b(st)
+        if not (isinstance(x, int) and isinstance(y, int)) or isinstance(x, bool) or isinstance(y, bool):
+            raise RuleValueError(f"cannot compute {x!r} {op} {y!r}")
+        if op == "-":
+            return x - y
+        if op == "*":
+            return x * y
+        if y == 0:
+            raise RuleValueError("division by zero")
+        if op == "//":
+            return x // y
+        if op == "%":
+            return x % y
+        return x // y if x % y == 0 else x / y
+    return arith

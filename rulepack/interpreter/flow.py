@@ -1,0 +1,550 @@
+"""Statement IR → a flat program of instruction closures.
+
+The flow of a game (setup, phases, rounds, turns, decisions) compiles to a list
+of instructions ``ins(state) -> next_pc``. Loops and conditionals become jumps;
+an action's effects are placed right after its ``choose`` instruction and jump
+back to the end of the ``choose`` when done. The whole position of the flow is
+therefore one integer (the program counter) plus the state's variables, which
+makes states cheap to clone and to serialise.
+
+Special return values: :data:`SUSPEND` (a decision is pending) and
+:data:`HALT` (the game is over).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.errors import SemanticError
+from rulepack.interpreter.expressions import ExprCompiler, Fn, _bind_names, make_binder
+from rulepack.interpreter.runtime import RuleValueError, items
+from rulepack.interpreter.scope import Scope
+from rulepack.interpreter.values import Cell, Player, ZoneRef
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.instance import Instance
+    from rulepack.interpreter.state import State
+
+SUSPEND = -1
+HALT = -2
+
+Instr = Callable[["State"], int]
+
+
+class Label:
+    """A jump target whose program counter is known once it is placed."""
+
+    __slots__ = ("pc",)
+
+    def __init__(self) -> None:
+        self.pc = -1
+
+
+@dataclass
+class Alternative:
+    """One ``action`` of a ``choose``: text template, parameters, guard, effects.
+
+    :param params: per parameter, (bound names, binder, iterable closure).
+    :param pre_guard: guard that uses no parameter (tested once).
+    :param post_guard: guard that uses a parameter (tested per combination).
+    """
+
+    index: int
+    text: str
+    param_names: list[str]
+    params: list[tuple[list[str], Callable[["State", Any], None], Fn]]
+    pre_guard: Fn | None
+    post_guard: Fn | None
+    body: Label
+    at: list[int] | None = None
+
+
+@dataclass
+class Choice:
+    """A decision point of the flow: who decides and between which actions."""
+
+    index: int
+    by: Fn | None
+    alternatives: list[Alternative] = field(default_factory=list)
+    at: list[int] | None = None
+    pc: int = -1
+
+
+def _uses_names(node: Any, names: set[str]) -> bool:
+    """True if the IR subtree mentions any of ``names`` as a bare name."""
+    if isinstance(node, dict):
+        if node.get("k") == "name" and node.get("name") in names:
+            return True
+        return any(_uses_names(v, names) for k, v in node.items() if k != "at")
+    if isinstance(node, list):
+        return any(_uses_names(v, names) for v in node)
+    return False
+
+
+@dataclass
+class _Loop:
+    kind: str            # "turns", "rounds" or "loop"
+    end_of_iteration: Label
+    exit: Label
+
+
+class FlowCompiler:
+    """Compiles the statements of one game instance into its program."""
+
+    def __init__(self, inst: "Instance", exprs: ExprCompiler) -> None:
+        self.inst = inst
+        self.exprs = exprs
+        self.factories: list[tuple[Callable[[int], Instr], Any]] = []
+        self.labels_at: dict[int, list[Label]] = {}
+        self.choices: list[Choice] = []
+        self.loops: list[_Loop] = []
+        self.phase_stack: list[str] = []
+        self.counter = 0
+        self.phases_used: set[str] = set()
+
+    # ------------------------------------------------------------------ emitting
+    def place(self, label: Label) -> None:
+        label.pc = len(self.factories)
+
+    def emit(self, factory: Callable[[int], Instr], node: Any) -> None:
+        self.factories.append((factory, node))
+
+    def jump(self, target: Label, node: Any = None) -> None:
+        self.emit(lambda pc: (lambda st: target.pc), node)
+
+    def link(self) -> tuple[list[Instr], list[Any]]:
+        """Resolve labels and build the instruction closures."""
+        code = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
+        nodes = [node for _, node in self.factories]
+        return code, nodes
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"${prefix}{self.counter}"
+
+    def error(self, message: str, node: Any, scope: Scope, code: str = "semantic") -> SemanticError:
+        return SemanticError.at(message, scope.location(node), code=code)
+
+    # ------------------------------------------------------------------ statements
+    def block(self, stmts: list[dict[str, Any]], scope: Scope) -> Scope:
+        """Compile a block; returns the scope after it (``let`` names added)."""
+        for stmt in stmts:
+            scope = self.statement(stmt, scope)
+        return scope
+
+    def statement(self, node: dict[str, Any], scope: Scope) -> Scope:
+        kind = node.get("k")
+        method = getattr(self, f"_s_{kind}", None)
+        if method is None:
+            raise self.error(f"unknown statement kind {kind!r}", node, scope, code="bad-ir")
+        result = method(node, scope)
+        return result if isinstance(result, Scope) else scope
+
+    def _s_move(self, node: dict[str, Any], scope: Scope) -> None:
+        what = self.exprs.compile(node["what"], scope)
+        to = self._destination(node["to"], scope)
+        face = node.get("face")
+        face_up = None if face is None else face == "up"
+        bottom = bool(node.get("bottom"))
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def move(st: "State") -> int:
+                pieces = list(items(st, what(st)))
+                dest = to(st)
+                st.move(pieces, dest, face_up, bottom)
+                return nxt
+            return move
+        self.emit(factory, node)
+
+    def _destination(self, node: dict[str, Any], scope: Scope) -> Fn:
+        f = self.exprs.compile(node, scope)
+
+        def dest(st: "State") -> Any:
+            d = f(st)
+            if type(d) is ZoneRef or type(d) is Cell:
+                return d
+            raise RuleValueError(f"cannot move pieces to {d!r}: not a zone or a cell")
+        return dest
+
+    def _s_flip(self, node: dict[str, Any], scope: Scope) -> None:
+        what = self.exprs.compile(node["what"], scope)
+        face = node.get("face")
+        up = None if face is None else face == "up"
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def flip(st: "State") -> int:
+                st.flip(items(st, what(st)), up)
+                return nxt
+            return flip
+        self.emit(factory, node)
+
+    def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
+        zone = self._destination(node["zone"], scope)
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def shuffle(st: "State") -> int:
+                z = zone(st)
+                if type(z) is not ZoneRef:
+                    raise RuleValueError("only a zone can be shuffled")
+                st.shuffle(z)
+                return nxt
+            return shuffle
+        self.emit(factory, node)
+
+    def _s_let(self, node: dict[str, Any], scope: Scope) -> Scope:
+        value = self.exprs.compile(node["expr"], scope)
+        names = _bind_names(node["bind"])
+        for n in names:
+            self._check_new_local(n, node, scope)
+        binder = make_binder(node["bind"])
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def let(st: "State") -> int:
+                binder(st, value(st))
+                return nxt
+            return let
+        self.emit(factory, node)
+        return scope.with_locals(*names)
+
+    def _check_new_local(self, name: str, node: Any, scope: Scope) -> None:
+        if name in scope.attributes:
+            raise self.error(f"{name!r} is an attribute of pieces; choose another name for this "
+                             "variable", node, scope, code="shadowing")
+        g = scope.globals.get(name)
+        if g is not None and g.kind not in ("symbol",):
+            raise self.error(f"{name!r} is already declared as a {g.kind.replace('_', ' ')}; "
+                             "choose another name", node, scope, code="shadowing")
+
+    def _s_set(self, node: dict[str, Any], scope: Scope) -> None:
+        name = node["name"]
+        g = scope.globals.get(name)
+        if name in scope.locals:
+            if node.get("index") is not None:
+                raise self.error(f"{name!r} is a local name; only per-player variables take [...]",
+                                 node, scope)
+        elif g is None or g.kind not in ("var", "player_var"):
+            raise self.error(f"cannot set {name!r}: it is not a declared variable "
+                             "(declare it with 'var' or introduce it with 'let')", node, scope,
+                             code="unknown-variable")
+        value = self.exprs.compile(node["expr"], scope)
+        if node.get("index") is None:
+            def factory(pc: int) -> Instr:
+                nxt = pc + 1
+
+                def assign(st: "State") -> int:
+                    st.vars[name] = value(st)
+                    return nxt
+                return assign
+        else:
+            if g is None or g.kind != "player_var":
+                raise self.error(f"{name!r} is not a per-player variable", node, scope)
+            index = self.exprs.compile(node["index"], scope)
+            n = self.inst.num_players
+
+            def factory(pc: int) -> Instr:
+                nxt = pc + 1
+
+                def assign_item(st: "State") -> int:
+                    i = index(st)
+                    if not isinstance(i, int) or not 0 <= i < n:
+                        raise RuleValueError(f"{name}[{i!r}]: not a player")
+                    lst = list(st.vars[name])
+                    lst[i] = value(st)
+                    st.vars[name] = lst
+                    return nxt
+                return assign_item
+        self.emit(factory, node)
+
+    def _s_reset(self, node: dict[str, Any], scope: Scope) -> None:
+        name = node["name"]
+        g = scope.globals.get(name)
+        if g is None or g.kind not in ("var", "player_var"):
+            raise self.error(f"cannot reset {name!r}: it is not a declared variable", node, scope,
+                             code="unknown-variable")
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def reset(st: "State") -> int:
+                st.vars[name] = st.inst.initial_value(st, name)
+                return nxt
+            return reset
+        self.emit(factory, node)
+
+    def _s_for(self, node: dict[str, Any], scope: Scope) -> None:
+        names = _bind_names(node["bind"])
+        for n in names:
+            self._check_new_local(n, node, scope)
+        source = self.exprs.compile_filtered(node["in"], scope, names[0]) if len(names) == 1 \
+            else self.exprs.compile(node["in"], scope)
+        binder = make_binder(node["bind"])
+        lst, idx = self.fresh("for"), self.fresh("i")
+        top, cont, done = Label(), Label(), Label()
+
+        def init(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def for_init(st: "State") -> int:
+                st.vars[lst] = list(items(st, source(st)))
+                st.vars[idx] = 0
+                return nxt
+            return for_init
+        self.emit(init, node)
+        self.place(top)
+
+        def step(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def for_next(st: "State") -> int:
+                v = st.vars
+                i = v[idx]
+                xs = v[lst]
+                if i >= len(xs):
+                    return done.pc
+                v[idx] = i + 1
+                binder(st, xs[i])
+                return nxt
+            return for_next
+        self.emit(step, node)
+        self.loops.append(_Loop("loop", cont, done))
+        self.block(node["body"], scope.with_locals(*names))
+        self.loops.pop()
+        self.place(cont)
+        self.jump(top, node)
+        self.place(done)
+
+    def _s_if(self, node: dict[str, Any], scope: Scope) -> None:
+        cond = self.exprs.compile(node["cond"], scope)
+        otherwise, done = Label(), Label()
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+            return lambda st: nxt if cond(st) else otherwise.pc
+        self.emit(factory, node)
+        self.block(node["then"], scope)
+        if node.get("else"):
+            self.jump(done, node)
+            self.place(otherwise)
+            self.block(node["else"], scope)
+        else:
+            self.place(otherwise)
+        self.place(done)
+
+    def _s_while(self, node: dict[str, Any], scope: Scope) -> None:
+        cond = self.exprs.compile(node["cond"], scope)
+        top, done = Label(), Label()
+        self.place(top)
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+            return lambda st: nxt if cond(st) else done.pc
+        self.emit(factory, node)
+        self.loops.append(_Loop("loop", top, done))
+        self.block(node["body"], scope)
+        self.loops.pop()
+        self.jump(top, node)
+        self.place(done)
+
+    def _s_repeat(self, node: dict[str, Any], scope: Scope) -> None:
+        until = self.exprs.compile(node["until"], scope)
+        top, cont, done = Label(), Label(), Label()
+        self.place(top)
+        self.loops.append(_Loop("loop", cont, done))
+        self.block(node["body"], scope)
+        self.loops.pop()
+        self.place(cont)
+
+        def factory(pc: int) -> Instr:
+            return lambda st: done.pc if until(st) else top.pc
+        self.emit(factory, node)
+        self.place(done)
+
+    def _s_rounds(self, node: dict[str, Any], scope: Scope) -> None:
+        until = self.exprs.compile(node["until"], scope) if node.get("until") else None
+        times = self.exprs.compile(node["times"], scope) if node.get("times") else None
+        top, cont, done = Label(), Label(), Label()
+
+        def init(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def rounds_init(st: "State") -> int:
+                st.vars["round"] = 1
+                if times is not None and times(st) < 1:
+                    return done.pc
+                return nxt
+            return rounds_init
+        self.emit(init, node)
+        self.place(top)
+        self.loops.append(_Loop("rounds", cont, done))
+        self.block(node["body"], scope)
+        self.loops.pop()
+        self.place(cont)
+
+        def after(pc: int) -> Instr:
+            def rounds_next(st: "State") -> int:
+                if until is not None and until(st):
+                    return done.pc
+                if times is not None and st.vars["round"] >= times(st):
+                    return done.pc
+                st.vars["round"] += 1
+                return top.pc
+            return rounds_next
+        self.emit(after, node)
+        self.place(done)
+
+    def _s_turns(self, node: dict[str, Any], scope: Scope) -> None:
+        start = self.exprs.compile(node["from"], scope)
+        until = self.exprs.compile(node["until"], scope) if node.get("until") else None
+        top, cont, done = Label(), Label(), Label()
+        n = self.inst.num_players
+
+        def init(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def turns_init(st: "State") -> int:
+                p = start(st)
+                if not isinstance(p, int) or not 0 <= p < n:
+                    raise RuleValueError(f"turns must start from a player, not {p!r}")
+                if not st.active[p]:
+                    p = st.next_active(p)
+                    if p is None:
+                        return done.pc
+                st.vars["current"] = Player(p)
+                return nxt
+            return turns_init
+        self.emit(init, node)
+        self.place(top)
+        self.loops.append(_Loop("turns", cont, done))
+        self.block(node["body"], scope.child(in_turns=scope.in_turns + 1))
+        self.loops.pop()
+        self.place(cont)
+
+        def after(pc: int) -> Instr:
+            def turns_next(st: "State") -> int:
+                if st.terminal:
+                    return HALT
+                if until is not None and until(st):
+                    return done.pc
+                nxt_player = st.next_active(st.vars["current"])
+                if nxt_player is None:
+                    return done.pc
+                st.vars["current"] = nxt_player
+                st.turn_count += 1
+                return top.pc
+            return turns_next
+        self.emit(after, node)
+        self.place(done)
+
+    def _s_choose(self, node: dict[str, Any], scope: Scope) -> None:
+        by = self.exprs.compile(node["by"], scope) if node.get("by") else None
+        choice = Choice(len(self.choices), by, at=node.get("at"))
+        self.choices.append(choice)
+        done = Label()
+        det = scope.child(deterministic=True)
+        for i, alt in enumerate(node["actions"]):
+            params = []
+            names_so_far: list[str] = []
+            pscope = det
+            for param in alt["params"]:
+                names = _bind_names(param["bind"])
+                for nm in names:
+                    self._check_new_local(nm, param, scope)
+                if len(names) == 1:
+                    source = self.exprs.compile_filtered(param["in"], pscope, names[0])
+                else:
+                    source = self.exprs.compile(param["in"], pscope)
+                params.append((names, make_binder(param["bind"]), source))
+                names_so_far.extend(names)
+                pscope = pscope.with_locals(*names)
+            self._check_template(alt, names_so_far, scope)
+            pre = post = None
+            if alt.get("guard") is not None:
+                if _uses_names(alt["guard"], set(names_so_far)):
+                    post = self.exprs.compile(alt["guard"], pscope)
+                else:
+                    pre = self.exprs.compile(alt["guard"], det)
+            choice.alternatives.append(Alternative(i, alt["text"], names_so_far, params, pre,
+                                                   post, Label(), alt.get("at")))
+
+        def factory(pc: int) -> Instr:
+            choice.pc = pc
+
+            def choose(st: "State") -> int:
+                st.suspend(choice)
+                return SUSPEND
+            return choose
+        self.emit(factory, node)
+        self.jump(done, node)  # never reached: applying an action jumps into its body
+        for alt_ir, alternative in zip(node["actions"], choice.alternatives):
+            self.place(alternative.body)
+            body_scope = scope.with_locals(*alternative.param_names)
+            body_scope.in_action += 1
+            self.block(alt_ir.get("body") or [], body_scope)
+            self.jump(done, alt_ir)
+        self.place(done)
+
+    def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope) -> None:
+        import string
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(alt["text"]) if f is not None]
+        except ValueError as exc:
+            raise self.error(f"bad action text {alt['text']!r}: {exc}", alt, scope,
+                             code="bad-template") from None
+        for f in fields:
+            if f not in names:
+                raise self.error(f"action text mentions {{{f}}}, which is not a parameter of "
+                                 "this action", alt, scope, code="bad-template")
+
+    def _s_end(self, node: dict[str, Any], scope: Scope) -> None:
+        what = node["what"]
+        if what == "game":
+            winners = self.exprs.compile(node["winners"], scope) if node.get("winners") else None
+
+            def factory(pc: int) -> Instr:
+                def end_game(st: "State") -> int:
+                    w = None if winners is None else items(st, winners(st))
+                    st.end_game(w)
+                    return HALT
+                return end_game
+            self.emit(factory, node)
+            return
+        kind = "turns" if what == "turn" else "rounds"
+        for loop in reversed(self.loops):
+            if loop.kind == kind:
+                self.jump(loop.end_of_iteration, node)
+                return
+        raise self.error(f"'end {what}' outside any {kind} loop", node, scope, code="misplaced-end")
+
+    def _s_do(self, node: dict[str, Any], scope: Scope) -> None:
+        name = node["phase"]
+        phase = self.inst.phase_ir.get(name)
+        if phase is None:
+            raise self.error(f"unknown phase {name!r}", node, scope, code="unknown-phase")
+        if name in self.phase_stack:
+            raise self.error(f"phase {name!r} runs itself (through {' → '.join(self.phase_stack)})",
+                             node, scope, code="recursive-phase")
+        self.phases_used.add(name)
+        self.phase_stack.append(name)
+        self.block(phase["body"], scope)
+        self.phase_stack.pop()
+
+    def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
+        player = self.exprs.compile(node["player"], scope)
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def eliminate(st: "State") -> int:
+                st.eliminate(player(st))
+                return nxt
+            return eliminate
+        self.emit(factory, node)

@@ -1,0 +1,137 @@
+"""A compiled ruleset: the factory of game states.
+
+:class:`Game` holds the validated IR and builds one
+:class:`~rulepack.interpreter.instance.Instance` per player count and options
+(cached); :meth:`Game.new_game` starts a state from a seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulepack.errors import Location, OptionError
+from rulepack.interpreter.instance import Instance
+from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS, State
+
+
+class Game:
+    """A ruleset ready to play.
+
+    :param ir: the merged ruleset IR (libraries already resolved).
+    :param file: where it came from, for messages.
+    """
+
+    def __init__(self, ir: dict[str, Any], file: str = "<string>") -> None:
+        self.ir = ir
+        self.file = file
+        game = ir.get("game") or {}
+        self.name: str = game.get("name", "ruleset")
+        self.title: str = game.get("title") or self.name
+        self.source: str | None = game.get("source")
+        lo, hi = game.get("players", [2, 2])
+        self.min_players: int = lo
+        self.max_players: int = hi
+        self.options: dict[str, dict[str, Any]] = {o["name"]: o for o in ir.get("options", [])}
+        self._instances: dict[tuple[int, tuple[tuple[str, Any], ...]], Instance] = {}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} {self.min_players}-{self.max_players} players>"
+
+    # ------------------------------------------------------------------ options
+    def default_options(self) -> dict[str, Any]:
+        """Each option's default value."""
+        return {name: _literal(o["default"]) for name, o in self.options.items()}
+
+    def parse_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Complete and check options; string values (from a command line) are converted.
+
+        :raises OptionError: unknown option or a value outside its type or range.
+        """
+        values = self.default_options()
+        for name, raw in (given or {}).items():
+            spec = self.options.get(name)
+            if spec is None:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise OptionError.at(f"{self.name} has no option {name!r} (options: {known})",
+                                     Location(self.file), code="unknown-option")
+            values[name] = _convert(name, spec, raw, self.file)
+        return values
+
+    # ------------------------------------------------------------------ instances
+    def instance(self, players: int, options: dict[str, Any] | None = None) -> Instance:
+        """The compiled instance for a player count and (completed) options.
+
+        :raises OptionError: bad player count or options.
+        :raises SemanticError: the ruleset cannot be compiled for them.
+        """
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise OptionError.at(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}",
+                Location(self.file), code="player-count")
+        opts = self.parse_options(options)
+        key = (players, tuple(sorted(opts.items())))
+        inst = self._instances.get(key)
+        if inst is None:
+            inst = Instance(self.ir, players, opts, self.file)
+            self._instances[key] = inst
+        return inst
+
+    def new_game(self, players: int | None = None, seed: int = 0,
+                 options: dict[str, Any] | None = None,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:
+        """Start a game: run the setup and the flow up to the first decision.
+
+        :param players: number of seats (default: the ruleset's minimum).
+        :param seed: fixes every shuffle and random choice.
+        :param options: option name → value (strings are converted).
+        :param max_decisions: the game is stopped with an error past this many decisions.
+        :raises OptionError: bad player count or options.
+        :raises RulesetRuntimeError: the ruleset fails while setting up.
+        """
+        inst = self.instance(players if players is not None else self.min_players, options)
+        return State(inst, seed, max_decisions)
+
+    def state_from_json(self, data: dict[str, Any],
+                        max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:
+        """Rebuild a state from ``State.to_json()`` output."""
+        from rulepack.interpreter.serialize import state_from_json
+        inst = self.instance(int(data["players"]), data.get("options") or {})
+        return state_from_json(inst, data, max_decisions)
+
+
+def _literal(node: Any) -> Any:
+    if isinstance(node, dict) and node.get("k") == "lit":
+        return node["value"]
+    if isinstance(node, dict) and node.get("k") == "name":
+        return node["name"]
+    return node
+
+
+def _convert(name: str, spec: dict[str, Any], raw: Any, file: str) -> Any:
+    kind = spec["type"]
+
+    def fail(expected: str) -> OptionError:
+        return OptionError.at(f"option {name} must be {expected}, not {raw!r}", Location(file),
+                              code="bad-option")
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("true", "yes", "1", "on"):
+            return True
+        if text in ("false", "no", "0", "off"):
+            return False
+        raise fail("true or false")
+    if kind == "int":
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise fail(f"a whole number from {spec['min']} to {spec['max']}") from None
+        if isinstance(raw, bool) or not spec["min"] <= value <= spec["max"]:
+            raise fail(f"a whole number from {spec['min']} to {spec['max']}")
+        return value
+    choices = [_literal(v) for v in spec["values"]]
+    for c in choices:
+        if str(c) == str(raw):
+            return c
+    raise fail("one of " + ", ".join(str(c) for c in choices))

@@ -1,0 +1,448 @@
+"""A ruleset compiled for one player count and one set of options.
+
+Components, zones and even the rules' constants may depend on the number of
+players and on options (one tile set per player; a grid shape chosen by an
+option), so :class:`Instance` is built per ``(players, options)`` and cached by
+the :class:`~rulepack.interpreter.game.Game`. It holds the pieces, the zones,
+the compiled patterns, the program of the flow and the initial values of the
+variables. It is immutable once built and shared by every state of that
+configuration.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulepack.errors import SemanticError
+from rulepack.interpreter import patterns as pat
+from rulepack.interpreter.expressions import ExprCompiler, Fn
+from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
+from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError
+from rulepack.interpreter.scope import Global, Scope
+from rulepack.interpreter.values import PatternRef, Piece, Player, ZoneRef, describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.state import State
+
+ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
+VISIBILITIES = ("owner", "nobody", "everyone")
+
+
+@dataclass
+class ZoneInfo:
+    """One zone of an instance.
+
+    :param kind: ``stack`` (ordered, top is last), ``row`` (ordered), ``pile``
+        (kept in piece order), ``grid`` (cells, some of them holes), ``groups``.
+    :param owner: the player owning a per-player zone, else ``None``.
+    :param seen_by: who sees face-down pieces here: ``owner``, ``nobody``, ``everyone``.
+    :param cells: for a grid, the (row, col) of each slot, 0-based, row-major.
+    """
+
+    index: int
+    name: str
+    label: str
+    kind: str
+    key: Any = None
+    owner: int | None = None
+    seen_by: str = "nobody"
+    rows: int = 0
+    cols: int = 0
+    cells: list[tuple[int, int]] = field(default_factory=list)
+
+
+class _BuildState:
+    """Stands in for a state while constants and components are evaluated."""
+
+    def __init__(self, inst: "Instance") -> None:
+        self.inst = inst
+        self.vars: dict[str, Any] = {}
+
+
+class Instance:
+    """The compiled form of a ruleset for a player count and options.
+
+    :raises SemanticError: anything the ruleset says that cannot be compiled.
+    :raises RuleValueError: never escapes; converted to SemanticError with a location.
+    """
+
+    def __init__(self, ir: dict[str, Any], num_players: int, options: dict[str, Any],
+                 file: str) -> None:
+        self.ir = ir
+        self.file = file
+        self.num_players = num_players
+        self.options = options
+        game = ir.get("game") or {}
+        self.name: str = game.get("name", "ruleset")
+        self.seat_names: tuple[str, ...] = tuple(game.get("seats") or ())
+        self.globals: dict[str, Global] = {}
+        self.attributes: set[str] = set(PSEUDO_ATTRIBUTES)
+        self.exprs = ExprCompiler(self)
+        self.build = _BuildState(self)
+        self.pieces: list[Piece] = []
+        self.kind_pieces: dict[str, list[Piece]] = {}
+        self.orders: dict[str, dict[Any, int]] = {}
+        self.domains: dict[str, list[Any]] = {}
+        self.zones: list[ZoneInfo] = []
+        self.zone_refs: list[ZoneRef] = []
+        self.patterns: list[pat.Pattern] = []
+        self.phase_ir = {p["name"]: p for p in ir.get("phases", [])}
+        self.var_inits: dict[str, tuple[bool, Fn]] = {}
+        self.score_fn: Fn | None = None
+        self.score_param = "p"
+        self.winner_rule: str | None = ir.get("winner")
+        self.choices: list[Choice] = []
+        self.code: list[Any] = []
+        self.code_nodes: list[Any] = []
+
+        for opt_name, value in options.items():
+            self.globals[opt_name] = Global("option", value)
+        for i, seat in enumerate(self.seat_names):
+            self.globals.setdefault(seat, Global("const", Player(i)))
+        for i, p in enumerate(ir.get("patterns", [])):
+            self.globals.setdefault(p["name"], Global("pattern", PatternRef(p["name"], i)))
+        try:
+            self._constants()
+            self._components()
+            self._orders()
+            self._zones()
+            self._patterns()
+            self._variables()
+            self._score()
+            self._flow()
+        except RuleValueError as exc:
+            raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
+
+    # ------------------------------------------------------------------ helpers
+    def scope(self, **kw: Any) -> Scope:
+        return Scope(self.globals, self.attributes, self.file, **kw)
+
+    def _loc(self, node: Any) -> Any:
+        return self.scope().location(node)
+
+    @property
+    def _where_building(self) -> Any:
+        return self._loc(getattr(self, "_current_node", None))
+
+    def _eval(self, node: dict[str, Any], scope: Scope | None = None) -> Any:
+        self._current_node = node
+        f = self.exprs.compile(node, scope or self.scope(declares_symbols=True))
+        return f(self.build)  # type: ignore[arg-type]
+
+    def _flatten(self, values: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for v in values:
+            if isinstance(v, (list, tuple)):
+                out.extend(v)
+            else:
+                out.append(v)
+        return out
+
+    # ------------------------------------------------------------------ constants
+    def _constants(self) -> None:
+        for c in self.ir.get("constants", []):
+            self._declare(c["name"], c, "const")
+            value = self._eval(c["expr"])
+            self.globals[c["name"]] = Global("const", value)
+
+    def _declare(self, name: str, node: Any, kind: str) -> None:
+        g = self.globals.get(name)
+        if g is not None and g.kind not in ("symbol",) and not (g.kind == kind == "const") \
+                and not (g.kind == "pattern" and kind == "pattern"):
+            raise SemanticError.at(f"{name!r} is declared twice (already a "
+                                   f"{g.kind.replace('_', ' ')})", self._loc(node),
+                                   code="duplicate-name")
+
+    # ------------------------------------------------------------------ components
+    def _components(self) -> None:
+        seen: set[str] = set()
+        derived_top = self.ir.get("attributes", [])
+        for comp in self.ir.get("components", []):
+            name = comp["name"]
+            if name in seen:
+                raise SemanticError.at(f"component {name!r} is declared twice", self._loc(comp),
+                                       code="duplicate-name")
+            seen.add(name)
+            attr_names = [a["name"] for a in comp["attributes"]]
+            domains = []
+            for a in comp["attributes"]:
+                self.attributes.add(a["name"])
+                values = self._flatten([self._eval(v) for v in a["values"]])
+                if not values:
+                    raise SemanticError.at(f"attribute {a['name']!r} of {name!r} has no values",
+                                           self._loc(a), code="empty-attribute")
+                domains.append(values)
+                dom = self.domains.setdefault(a["name"], [])
+                for v in values:
+                    if v not in dom:
+                        dom.append(v)
+            for d in comp.get("derived", []):
+                self.attributes.add(d["name"])
+            for d in derived_top:
+                if d.get("of") is None or name in d["of"]:
+                    self.attributes.add(d["name"])
+            self_scope = self.scope(candidate="$self", locals=["$self"])
+            copies_fn = self.exprs.compile(comp["copies"], self_scope) if comp.get("copies") else None
+            derived = [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
+                       for d in comp.get("derived", [])]
+            derived += [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
+                        for d in derived_top if d.get("of") is None or name in d["of"]]
+            template = comp.get("called")
+            kind_list: list[Piece] = []
+            for combo in itertools.product(*domains):
+                attrs = dict(zip(attr_names, combo))
+                proto = Piece(-1, name, attrs, name)
+                self.build.vars["$self"] = proto
+                for dname, fn, dnode in derived:
+                    self._current_node = dnode
+                    try:
+                        attrs[dname] = fn(self.build)  # type: ignore[arg-type]
+                    except RuleValueError:
+                        raise
+                    except (KeyError, IndexError, TypeError):
+                        raise SemanticError.at(
+                            f"attribute {dname!r} cannot be computed for {name} "
+                            f"{describe(list(combo))}", self._loc(dnode), code="bad-value") from None
+                copies = 1
+                if copies_fn is not None:
+                    self._current_node = comp["copies"]
+                    copies = copies_fn(self.build)  # type: ignore[arg-type]
+                    if not isinstance(copies, int) or copies < 0 or copies > 1000:
+                        raise SemanticError.at(f"copies of {name} must be a number from 0 to 1000,"
+                                               f" not {copies!r}", self._loc(comp["copies"]),
+                                               code="bad-copies")
+                label = _piece_name(name, attr_names, combo, template)
+                for _ in range(copies):
+                    piece = Piece(len(self.pieces), name, dict(attrs), label)
+                    self.pieces.append(piece)
+                    kind_list.append(piece)
+            self.kind_pieces[name] = kind_list
+            self._declare(name, comp, "component")
+            self.globals[name] = Global("component", kind_list)
+        if len(self.pieces) > 100_000:
+            raise SemanticError.at("more than 100000 pieces", self._loc(None), code="too-many")
+        for d in derived_top:
+            for kind in d.get("of") or []:
+                if kind not in self.kind_pieces:
+                    raise SemanticError.at(f"attribute {d['name']!r} is declared for unknown "
+                                           f"component {kind!r}", self._loc(d),
+                                           code="unknown-component")
+
+    def _orders(self) -> None:
+        for o in self.ir.get("orders", []):
+            attr = o["attribute"]
+            values = self._flatten([self._eval(v) for v in o["values"]])
+            self.orders[attr] = {v: i for i, v in enumerate(values)}
+            if attr not in self.attributes and self.pieces:
+                raise SemanticError.at(f"order of unknown attribute {attr!r}", self._loc(o),
+                                       code="unknown-attribute")
+            dom = self.domains.get(attr, [])
+            missing = [v for v in dom if v not in self.orders[attr]]
+            if missing:
+                raise SemanticError.at(f"order {attr} leaves out {describe(missing)}",
+                                       self._loc(o), code="incomplete-order")
+        for attr, dom in self.domains.items():
+            self.orders.setdefault(attr, {v: i for i, v in enumerate(dom)})
+
+    # ------------------------------------------------------------------ zones
+    def _add_zone(self, info: ZoneInfo) -> ZoneRef:
+        info.index = len(self.zones)
+        self.zones.append(info)
+        ref = ZoneRef(info.index, info.name, info.label)
+        self.zone_refs.append(ref)
+        return ref
+
+    def _zones(self) -> None:
+        self._add_zone(ZoneInfo(0, "box", "box", "pile"))
+        self.globals["box"] = Global("zone", self.zone_refs[0])
+        for z in self.ir.get("zones", []):
+            name = z["name"]
+            self._declare(name, z, "zone")
+            kind = z["kind"]
+            seen_by = "nobody"
+            if z.get("seen_by") is not None:
+                seen_by = self._eval(z["seen_by"], self.scope())
+                if seen_by not in VISIBILITIES:
+                    raise SemanticError.at(f"'seen by' must be owner, nobody or everyone, not "
+                                           f"{seen_by!r}", self._loc(z["seen_by"]),
+                                           code="bad-visibility")
+            rows = cols = 0
+            cells: list[tuple[int, int]] = []
+            if kind == "grid":
+                rows = self._eval(z["rows"], self.scope())
+                cols = self._eval(z["cols"], self.scope())
+                if not all(isinstance(v, int) and 1 <= v <= 100 for v in (rows, cols)):
+                    raise SemanticError.at("a grid needs 1 to 100 rows and columns",
+                                           self._loc(z), code="bad-grid")
+                holes: set[tuple[int, int]] = set()
+                if z.get("holes") is not None:
+                    for h in self._flatten_cells(self._eval(z["holes"], self.scope())):
+                        holes.add(h)
+                cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
+            per = z.get("per")
+            if per is None:
+                ref = self._add_zone(ZoneInfo(0, name, name, kind, None, None, seen_by,
+                                              rows, cols, cells))
+                self.globals[name] = Global("zone", ref)
+                continue
+            if per == "player":
+                keys: list[Any] = [Player(i) for i in range(self.num_players)]
+            else:
+                if per not in self.domains:
+                    raise SemanticError.at(f"zone {name!r} is per {per!r}, which is not an "
+                                           "attribute of any component", self._loc(z),
+                                           code="unknown-attribute")
+                keys = sorted(self.domains[per], key=lambda v: self.orders[per].get(v, 0))
+            family: dict[Any, ZoneRef] | list[ZoneRef]
+            family = [] if per == "player" else {}
+            for key in keys:
+                label = f"{name}[{describe(key, self.seat_names)}]"
+                owner = int(key) if per == "player" else None
+                ref = self._add_zone(ZoneInfo(0, name, label, kind, key, owner, seen_by,
+                                              rows, cols, cells))
+                if isinstance(family, list):
+                    family.append(ref)
+                else:
+                    family[key] = ref
+            self.globals[name] = Global("zone_family", {"per": per, "zones": family})
+
+    def _flatten_cells(self, value: Any) -> list[tuple[int, int]]:
+        if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+            value = [value]
+        out = []
+        for v in value or []:
+            if not (isinstance(v, (tuple, list)) and len(v) == 2):
+                raise RuleValueError(f"a grid hole is written (row, column), not {v!r}")
+            out.append((int(v[0]) - 1, int(v[1]) - 1))
+        return out
+
+    # ------------------------------------------------------------------ patterns
+    def _patterns(self) -> None:
+        decls = self.ir.get("patterns", [])
+        names: set[str] = set()
+        for i, p in enumerate(decls):
+            if p["name"] in names:
+                raise SemanticError.at(f"pattern {p['name']!r} is declared twice", self._loc(p),
+                                       code="duplicate-name")
+            names.add(p["name"])
+            self.globals[p["name"]] = Global("pattern", PatternRef(p["name"], i))
+        compiled: dict[str, pat.Pattern] = {}
+        for p in decls:
+            if p.get("all") is not None:
+                compiled[p["name"]] = self._pattern(p)
+        for p in decls:
+            if p.get("any") is not None:
+                alts = []
+                for n in p["any"]:
+                    if n not in compiled:
+                        raise SemanticError.at(f"unknown pattern {n!r} (a union names patterns "
+                                               "made of constraints)", self._loc(p),
+                                               code="unknown-pattern")
+                    alts.append(compiled[n])
+                compiled[p["name"]] = pat.Pattern(p["name"], alternatives=alts)
+        self.patterns = [compiled[p["name"]] for p in decls]
+
+    def _pattern(self, p: dict[str, Any]) -> pat.Pattern:
+        size = (1, 1_000_000)
+        checks: list[pat.Check] = []
+        same: list[str] = []
+        each = []
+        for c in p["all"]:
+            kind, arg = c["c"], c["arg"]
+            if kind == "size":
+                value = self._eval(arg, self.scope())
+                if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+                    size = (min(value), max(value))
+                elif isinstance(value, int):
+                    size = (value, value)
+                else:
+                    raise SemanticError.at(f"size must be a number or a range, not {value!r}",
+                                           self._loc(c), code="bad-pattern")
+                continue
+            if kind == "each":
+                cond = self.exprs.compile(arg, self.scope(candidate="$it", locals=["$it"]))
+
+                def each_fn(st: "State", piece: Piece, cond: Fn = cond) -> bool:
+                    st.vars["$it"] = piece
+                    return bool(cond(st))
+                each.append(each_fn)
+                continue
+            if arg not in self.domains:
+                raise SemanticError.at(f"pattern {p['name']!r} uses attribute {arg!r}, which no "
+                                       "component has", self._loc(c), code="unknown-attribute")
+            if kind == "same":
+                same.append(arg)
+                checks.append(pat.same_check(arg))
+            elif kind == "distinct":
+                checks.append(pat.distinct_check(arg))
+            elif kind == "consecutive":
+                checks.append(pat.consecutive_check(arg, self.orders[arg]))
+            elif kind == "covers":
+                checks.append(pat.covers_check(arg, self.domains[arg]))
+            else:
+                raise SemanticError.at(f"unknown constraint {kind!r}", self._loc(c), code="bad-ir")
+        return pat.Pattern(p["name"], size, checks, same, each)
+
+    # ------------------------------------------------------------------ variables
+    def _variables(self) -> None:
+        for v in self.ir.get("variables", []):
+            name = v["name"]
+            self._declare(name, v, "var")
+            self.globals[name] = Global("player_var" if v.get("per_player") else "var")
+        for v in self.ir.get("variables", []):
+            fn = self.exprs.compile(v["expr"], self.scope())
+            self.var_inits[v["name"]] = (bool(v.get("per_player")), fn)
+
+    def initial_value(self, st: "State", name: str) -> Any:
+        """The declared initial value of a variable (a list of them if per player)."""
+        per_player, fn = self.var_inits[name]
+        if per_player:
+            return [fn(st) for _ in range(self.num_players)]
+        return fn(st)
+
+    def _score(self) -> None:
+        s = self.ir.get("score")
+        if s is None:
+            return
+        self.score_param = s["player"]
+        self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]]))
+
+    # ------------------------------------------------------------------ flow
+    def _flow(self) -> None:
+        flow = FlowCompiler(self, self.exprs)
+        scope = self.scope()
+        flow.block(self.ir.get("setup", []), scope)
+        flow.block(self.ir.get("play", []), scope)
+
+        def game_over(pc: int) -> Any:
+            def end(st: "State") -> int:
+                st.end_game(None)
+                return HALT
+            return end
+        flow.emit(game_over, None)
+        self.code, self.code_nodes = flow.link()
+        self.choices = flow.choices
+        self.phases_used = flow.phases_used
+
+
+def _piece_name(kind: str, attr_names: list[str], combo: tuple[Any, ...],
+                template: str | None) -> str:
+    """The readable name of a piece: the component's ``called`` template filled
+    with its attributes, or the component name followed by its values."""
+    values = {a: describe(v) for a, v in zip(attr_names, combo)}
+    if template is not None:
+        return template.format_map(_Missing(values, kind))
+    if not combo:
+        return kind
+    return f"{kind} " + " ".join(values[a] for a in attr_names)
+
+
+class _Missing(dict):  # type: ignore[type-arg]
+    def __init__(self, values: dict[str, str], kind: str) -> None:
+        super().__init__(values)
+        self["kind"] = kind
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

@@ -1,0 +1,77 @@
+"""A tiny seeded random number generator whose whole state is one integer.
+
+SplitMix64 (Steele, Lea, Flood 2014): fast in pure Python, trivially cloned,
+serialised and compared, which is what tree search and game records need.
+Every shuffle, roll and random choice of a game draws from the state's
+generator; agents draw from their own.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix_seed(*parts: int | str) -> int:
+    """Derive a 64-bit seed from several parts (a game seed and a seat, say)."""
+    state = 0x243F6A8885A308D3
+    for part in parts:
+        if isinstance(part, str):
+            value = 0
+            for ch in part.encode("utf-8"):
+                value = (value * 131 + ch) & _MASK
+        else:
+            value = part & _MASK
+        state = _next(state ^ value)[1]
+    return state
+
+
+def _next(state: int) -> tuple[int, int]:
+    state = (state + _GOLDEN) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+class Rng:
+    """SplitMix64 generator.
+
+    :param seed: any integer; the same seed gives the same sequence.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = seed & _MASK
+
+    def clone(self) -> "Rng":
+        """An independent generator at the same point of the sequence."""
+        r = Rng.__new__(Rng)
+        r.state = self.state
+        return r
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0 .. n-1``. :raises ValueError: if ``n < 1``."""
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        state = (self.state + _GOLDEN) & _MASK
+        self.state = state
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (z ^ (z >> 31)) % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One element of a non-empty sequence, uniformly."""
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher–Yates shuffle in place."""
+        below = self.below
+        for i in range(len(items) - 1, 0, -1):
+            j = below(i + 1)
+            items[i], items[j] = items[j], items[i]

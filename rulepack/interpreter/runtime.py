@@ -1,0 +1,129 @@
+"""Helpers shared by compiled expressions and statements at run time.
+
+They work on the state's zones and pieces without knowing any game: turning a
+value into a list of pieces, reading pseudo-attributes (``face``, ``owner``,
+``zone``), comparing by a declared order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulepack.interpreter.values import Cell, Piece, ZoneRef
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.state import State
+
+
+class RuleValueError(Exception):
+    """A value of the wrong kind met an operation (turned into a located error)."""
+
+
+def items(st: "State", value: Any) -> list[Any]:
+    """The elements a value stands for when used as a collection.
+
+    A zone gives its pieces (grids: occupied cells only, row-major), a list or
+    tuple itself, ``none`` nothing, and any other single value a list of one.
+    The result must not be mutated by the caller.
+    """
+    t = type(value)
+    if t is list:
+        return value
+    if t is ZoneRef:
+        zone = st.zones[value.index]
+        if st.inst.zones[value.index].kind == "grid":
+            return [p for p in zone if p is not None]
+        return zone
+    if t is tuple:
+        return list(value)
+    if value is None:
+        return []
+    if t is dict:
+        return list(value)
+    return [value]
+
+
+def count(st: "State", value: Any) -> int:
+    """Number of elements of :func:`items`; fast for zones."""
+    t = type(value)
+    if t is ZoneRef:
+        zone = st.zones[value.index]
+        if st.inst.zones[value.index].kind == "grid":
+            return sum(1 for p in zone if p is not None)
+        return len(zone)
+    if t is list or t is tuple or t is dict:
+        return len(value)
+    if value is None:
+        return 0
+    return 1
+
+
+PSEUDO_ATTRIBUTES = ("face", "owner", "zone", "name", "kind", "cell", "row", "col")
+
+
+def attribute(st: "State", value: Any, name: str) -> Any:
+    """``value.name``: a piece's attribute or pseudo-attribute, a cell's row or
+    column; over a list or zone, the list of each element's attribute."""
+    t = type(value)
+    if t is Piece:
+        a = value.attrs
+        if name in a:
+            return a[name]
+        return _pseudo(st, value, name)
+    if t is list or t is ZoneRef or t is tuple:
+        return [attribute(st, v, name) for v in items(st, value)]
+    if t is Cell:
+        if name == "row":
+            return value.row + 1
+        if name == "col":
+            return value.col + 1
+        raise RuleValueError(f"a cell has no attribute {name!r} (it has row and col)")
+    if value is None:
+        return None
+    raise RuleValueError(f"{value!r} has no attribute {name!r}")
+
+
+def _pseudo(st: "State", piece: Piece, name: str) -> Any:
+    if name == "face":
+        return "up" if st.face[piece.id] else "down"
+    if name == "owner":
+        return st.owner[piece.id]
+    if name == "zone":
+        return st.inst.zone_refs[st.loc[piece.id]]
+    if name == "name":
+        return piece.name
+    if name == "kind":
+        return piece.kind
+    if name == "cell":
+        return st.cell_of(piece)
+    raise RuleValueError(f"{piece.name} has no attribute {name!r}")
+
+
+def contains(st: "State", container: Any, element: Any) -> bool:
+    """``element in container`` for lists, tuples, maps and zones."""
+    t = type(container)
+    if t is ZoneRef:
+        if type(element) is Piece:
+            return st.loc[element.id] == container.index
+        return False
+    if t is Cell:
+        return st.piece_at(container) is element
+    if container is None:
+        return False
+    return element in container
+
+
+def sort_key(order: dict[Any, int] | None):  # type: ignore[no-untyped-def]
+    """A key function for values of an attribute with a declared order."""
+    if order is None:
+        return _natural_key
+    big = len(order)
+    return lambda v: order.get(v, big)
+
+
+def _natural_key(v: Any) -> Any:
+    if isinstance(v, bool) or v is None:
+        return (0, int(bool(v)), "")
+    if isinstance(v, int):
+        return (1, v, "")
+    return (2, 0, str(v))

@@ -1,0 +1,60 @@
+"""Static name resolution for the expression compiler.
+
+A :class:`Scope` records, while a ruleset is compiled, which names are local
+(loop variables, action parameters, ``let``), which name is the *candidate* of
+a ``where`` filter (so that bare attribute names such as ``suit`` mean the
+candidate's attribute) and which names are declared globally (variables,
+constants, options, zones, components, patterns, symbols).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulepack.errors import Location
+
+
+@dataclass
+class Global:
+    """A global name: its kind and, for constants, options and the like, its value.
+
+    kind is one of ``var``, ``player_var``, ``const``, ``option``, ``zone``,
+    ``zone_family``, ``component``, ``pattern``, ``symbol``, ``builtin``.
+    """
+
+    kind: str
+    value: Any = None
+
+
+@dataclass
+class Scope:
+    """Compile-time environment of an expression or statement."""
+
+    globals: dict[str, Global]
+    attributes: set[str]
+    file: str = "<string>"
+    locals: list[str] = field(default_factory=list)
+    candidate: str | None = None
+    in_turns: int = 0
+    in_action: int = 0
+    deterministic: bool = False  # True inside guards and parameters: no chance allowed
+    declares_symbols: bool = False  # unknown bare names become symbols (constants, attribute values)
+
+    def child(self, **changes: Any) -> "Scope":
+        """A copy with some fields changed; ``locals`` is copied, not shared."""
+        data = dict(self.__dict__)
+        data["locals"] = list(self.locals)
+        data.update(changes)
+        return Scope(**data)
+
+    def with_locals(self, *names: str) -> "Scope":
+        s = self.child()
+        s.locals.extend(names)
+        return s
+
+    def location(self, node: dict[str, Any] | None, path: str | None = None) -> Location:
+        at = node.get("at") if isinstance(node, dict) else None
+        if at and at[0]:
+            return Location(self.file, at[0], at[1])
+        return Location(self.file, None, None, path)

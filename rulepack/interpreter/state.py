@@ -1,0 +1,495 @@
+"""The game state: zones, faces, variables and the position of the flow.
+
+:class:`State` implements the engine contract of DESIGN.md: ``current_player``,
+``legal_actions()``, ``apply()``, ``is_terminal()``, ``result()``,
+``view(player)``, ``to_json()``, ``clone()``. It knows no game: everything it
+does comes from the compiled :class:`~rulepack.interpreter.instance.Instance`.
+
+Chance events (shuffles, random choices) are resolved by the state's own seeded
+generator as the flow reaches them and are recorded in :attr:`State.history`
+next to the players' actions, so one seed fixes the whole game.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
+from rulepack.interpreter.flow import HALT, Alternative, Choice
+from rulepack.interpreter.patterns import PatternBudgetError
+from rulepack.interpreter.rng import Rng
+from rulepack.interpreter.runtime import RuleValueError
+from rulepack.interpreter.values import Cell, Piece, Player, ZoneRef, describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.instance import Instance
+
+#: ``current_player`` of a finished game (OpenSpiel's kTerminalPlayerId).
+TERMINAL = -4
+
+#: Instructions the flow may run between two decisions before it is an error.
+FLOW_STEP_LIMIT = 1_000_000
+
+#: Decisions a game may take by default before it is stopped as runaway.
+DEFAULT_MAX_DECISIONS = 100_000
+
+
+class Action:
+    """One legal action: which alternative of the pending decision, with which
+    parameter values. Compare actions with ``==``; read :attr:`text`.
+
+    :param choice: index of the decision point (a ``choose`` of the ruleset).
+    :param alt: index of the ``action`` within it.
+    :param values: one value per parameter (pieces, cells, players, numbers...).
+    :param player: the seat that takes it.
+    """
+
+    __slots__ = ("choice", "alt", "values", "player", "_template", "_names")
+
+    def __init__(self, choice: int, alt: "Alternative", values: tuple[Any, ...],
+                 player: int) -> None:
+        self.choice = choice
+        self.alt = alt.index
+        self.values = values
+        self.player = player
+        self._template = alt.text
+        self._names = alt
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Action and other.alt == self.alt and other.choice == self.choice
+                and other.values == self.values)
+
+    def __hash__(self) -> int:
+        return hash((self.choice, self.alt, self.values))
+
+    def bindings(self) -> dict[str, Any]:
+        """Parameter name → value, tuples destructured as the ruleset binds them."""
+        out: dict[str, Any] = {}
+        for (names, _, _), value in zip(self._names.params, self.values):
+            if len(names) == 1:
+                out[names[0]] = value
+            else:
+                out.update(zip(names, value))
+        return out
+
+    def render(self, describe_value: Any = describe) -> str:
+        """The action's text with each parameter rendered by ``describe_value``."""
+        return self._template.format(**{k: describe_value(v) for k, v in self.bindings().items()})
+
+    @property
+    def text(self) -> str:
+        """Readable text, everything shown (``"discard 4 of moons face up"``)."""
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"<Action {self.text!r}>"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class ChanceEvent:
+    """A chance event of the flow: a shuffle or a random choice, with its outcome."""
+
+    kind: str
+    detail: str
+    outcome: Any = None
+
+    @property
+    def text(self) -> str:
+        return f"{self.kind} {self.detail}"
+
+
+class State:
+    """A position of a game. Build one with ``Game.new_game``.
+
+    Mutating methods: :meth:`apply`. Everything else reads.
+    """
+
+    def __init__(self, inst: "Instance", seed: int = 0,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS) -> None:
+        self.inst = inst
+        n_pieces = len(inst.pieces)
+        self.zones: list[list[Any]] = [[] for _ in inst.zones]
+        for info in inst.zones:
+            if info.kind == "grid":
+                self.zones[info.index] = [None] * len(info.cells)
+        self.zones[0] = list(inst.pieces)
+        self.loc: list[int] = [0] * n_pieces
+        self.face: list[bool] = [False] * n_pieces
+        self.owner: list[Any] = [None] * n_pieces
+        self.active: list[bool] = [True] * inst.num_players
+        self.vars: dict[str, Any] = {"current": None, "round": 0}
+        self.rng = Rng(seed)
+        self.seed = seed
+        self.pc = 0
+        self.pending: Choice | None = None
+        self.decider: Player | None = None
+        self._legal: list[Action] | None = None
+        self.terminal = False
+        self.explicit_winners: list[int] | None = None
+        self.history: list[Any] = []
+        self.decisions = 0
+        self.turn_count = 0
+        self.max_decisions = max_decisions
+        for name in inst.var_inits:
+            self.vars[name] = inst.initial_value(self, name)
+        self._run(0)
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def num_players(self) -> int:
+        return self.inst.num_players
+
+    @property
+    def current_player(self) -> int:
+        """The seat that must decide now, or :data:`TERMINAL`."""
+        if self.terminal or self.decider is None:
+            return TERMINAL
+        return int(self.decider)
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the pending decision, in canonical order.
+
+        The list is shared with the state: do not modify it. Empty when the game is over.
+        """
+        if self._legal is None:
+            return []
+        return self._legal
+
+    def apply(self, action: Action | int | str) -> None:
+        """Take a legal action (an :class:`Action`, its index, or its exact text)
+        and advance the flow to the next decision or the end of the game.
+
+        :raises IllegalActionError: the action is not legal here.
+        :raises RulesetRuntimeError: the ruleset fails while running (located).
+        """
+        legal = self.legal_actions()
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(legal):
+                raise IllegalActionError(f"no legal action number {action}")
+            action = legal[action]
+        elif isinstance(action, str):
+            matches = [a for a in legal if a.text == action]
+            if not matches:
+                raise IllegalActionError(f"no legal action {action!r}")
+            action = matches[0]
+        elif action not in legal:
+            raise IllegalActionError(f"{action!r} is not legal now")
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        choice = self.pending
+        assert choice is not None
+        alt = choice.alternatives[action.alt]
+        for (_, binder, _), value in zip(alt.params, action.values):
+            binder(self, value)
+        self.history.append(action)
+        self.pending = None
+        self.decider = None
+        self._legal = None
+        self.decisions += 1
+        if self.decisions > self.max_decisions:
+            raise RulesetRuntimeError.at(
+                f"the game did not end within {self.max_decisions} decisions "
+                "(raise the limit with --max-decisions if the game is simply long)",
+                Location(self.inst.file), code="step-limit")
+        self._run(alt.body.pc)
+
+    def result(self) -> dict[str, Any]:
+        """Scores, winners and returns of a finished game (or the running scores).
+
+        :returns: ``{"scores": [..] | None, "winners": [seats], "draw": bool,
+            "returns": [1.0 for a winner, 0.0 otherwise], "terminal": bool}``.
+        """
+        scores = self.scores()
+        if self.explicit_winners is not None:
+            winners = sorted(int(w) for w in self.explicit_winners)
+        elif scores is not None and self.inst.winner_rule:
+            candidates = [p for p in range(self.num_players) if self.active[p]]
+            if candidates:
+                pick = max if self.inst.winner_rule == "highest" else min
+                best = pick(scores[p] for p in candidates)
+                winners = [p for p in candidates if scores[p] == best]
+            else:
+                winners = []
+        else:
+            winners = []
+        return {
+            "scores": scores,
+            "winners": winners,
+            "draw": self.terminal and not winners,
+            "returns": [1.0 if p in winners else 0.0 for p in range(self.num_players)],
+            "terminal": self.terminal,
+        }
+
+    def scores(self) -> list[Any] | None:
+        """Each seat's score by the ruleset's ``score`` rule, or ``None`` if it has none."""
+        if self.inst.score_fn is None:
+            return None
+        return [self.score(Player(p)) for p in range(self.num_players)]
+
+    def score(self, player: int) -> Any:
+        """One seat's score. :raises RuleValueError: if ``player`` is not a seat."""
+        if not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise RuleValueError(f"score() of {player!r}, which is not a player")
+        fn = self.inst.score_fn
+        if fn is None:
+            raise RuleValueError("the ruleset declares no score")
+        name = self.inst.score_param
+        saved = self.vars.get(name)
+        self.vars[name] = Player(player)
+        try:
+            return fn(self)
+        finally:
+            self.vars[name] = saved
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know, as JSON-able data (see :mod:`rulepack.interpreter.views`)."""
+        from rulepack.interpreter.views import build_view
+        return build_view(self, player)
+
+    def clone(self) -> "State":
+        """An independent copy; cheap (lists of references are copied, pieces shared)."""
+        c = State.__new__(State)
+        c.inst = self.inst
+        c.zones = [z[:] for z in self.zones]
+        c.loc = self.loc[:]
+        c.face = self.face[:]
+        c.owner = self.owner[:]
+        c.active = self.active[:]
+        c.vars = dict(self.vars)
+        c.rng = self.rng.clone()
+        c.seed = self.seed
+        c.pc = self.pc
+        c.pending = self.pending
+        c.decider = self.decider
+        c._legal = self._legal
+        c.terminal = self.terminal
+        c.explicit_winners = self.explicit_winners
+        c.history = self.history[:]
+        c.decisions = self.decisions
+        c.turn_count = self.turn_count
+        c.max_decisions = self.max_decisions
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything about the position, hidden information included (see
+        :mod:`rulepack.interpreter.serialize`)."""
+        from rulepack.interpreter.serialize import state_to_json
+        return state_to_json(self)
+
+    # ------------------------------------------------------------------ the flow VM
+    def _run(self, pc: int) -> None:
+        code = self.inst.code
+        steps = 0
+        try:
+            while pc >= 0:
+                pc = code[pc](self)
+                steps += 1
+                if steps > FLOW_STEP_LIMIT:
+                    raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
+                                         "decision (a loop that never ends?)")
+        except (RuleValueError, PatternBudgetError) as exc:
+            node = self.inst.code_nodes[pc] if 0 <= pc < len(code) else None
+            at = node.get("at") if isinstance(node, dict) else None
+            loc = Location(self.inst.file, at[0], at[1]) if at and at[0] else Location(self.inst.file)
+            raise RulesetRuntimeError.at(str(exc), loc, code="runtime") from None
+        except RecursionError:
+            raise RulesetRuntimeError.at("the ruleset recursed too deeply",
+                                         Location(self.inst.file), code="runtime") from None
+        if pc == HALT:
+            self.terminal = True
+            self.pending = None
+            self.decider = None
+            self._legal = None
+
+    def suspend(self, choice: Choice) -> None:
+        """Called by a ``choose`` instruction: compute the legal actions and stop."""
+        if choice.by is not None:
+            player = choice.by(self)
+        else:
+            player = self.vars.get("current")
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
+            raise RuleValueError(f"a decision needs a player to make it, not {player!r}")
+        self.pending = choice
+        self.pc = choice.pc
+        self.decider = Player(player)
+        legal = self._generate(choice, int(player))
+        if not legal:
+            raise RuleValueError(f"{describe(Player(player), self.inst.seat_names)} has no legal "
+                                 "action here")
+        self._legal = legal
+
+    def _generate(self, choice: Choice, player: int) -> list[Action]:
+        out: list[Action] = []
+        for alt in choice.alternatives:
+            if alt.pre_guard is not None and not alt.pre_guard(self):
+                continue
+            if not alt.params:
+                if alt.post_guard is None or alt.post_guard(self):
+                    out.append(Action(choice.index, alt, (), player))
+                continue
+            self._expand(choice, alt, 0, (), player, out)
+        return out
+
+    def _expand(self, choice: Choice, alt: Alternative, i: int, values: tuple[Any, ...],
+                player: int, out: list[Action]) -> None:
+        names, binder, source = alt.params[i]
+        last = i == len(alt.params) - 1
+        from rulepack.interpreter.runtime import items
+        for value in list(items(self, source(self))):
+            binder(self, value)
+            vals = values + (value,)
+            if last:
+                if alt.post_guard is None or alt.post_guard(self):
+                    out.append(Action(choice.index, alt, vals, player))
+            else:
+                self._expand(choice, alt, i + 1, vals, player, out)
+
+    # ------------------------------------------------------------------ primitives
+    def chance_choice(self, options: list[Any]) -> Any:
+        """A random element (a chance event, recorded in :attr:`history`)."""
+        if not options:
+            raise RuleValueError("random() of an empty list")
+        value = options[self.rng.below(len(options))] if len(options) > 1 else options[0]
+        self.history.append(ChanceEvent("random", "choice", value))
+        return value
+
+    def shuffle(self, zone: ZoneRef) -> None:
+        """Shuffle a zone (a chance event). In a grid, the pieces change cells."""
+        z = self.zones[zone.index]
+        if self.inst.zones[zone.index].kind == "grid":
+            slots = [i for i, p in enumerate(z) if p is not None]
+            pieces = [z[i] for i in slots]
+            self.rng.shuffle(pieces)
+            for i, p in zip(slots, pieces):
+                z[i] = p
+        else:
+            self.rng.shuffle(z)
+        self.history.append(ChanceEvent("shuffle", zone.label))
+
+    def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
+             bottom: bool = False) -> None:
+        """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
+        inst = self.inst
+        zones = self.zones
+        loc = self.loc
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be moved, not {piece!r}")
+            z = loc[piece.id]
+            src = zones[z]
+            try:
+                i = src.index(piece)
+            except ValueError:
+                raise RuleValueError(f"{piece.name} is not where it should be") from None
+            if inst.zones[z].kind == "grid":
+                src[i] = None
+            else:
+                del src[i]
+            if type(dest) is Cell:
+                target = zones[dest.zone]
+                if target[dest.slot] is not None:
+                    raise RuleValueError(f"cell {dest} is not empty")
+                target[dest.slot] = piece
+                loc[piece.id] = dest.zone
+            else:
+                info = inst.zones[dest.index]
+                target = zones[dest.index]
+                kind = info.kind
+                if kind == "pile":
+                    bisect.insort(target, piece)
+                elif kind == "grid":
+                    try:
+                        target[target.index(None)] = piece
+                    except ValueError:
+                        raise RuleValueError(f"{dest.label} is full") from None
+                elif bottom:
+                    target.insert(0, piece)
+                else:
+                    target.append(piece)
+                loc[piece.id] = dest.index
+            if face_up is not None:
+                self.face[piece.id] = face_up
+
+    def flip(self, pieces: list[Piece], up: bool | None) -> None:
+        """Turn pieces face up, face down, or over (``up is None``)."""
+        face = self.face
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be flipped, not {piece!r}")
+            face[piece.id] = (not face[piece.id]) if up is None else up
+
+    def eliminate(self, player: Any) -> None:
+        if not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise RuleValueError(f"cannot eliminate {player!r}: not a player")
+        self.active[player] = False
+
+    def end_game(self, winners: list[Any] | None) -> None:
+        self.terminal = True
+        if winners is not None:
+            self.explicit_winners = [int(w) for w in winners]
+
+    def next_active(self, player: Any) -> Player | None:
+        """The next active seat clockwise after ``player`` (itself if it is the only one)."""
+        n = self.num_players
+        if player is None:
+            return None
+        for k in range(1, n + 1):
+            q = (int(player) + k) % n
+            if self.active[q]:
+                return Player(q)
+        return None
+
+    def seats_from(self, player: Any) -> list[Player]:
+        """Active seats clockwise, starting with ``player``."""
+        if not isinstance(player, int):
+            raise RuleValueError(f"order() needs a player, not {player!r}")
+        n = self.num_players
+        return [Player((player + k) % n) for k in range(n) if self.active[(player + k) % n]]
+
+    def cells(self, zone: Any) -> list[Cell]:
+        """All cells of a grid zone, row-major."""
+        if type(zone) is not ZoneRef or self.inst.zones[zone.index].kind != "grid":
+            raise RuleValueError(f"{zone!r} is not a grid")
+        info = self.inst.zones[zone.index]
+        return [Cell(zone.index, r, c, i) for i, (r, c) in enumerate(info.cells)]
+
+    def piece_at(self, cell: Cell) -> Piece | None:
+        return self.zones[cell.zone][cell.slot]
+
+    def cell_of(self, piece: Piece) -> Cell | None:
+        z = self.loc[piece.id]
+        info = self.inst.zones[z]
+        if info.kind != "grid":
+            return None
+        slot = self.zones[z].index(piece)
+        r, c = info.cells[slot]
+        return Cell(z, r, c, slot)
+
+    def visible(self, piece: Piece, player: int) -> bool:
+        """Whether ``player`` may see the identity of ``piece`` now."""
+        if self.face[piece.id]:
+            return True
+        info = self.inst.zones[self.loc[piece.id]]
+        seen = info.seen_by
+        return seen == "everyone" or (seen == "owner" and info.owner == player)
+
+    def describe_for(self, player: int | None) -> Any:
+        """A value renderer that hides pieces ``player`` cannot see (``None``: show all)."""
+        seats = self.inst.seat_names
+
+        def render(value: Any) -> str:
+            if type(value) is Piece and player is not None and not self.visible(value, player):
+                return f"a {value.kind}"
+            if isinstance(value, (list, tuple)):
+                return ", ".join(render(v) for v in value)
+            return describe(value, seats)
+        return render

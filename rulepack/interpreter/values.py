@@ -1,0 +1,148 @@
+"""Runtime values of the rules language.
+
+Values are ``None``, ``bool``, ``int``, ``str`` (symbols and strings alike),
+``list`` and ``tuple`` of values, ``dict`` (maps), and the small immutable
+classes below: :class:`Piece`, :class:`Player`, :class:`ZoneRef`,
+:class:`Cell` and :class:`PatternRef`. Lists held in state are never mutated in
+place (copy on write), so a state clone may share them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Player(int):
+    """A seat number (0-based) that prints as the seat's name."""
+
+    __slots__ = ()
+    names: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Player({int(self)})"
+
+
+def player_name(p: int, seat_names: tuple[str, ...] | list[str] | None = None) -> str:
+    """``"player 1"`` for seat 0, or the ruleset's seat name (``"red"``)."""
+    if seat_names and 0 <= p < len(seat_names):
+        return str(seat_names[p])
+    return f"player {int(p) + 1}"
+
+
+class Piece:
+    """One physical component: a tile, coin, cube...
+
+    :param id: index in the game instance's piece list (0-based, stable).
+    :param kind: the component name (``"tile"``).
+    :param attrs: attribute name → value (``{"suit": "moons", "rank": 4, "value": 4}``).
+    :param name: readable text (``"4 of moons"``).
+    """
+
+    __slots__ = ("id", "kind", "attrs", "name")
+
+    def __init__(self, id: int, kind: str, attrs: dict[str, Any], name: str) -> None:
+        self.id = id
+        self.kind = kind
+        self.attrs = attrs
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Piece({self.id}, {self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "Piece") -> bool:
+        return self.id < other.id
+
+
+class ZoneRef:
+    """A reference to one zone of a game instance (``hand[2]``, ``stack``)."""
+
+    __slots__ = ("index", "name", "label")
+
+    def __init__(self, index: int, name: str, label: str) -> None:
+        self.index = index
+        self.name = name
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"ZoneRef({self.label!r})"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Cell:
+    """A cell of a grid zone: row and column, 0-based; prints as ``b3``.
+
+    Columns are letters from ``a`` and rows numbers from 1, so a 5×5 grid runs
+    from ``a1`` (top left) to ``e5``.
+    """
+
+    __slots__ = ("zone", "row", "col", "slot")
+
+    def __init__(self, zone: int, row: int, col: int, slot: int) -> None:
+        self.zone = zone
+        self.row = row
+        self.col = col
+        self.slot = slot
+
+    def __repr__(self) -> str:
+        return f"Cell({self.zone}, {self.row}, {self.col})"
+
+    def __str__(self) -> str:
+        return cell_label(self.row, self.col)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cell) and other.zone == self.zone and other.slot == self.slot
+
+    def __hash__(self) -> int:
+        return hash((self.zone, self.slot))
+
+
+def cell_label(row: int, col: int) -> str:
+    """``(0, 0)`` → ``"a1"``; columns past ``z`` continue ``aa``, ``ab``..."""
+    letters = ""
+    c = col
+    while True:
+        letters = chr(ord("a") + c % 26) + letters
+        c = c // 26 - 1
+        if c < 0:
+            break
+    return f"{letters}{row + 1}"
+
+
+class PatternRef:
+    """A named pattern used as a value (``best(category, hand[p])``)."""
+
+    __slots__ = ("name", "index")
+
+    def __init__(self, name: str, index: int) -> None:
+        self.name = name
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"PatternRef({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PatternRef) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("pattern", self.name))
+
+
+def describe(value: Any, seat_names: tuple[str, ...] | None = None) -> str:
+    """Readable text for any runtime value, as used in action texts."""
+    if isinstance(value, Player):
+        return player_name(value, seat_names)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(describe(v, seat_names) for v in value)
+    return str(value)

@@ -1,0 +1,121 @@
+"""Views: what one player may know of a state, as JSON-able data.
+
+A piece is shown to a player when it is face up, or when its zone lets that
+player see face-down pieces (``seen by owner`` for the zone's owner, ``seen by
+everyone``). Any other piece is shown as ``{"hidden": true, "kind": ...}``
+with no id, so nothing in a view identifies it. In a ``pile`` (kept in a
+canonical order that would betray identities), hidden pieces are only counted.
+Variables that hold pieces are masked the same way. Views hold no history:
+remembering what was once shown is the player's job.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label, describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.state import State
+
+
+def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
+    """A visible piece: id, kind, name, attributes and face."""
+    data: dict[str, Any] = {"id": piece.id, "kind": piece.kind, "name": piece.name}
+    data.update(piece.attrs)
+    data["face"] = "up" if st.face[piece.id] else "down"
+    if st.owner[piece.id] is not None:
+        data["owner"] = int(st.owner[piece.id])
+    return data
+
+
+def hidden_json(piece: Piece) -> dict[str, Any]:
+    return {"hidden": True, "kind": piece.kind}
+
+
+def masked_value(st: "State", value: Any, player: int) -> Any:
+    """A variable's value with pieces the player cannot see hidden."""
+    t = type(value)
+    if t is Piece:
+        return piece_json(st, value) if st.visible(value, player) else hidden_json(value)
+    if t is Player:
+        return {"player": int(value)}
+    if t is list or t is tuple:
+        return [masked_value(st, v, player) for v in value]
+    if t is dict:
+        return [[masked_value(st, k, player), masked_value(st, v, player)] for k, v in value.items()]
+    if t is ZoneRef:
+        return {"zone": value.label}
+    if t is Cell:
+        return {"cell": str(value)}
+    if t is PatternRef:
+        return {"pattern": value.name}
+    return value
+
+
+def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
+    info = st.inst.zones[index]
+    content = st.zones[index]
+    data: dict[str, Any] = {"name": info.name, "kind": info.kind}
+    if info.owner is not None:
+        data["owner"] = info.owner
+    if info.kind == "grid":
+        cells = []
+        for (r, c), piece in zip(info.cells, content):
+            if piece is None:
+                entry = None
+            elif st.visible(piece, player):
+                entry = piece_json(st, piece)
+            else:
+                entry = hidden_json(piece)
+            cells.append({"cell": cell_label(r, c), "row": r + 1, "col": c + 1, "piece": entry})
+        data.update(rows=info.rows, cols=info.cols, cells=cells)
+        return data
+    if info.kind == "pile":
+        shown = [piece_json(st, p) for p in content if st.visible(p, player)]
+        data["pieces"] = shown
+        data["hidden"] = len(content) - len(shown)
+        data["count"] = len(content)
+        return data
+    data["pieces"] = [piece_json(st, p) if st.visible(p, player) else hidden_json(p)
+                      for p in content]
+    data["count"] = len(content)
+    return data
+
+
+def build_view(st: "State", player: int) -> dict[str, Any]:
+    """The information set of ``player`` as JSON-able data.
+
+    :returns: ``{"ruleset", "player", "players", "seats", "current_player",
+        "turn", "round", "active", "terminal", "zones": {label: zone},
+        "variables": {name: value}, "scores", "legal_actions", "result"}``.
+    :raises ValueError: ``player`` is not a seat.
+    """
+    inst = st.inst
+    if not isinstance(player, int) or not 0 <= player < inst.num_players:
+        raise ValueError(f"{player!r} is not a seat of this game")
+    seats = [describe(Player(p), inst.seat_names) for p in range(inst.num_players)]
+    zones = {inst.zones[i].label: zone_json(st, i, player) for i in range(1, len(inst.zones))}
+    variables = {name: masked_value(st, st.vars.get(name), player) for name in inst.var_inits}
+    current = st.vars.get("current")
+    view: dict[str, Any] = {
+        "ruleset": inst.name,
+        "player": player,
+        "players": inst.num_players,
+        "seats": seats,
+        "current_player": st.current_player,
+        "turn": None if current is None else int(current),
+        "round": st.vars.get("round"),
+        "active": list(st.active),
+        "terminal": st.terminal,
+        "zones": zones,
+        "variables": variables,
+        "scores": st.scores(),
+        "legal_actions": [],
+    }
+    if st.current_player == player:
+        render = st.describe_for(player)
+        view["legal_actions"] = [a.render(render) for a in st.legal_actions()]
+    if st.terminal:
+        view["result"] = st.result()
+    return view
