@@ -1,0 +1,78 @@
+"""Checking ruleset files: every problem as a located diagnostic.
+
+:func:`check_path` runs every layer (syntax, schema, semantics, and warnings
+such as unused definitions) and returns diagnostics instead of raising, so
+``rulepack validate`` can report all the files it is given.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rulepack.errors import Diagnostic, Location, RulepackError
+
+
+def check_path(name_or_path: str | Path) -> list[Diagnostic]:
+    """All diagnostics (errors and warnings) for one ruleset file or bundled name.
+
+    Never raises for bad input: problems come back as diagnostics with
+    severity ``"error"``; an empty list means the ruleset is valid.
+    """
+    from rulepack.loader import game_from_ir, read_ir, resolve
+    display = str(name_or_path)
+    try:
+        path = resolve(name_or_path)
+        if not Path(display).exists():
+            display = str(path)
+        ir = read_ir(path, display)
+        game = game_from_ir(ir, display, check=True)
+    except RulepackError as exc:
+        return list(exc.diagnostics)
+    except RecursionError:
+        return [Diagnostic("the ruleset is nested too deeply", Location(display), code="too-deep")]
+    return warnings(game.ir, game, display)
+
+
+def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
+    """Warnings about a valid ruleset: phases never run, patterns and variables never used."""
+    out: list[Diagnostic] = []
+    inst = game.instance(game.min_players, {})
+    for phase in ir.get("phases", []):
+        if phase["name"] not in inst.phases_used:
+            out.append(_warn(f"phase {phase['name']!r} is described but never run (no 'do "
+                             f"{phase['name']}')", phase, file, "unused-phase"))
+    used = _names_used(ir)
+    for p in ir.get("patterns", []):
+        if p["name"] not in used:
+            out.append(_warn(f"pattern {p['name']!r} is never used", p, file, "unused-pattern"))
+    for v in ir.get("variables", []):
+        if v["name"] not in used:
+            out.append(_warn(f"variable {v['name']!r} is never used", v, file, "unused-variable"))
+    return out
+
+
+def _warn(message: str, node: dict[str, Any], file: str, code: str) -> Diagnostic:
+    at = node.get("at") or [None, None]
+    return Diagnostic(message, Location(file, at[0] or None, at[1] or None), "warning", code)
+
+
+def _names_used(ir: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("k") == "name":
+                found.add(node["name"])
+            if node.get("k") in ("set", "reset"):
+                found.add(node["name"])
+            if "any" in node and isinstance(node.get("any"), list):
+                found.update(n for n in node["any"] if isinstance(n, str))
+            for key, value in node.items():
+                if key != "at":
+                    walk(value)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(ir)
+    return found
