@@ -7,6 +7,7 @@ what was found and what was expected.
 
 from __future__ import annotations
 
+import difflib
 from functools import lru_cache
 from typing import Any
 
@@ -48,11 +49,67 @@ def _word(terminal: str) -> str:
     return terminal.lower()
 
 
+_STATEMENT_WORDS = {"'move'", "'flip'", "'shuffle'", "'choose'", "'let'", "'set'"}
+_DECLARATION_WORDS = {"'zone'", "'component'", "'pattern'", "'phase'", "'var'"}
+
+
 def _expected(names: set[str]) -> str:
-    words = sorted({_word(n) for n in names})
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words)
+    words = {_word(n) for n in names}
+    groups = []
+    if _STATEMENT_WORDS <= words:
+        groups.append("a statement (move, flip, shuffle, let, set, for, if, choose, ...)")
+        words -= {"'move'", "'flip'", "'shuffle'", "'let'", "'set'", "'reset'", "'for'", "'if'",
+                  "'while'", "'repeat'", "'rounds'", "'turns'", "'choose'", "'end'", "'do'",
+                  "'eliminate'", "';'"}
+    if _DECLARATION_WORDS <= words:
+        groups.append("a declaration (game, use, component, order, attribute, option, zone, "
+                      "pattern, const, var, score, winner, setup, phase, play)")
+        words -= {"'game'", "'use'", "'component'", "'order'", "'attribute'", "'option'",
+                  "'zone'", "'pattern'", "'const'", "'var'", "'score'", "'winner'", "'setup'",
+                  "'phase'", "'play'", "the end of the file"}
+    rest = sorted(words)
+    if len(rest) > 8:
+        rest = rest[:8] + ["..."]
+    parts = groups + rest
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _keywords(names: set[str]) -> list[str]:
+    out = []
+    for n in names:
+        w = _word(n)
+        if w.startswith("'") and w[1:-1].isidentifier():
+            out.append(w[1:-1])
+    return out
+
+
+def _open_blocks(text: str) -> list[tuple[int, int]]:
+    """Positions (line, column) of the brackets still open at the end of the text."""
+    stack: list[tuple[int, int]] = []
+    line, col = 1, 0
+    in_comment = in_string = False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_comment, in_string = line + 1, 0, False, False
+            continue
+        if in_comment:
+            continue
+        if in_string:
+            if ch == '"':
+                in_string = False
+            continue
+        if ch == "#":
+            in_comment = True
+        elif ch == '"':
+            in_string = True
+        elif ch in "([{":
+            stack.append((line, col))
+        elif ch in ")]}" and stack:
+            stack.pop()
+    return stack
 
 
 def _nesting_check(text: str, filename: str) -> None:
@@ -127,25 +184,57 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
         column = len(lines[-1]) + 1 if lines else 1
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     hint = None
+    code = "syntax"
     if isinstance(exc, UnexpectedCharacters):
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         message = f"unexpected character {char!r}"
         if char == "'":
             hint = 'strings are written in double quotes: "like this"'
-    elif isinstance(exc, UnexpectedEOF):
-        message = f"the file ended too early; expected {_expected(set(exc.expected))}"
-        if "RBRACE" in exc.expected:
-            hint = "a block opened with '{' is missing its closing '}'"
+        elif char == '"':
+            message = "a string is not closed"
+            hint = 'a string must end with " on the same line'
+            code = "unclosed-string"
+    elif isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
+                                            and exc.token.type == "$END"):
+        expected = set(exc.expected)
+        message = f"the file ended too early; expected {_expected(expected)}"
+        code = "unexpected-end"
+        open_blocks = _open_blocks(text)
+        if open_blocks:
+            oline, ocol = open_blocks[-1]
+            message = (f"the file ended inside a block: the bracket opened at line {oline}, "
+                       f"column {ocol} is never closed")
+            hint = "add the missing closing bracket"
+            code = "unclosed-block"
     elif isinstance(exc, UnexpectedToken):
         token: Token = exc.token
-        if token.type == "$END":
-            message = f"the file ended too early; expected {_expected(set(exc.expected))}"
-            if "RBRACE" in exc.expected:
-                hint = "a block opened with '{' is missing its closing '}'"
+        expected = set(exc.expected)
+        if token.type in ("NAME", "INT"):
+            found = f"{'name' if token.type == 'NAME' else 'number'} '{token}'"
         else:
-            found = f"{token.type.lower()} '{token}'" if token.type in ("NAME", "INT") else f"'{token}'"
-            message = f"unexpected {found}; expected {_expected(set(exc.expected))}"
+            found = f"'{token}'"
+        message = f"unexpected {found}; expected {_expected(expected)}"
+        keywords = _keywords(expected)
+        if token.type == "NAME":
+            close = difflib.get_close_matches(str(token), keywords, n=1, cutoff=0.6)
+            if close:
+                message = f"unknown word '{token}'; did you mean '{close[0]}'?"
+                code = "misspelt-keyword"
+        if str(token) == "=" and "EQUAL" not in expected:
+            hint = "to compare two values write ==; = only assigns (let x = ..., set x = ...)"
+            code = "assign-in-condition"
+        elif str(token) == "-" and "__ANON_0" in expected:
+            hint = "write a range of numbers as 2..5"
+            code = "bad-range"
+        elif str(token) == "}" and not _open_blocks(text[:exc.pos_in_stream]):
+            message = "unexpected '}': there is no open block to close here"
+            code = "extra-bracket"
+        elif token.type == "STRING" and "COLON" in expected:
+            hint = "a ':' is missing before this"
+        elif "COLON" in expected and len(expected) <= 2:
+            hint = "a ':' is missing here"
+            code = "missing-colon"
     else:  # pragma: no cover - Lark has no other kinds today
         message = "syntax error"
     return RulesetSyntaxError(Diagnostic(message, Location(filename, line, column),
-                                         code="syntax", source_line=source_line, hint=hint))
+                                         code=code, source_line=source_line, hint=hint))

@@ -86,6 +86,7 @@ class Instance:
         self.orders: dict[str, dict[Any, int]] = {}
         self.domains: dict[str, list[Any]] = {}
         self.zones: list[ZoneInfo] = []
+        self.zone_kinds: list[str] = []
         self.zone_refs: list[ZoneRef] = []
         self.patterns: list[pat.Pattern] = []
         self.phase_ir = {p["name"]: p for p in ir.get("phases", [])}
@@ -250,6 +251,7 @@ class Instance:
     def _add_zone(self, info: ZoneInfo) -> ZoneRef:
         info.index = len(self.zones)
         self.zones.append(info)
+        self.zone_kinds.append(info.kind)
         ref = ZoneRef(info.index, info.name, info.label)
         self.zone_refs.append(ref)
         return ref

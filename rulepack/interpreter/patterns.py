@@ -25,6 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Most candidate groups one ``best`` search may examine before it is an error.
 SEARCH_BUDGET = 200_000
 
+#: Most results a pattern remembers (per operation) before it forgets them all.
+CACHE_LIMIT = 50_000
+
 
 class PatternBudgetError(Exception):
     """A pattern search examined more than :data:`SEARCH_BUDGET` groups."""
@@ -54,9 +57,26 @@ class Pattern:
         self.same = same or []
         self.each = each or []
         self.alternatives = alternatives
+        # Results depend only on the pieces' fixed attributes unless an ``each``
+        # constraint reads the state (a piece's face, say); then nothing is cached.
+        self.pure = not self.each and all(a.pure for a in (alternatives or []))
+        self._best_cache: dict[tuple[int, ...], list[Piece]] = {}
+        self._match_cache: dict[tuple[int, ...], bool] = {}
 
     def matches(self, st: "State", group: Sequence[Piece]) -> bool:
         """True if the whole group matches the pattern."""
+        if self.pure:
+            key = tuple(p.id for p in group)
+            hit = self._match_cache.get(key)
+            if hit is None:
+                hit = self._matches(st, group)
+                if len(self._match_cache) >= CACHE_LIMIT:
+                    self._match_cache.clear()
+                self._match_cache[key] = hit
+            return hit
+        return self._matches(st, group)
+
+    def _matches(self, st: "State", group: Sequence[Piece]) -> bool:
         if self.alternatives is not None:
             return any(p.matches(st, group) for p in self.alternatives)
         lo, hi = self.size
@@ -78,6 +98,18 @@ class Pattern:
 
         :raises PatternBudgetError: the search needed more than SEARCH_BUDGET groups.
         """
+        if self.pure:
+            key = tuple(p.id for p in pieces)
+            hit = self._best_cache.get(key)
+            if hit is None:
+                hit = self._best(st, pieces)
+                if len(self._best_cache) >= CACHE_LIMIT:
+                    self._best_cache.clear()
+                self._best_cache[key] = hit
+            return list(hit)
+        return self._best(st, pieces)
+
+    def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
         if self.alternatives is not None:
             found: list[Piece] = []
             for p in self.alternatives:
@@ -108,7 +140,7 @@ class Pattern:
                     if budget < 0:
                         raise PatternBudgetError(
                             f"pattern {self.name!r} examined more than {SEARCH_BUDGET} groups")
-                    if self.matches(st, combo):
+                    if self._matches(st, combo):
                         best_group = list(combo)
                         break
                 if best_group:

@@ -31,7 +31,7 @@ def items(st: "State", value: Any) -> list[Any]:
         return value
     if t is ZoneRef:
         zone = st.zones[value.index]
-        if st.inst.zones[value.index].kind == "grid":
+        if st.inst.zone_kinds[value.index] == "grid":
             return [p for p in zone if p is not None]
         return zone
     if t is tuple:
@@ -48,7 +48,7 @@ def count(st: "State", value: Any) -> int:
     t = type(value)
     if t is ZoneRef:
         zone = st.zones[value.index]
-        if st.inst.zones[value.index].kind == "grid":
+        if st.inst.zone_kinds[value.index] == "grid":
             return sum(1 for p in zone if p is not None)
         return len(zone)
     if t is list or t is tuple or t is dict:

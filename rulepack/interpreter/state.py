@@ -20,7 +20,7 @@ from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.interpreter.flow import HALT, Alternative, Choice
 from rulepack.interpreter.patterns import PatternBudgetError
 from rulepack.interpreter.rng import Rng
-from rulepack.interpreter.runtime import RuleValueError
+from rulepack.interpreter.runtime import RuleValueError, items
 from rulepack.interpreter.values import Cell, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -343,7 +343,6 @@ class State:
                 player: int, out: list[Action]) -> None:
         names, binder, source = alt.params[i]
         last = i == len(alt.params) - 1
-        from rulepack.interpreter.runtime import items
         for value in list(items(self, source(self))):
             binder(self, value)
             vals = values + (value,)
@@ -378,7 +377,7 @@ class State:
     def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
              bottom: bool = False) -> None:
         """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
-        inst = self.inst
+        kinds = self.inst.zone_kinds
         zones = self.zones
         loc = self.loc
         for piece in pieces:
@@ -390,7 +389,7 @@ class State:
                 i = src.index(piece)
             except ValueError:
                 raise RuleValueError(f"{piece.name} is not where it should be") from None
-            if inst.zones[z].kind == "grid":
+            if kinds[z] == "grid":
                 src[i] = None
             else:
                 del src[i]
@@ -401,9 +400,8 @@ class State:
                 target[dest.slot] = piece
                 loc[piece.id] = dest.zone
             else:
-                info = inst.zones[dest.index]
                 target = zones[dest.index]
-                kind = info.kind
+                kind = kinds[dest.index]
                 if kind == "pile":
                     bisect.insort(target, piece)
                 elif kind == "grid":
