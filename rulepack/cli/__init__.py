@@ -1,0 +1,15 @@
+"""The ``rulepack`` command-line application (click).
+
+Modules, one job each:
+
+- :mod:`~rulepack.cli.main` — the click group and its commands (thin).
+- :mod:`~rulepack.cli.errors` — turning :class:`~rulepack.errors.RulepackError` into
+  located messages and exit codes.
+- :mod:`~rulepack.cli.args` — reading command-line values: rulesets, ``--option``, seats.
+- :mod:`~rulepack.cli.events` — event lines (actions, chance) as one viewer may see them.
+- :mod:`~rulepack.cli.render` — views, results and summaries as rich renderables.
+- :mod:`~rulepack.cli.interactive` — the human seat: prompts, input, passing the screen.
+- :mod:`~rulepack.cli.session` — one game from the first decision to the result.
+- :mod:`~rulepack.cli.simulate` — many bot games and their statistics.
+- :mod:`~rulepack.cli.export` — the ruleset IR as stand-alone YAML or JSON.
+"""

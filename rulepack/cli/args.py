@@ -1,0 +1,86 @@
+"""Reading command-line values: a ruleset argument, ``--option`` pairs, seats."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rulepack.cli.errors import reported
+from rulepack.interpreter.agents import AGENTS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.game import Game
+
+#: The seat kind played by a person at the keyboard.
+HUMAN = "human"
+
+#: The bot filling seats nobody asked for.
+DEFAULT_BOT = "random"
+
+
+def seat_kinds() -> list[str]:
+    """Every name ``--seat`` accepts: the registered agents and ``human``."""
+    return sorted(AGENTS) + [HUMAN]
+
+
+def load_game(ruleset: str) -> "Game":
+    """A bundled ruleset name or a path → a compiled game (exit 1 on any problem)."""
+    import rulepack
+    with reported():
+        return rulepack.load(ruleset)
+
+
+def parse_options(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``("rounds=3", "blind=yes")`` → ``{"rounds": "3", "blind": "yes"}``.
+
+    Values stay text: the game converts and checks them against its options.
+
+    :raises click.BadParameter: a pair without ``=`` or without a name (usage error).
+    """
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="'--option'")
+        options[name] = value.strip()
+    return options
+
+
+def resolve_seats(seats: tuple[str, ...] | list[str], players: int | None,
+                  game: "Game") -> list[str]:
+    """The kind of every seat, from ``--seat`` and ``--players``.
+
+    - only ``--players N``: N random bots;
+    - only ``--seat``: one seat each;
+    - both: the given seats first, the rest random bots;
+    - neither: one human against random bots, at the ruleset's smallest player count.
+
+    The player count itself is checked by the game (exit 1 with its message).
+
+    :raises click.UsageError: more seats than players.
+    """
+    kinds = [s.lower() for s in seats]
+    if players is None:
+        if kinds:
+            return kinds
+        return [HUMAN] + [DEFAULT_BOT] * (game.min_players - 1)
+    if len(kinds) > players:
+        raise click.UsageError(f"{len(kinds)} --seat options for --players {players}")
+    return kinds + [DEFAULT_BOT] * (players - len(kinds))
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data from engine values (``Player`` is an ``int``; tuples become lists)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return str(value)

@@ -1,0 +1,65 @@
+"""Errors on the command line: located messages and exit codes, never tracebacks.
+
+Exit codes (DESIGN.md): 0 ok, 1 invalid input (a bad ruleset, option or player
+count), 2 usage error (click's own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import IO, Any
+
+import click
+
+from rulepack.errors import Diagnostic, RulepackError
+
+#: Exit code for invalid input.
+INVALID_INPUT = 1
+
+
+class InvalidInput(click.ClickException):
+    """Invalid input (exit 1), shown as located diagnostics on stderr."""
+
+    exit_code = INVALID_INPUT
+
+    def __init__(self, diagnostics: list[Diagnostic] | str) -> None:
+        if isinstance(diagnostics, str):
+            self.diagnostics: list[Diagnostic] = []
+            super().__init__(diagnostics)
+        else:
+            self.diagnostics = list(diagnostics)
+            super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        if self.diagnostics:
+            for d in self.diagnostics:
+                click.echo(with_source(d).format(), file=file, err=True)
+        else:
+            click.echo(f"error: {self.message}", file=file, err=True)
+
+
+def with_source(diagnostic: Diagnostic) -> Diagnostic:
+    """The diagnostic with its source line filled in from its file when it has a
+    line and column but no source line (so it prints with a caret)."""
+    loc = diagnostic.location
+    if diagnostic.source_line is not None or loc.line is None or loc.column is None:
+        return diagnostic
+    try:
+        with open(loc.file, encoding="utf-8") as f:
+            for number, text in enumerate(f, 1):
+                if number == loc.line:
+                    return replace(diagnostic, source_line=text.rstrip("\n"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        pass
+    return diagnostic
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """Turn any :class:`RulepackError` raised inside into :class:`InvalidInput`."""
+    try:
+        yield
+    except RulepackError as exc:
+        raise InvalidInput(exc.diagnostics) from None

@@ -1,0 +1,116 @@
+"""Event lines: what happened, as one viewer may know it.
+
+Applying an action runs the flow on to the next decision, so one step adds the
+action and any chance events (shuffles, random choices) to ``state.history``.
+:func:`step` applies an action and returns the new events as text for each
+viewer. A piece in an action is named for a viewer when the viewer could see it
+just before the action *or* just after it (a tile discarded face up is named;
+a tile discarded face down is "a tile" to everyone but its owner). A viewer of
+``None`` is a spectator who sees everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.interpreter.state import Action, ChanceEvent
+from rulepack.interpreter.values import Piece
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.state import State
+
+Viewer = int | None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the game's story.
+
+    :param kind: ``"action"`` or ``"chance"``.
+    :param player: the seat that acted (``None`` for chance).
+    :param text: the text as the viewer may see it, without the player's name.
+    """
+
+    kind: str
+    player: int | None
+    text: str
+
+
+def pieces_of(value: Any) -> list[Piece]:
+    """Every piece inside an action value (tuples and lists included)."""
+    if type(value) is Piece:
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [p for v in value for p in pieces_of(v)]
+    return []
+
+
+def _action_pieces(action: Action) -> list[Piece]:
+    return [p for v in action.values for p in pieces_of(v)]
+
+
+def _visible_ids(state: "State", pieces: list[Piece], viewer: Viewer) -> set[int]:
+    if viewer is None:
+        return {p.id for p in pieces}
+    return {p.id for p in pieces if state.visible(p, viewer)}
+
+
+def renderer(state: "State", viewer: Viewer, shown: set[int] | None = None) -> Callable[[Any], str]:
+    """A value renderer naming a piece only if its id is in ``shown`` (or, when
+    ``shown`` is ``None``, if the viewer can see it in ``state`` now)."""
+    plain = state.describe_for(None)
+
+    def render(value: Any) -> str:
+        if type(value) is Piece:
+            if viewer is None:
+                return value.name
+            seen = value.id in shown if shown is not None else state.visible(value, viewer)
+            return value.name if seen else f"a {value.kind}"
+        if isinstance(value, (list, tuple)):
+            return ", ".join(render(v) for v in value)
+        return plain(value)
+    return render
+
+
+def chance_text(state: "State", event: ChanceEvent, viewer: Viewer) -> str:
+    """``"shuffle stack"``, ``"random choice: player 2"``."""
+    if event.outcome is None:
+        return event.text
+    return f"{event.text}: {renderer(state, viewer)(event.outcome)}"
+
+
+def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list[Event]:
+    """Events for history entries, rendered against the current state (used for
+    the chance events of the setup, before any decision)."""
+    out: list[Event] = []
+    for entry in entries:
+        if isinstance(entry, ChanceEvent):
+            out.append(Event("chance", None, chance_text(state, entry, viewer)))
+        elif isinstance(entry, Action):
+            out.append(Event("action", entry.player, entry.render(renderer(state, viewer))))
+    return out
+
+
+def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, list[Event]]:
+    """Apply ``action`` (legal in ``state``) and return the new events per viewer.
+
+    :raises RulepackError: the ruleset fails while running.
+    """
+    pieces = _action_pieces(action)
+    before = {v: _visible_ids(state, pieces, v) for v in viewers}
+    start = len(state.history)
+    state.apply(action)
+    new = state.history[start:]
+    out: dict[Viewer, list[Event]] = {}
+    for v in viewers:
+        shown = before[v] | _visible_ids(state, pieces, v)
+        events: list[Event] = []
+        for entry in new:
+            if isinstance(entry, Action):
+                text = entry.render(renderer(state, v, shown))
+                events.append(Event("action", entry.player, text))
+            elif isinstance(entry, ChanceEvent):
+                events.append(Event("chance", None, chance_text(state, entry, v)))
+        out[v] = events
+    return out

@@ -1,0 +1,50 @@
+"""The ruleset IR as stand-alone data ("rules as data").
+
+The IR is read (``.rules``, ``.yaml`` or ``.json``), its libraries merged in, so
+the output needs nothing else: saved as ``game.yaml`` or ``game.json`` it loads,
+validates and plays exactly as the original.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rulepack.cli.errors import reported
+
+FORMATS = ("yaml", "json")
+
+
+def strip_positions(node: Any) -> Any:
+    """The IR without source positions (``at``): they point into the ``.rules``
+    text, not into the data file, so messages fall back to JSON paths."""
+    if isinstance(node, dict):
+        return {k: strip_positions(v) for k, v in node.items() if k != "at"}
+    if isinstance(node, list):
+        return [strip_positions(v) for v in node]
+    return node
+
+
+def standalone_ir(ruleset: str, positions: bool = False) -> dict[str, Any]:
+    """Read a ruleset (bundled name or path) into merged IR.
+
+    :param positions: keep the ``at`` source positions.
+    :raises InvalidInput: the ruleset cannot be read (exit 1).
+    """
+    from rulepack.loader import merge_libraries, read_ir, resolve
+    with reported():
+        path = resolve(ruleset)
+        display = ruleset if Path(ruleset).exists() else str(path)
+        ir = merge_libraries(read_ir(path, display))
+    ir.pop("file", None)
+    return ir if positions else strip_positions(ir)
+
+
+def dump(ir: dict[str, Any], fmt: str) -> str:
+    """IR as YAML (block style, in IR order) or JSON (indented)."""
+    if fmt == "json":
+        return json.dumps(ir, indent=2, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)

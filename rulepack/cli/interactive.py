@@ -1,0 +1,111 @@
+"""The human seat: reading a choice from the keyboard, and sharing one screen.
+
+A person answers each decision with the number of an action. Anything else is
+explained and asked again; ``q`` (or end of input, or Ctrl-C) quits the game.
+When several people share the screen, the previous player's screen is hidden
+and the next player is asked to take the seat before their hand is shown.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from rich.console import Console
+from rich.text import Text
+
+QUIT_WORDS = ("q", "quit", "exit")
+SHOW_WORDS = ("?", "v", "view", "h", "help")
+
+#: The xterm control sequence that erases the scrollback, so scrolling up shows no other hand.
+ERASE_SCROLLBACK = "\x1b[3J"
+
+#: Blank lines printed to push a private screen out of sight when the terminal cannot be cleared.
+SCROLL_LINES = 40
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Quit(Exception):
+    """The person at the keyboard asked to stop the game."""
+
+
+class Keyboard:
+    """Reads the human seats' answers from one console.
+
+    :param humans: the seats played by people; more than one means a shared screen.
+    """
+
+    def __init__(self, console: Console, humans: list[int]) -> None:
+        self.console = console
+        self.shared = len(humans) > 1
+        self.owner: int | None = None
+
+    def read(self, prompt: str) -> str:
+        """One line of input. :raises Quit: ``q``, end of input or Ctrl-C."""
+        try:
+            line = self.console.input(Text(prompt, style="bold"))
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise Quit() from None
+        if not _stdin_is_terminal():
+            self.console.print(Text(line, style="dim"), soft_wrap=True)   # a readable transcript
+        if line.strip().lower() in QUIT_WORDS:
+            raise Quit()
+        return line
+
+    # ------------------------------------------------------------------ sharing
+    def hide(self) -> None:
+        """Take the current private screen out of sight (the scrollback too)."""
+        if self.console.is_terminal:
+            self.console.clear()
+            self.console.file.write(ERASE_SCROLLBACK)
+            self.console.file.flush()
+        else:
+            self.console.print("\n" * SCROLL_LINES, end="")
+        self.owner = None
+
+    def hand_over(self, player: int, name: str) -> None:
+        """Before showing ``player``'s private screen: on a shared screen, hide the
+        previous one and wait until the next person is there."""
+        if not self.shared or self.owner == player:
+            self.owner = player
+            return
+        self.hide()
+        self.read(f"Pass the screen to {name} and press Enter (q to quit) ")
+        if self.console.is_terminal:
+            self.console.clear()
+        self.owner = player
+
+    # ------------------------------------------------------------------ choosing
+    def choose(self, count: int, show: Callable[[], None]) -> int:
+        """Ask for an action number from 1 to ``count``; returns its 0-based index.
+
+        :param show: prints the screen again (on ``?``).
+        :raises Quit: the person quits.
+        """
+        while True:
+            raw = self.read(f"Choose 1-{count} (? to show again, q to quit): ").strip()
+            if not raw:
+                self.say(f"Type the number of an action, from 1 to {count}.")
+                continue
+            if raw.lower() in SHOW_WORDS:
+                show()
+                continue
+            try:
+                number = int(raw)
+            except ValueError:
+                self.say(f"{raw!r} is not a number: type a number from 1 to {count}, or q to quit.")
+                continue
+            if not 1 <= number <= count:
+                self.say(f"There is no action {number}: choose from 1 to {count}.")
+                continue
+            return number - 1
+
+    def say(self, message: str) -> None:
+        self.console.print(Text(message, style="yellow"))

@@ -1,0 +1,256 @@
+"""The ``rulepack`` command: a click group of thin commands.
+
+Each command reads its arguments, calls the library and shows the outcome; the
+work lives in the other modules of :mod:`rulepack.cli` and in the library.
+Exit codes: 0 ok, 1 invalid input (located messages on stderr), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rulepack import __version__
+from rulepack.cli import args as cli_args
+from rulepack.cli import export, render
+from rulepack.cli.errors import reported, with_source
+from rulepack.interpreter.agents import AGENTS
+from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def make_console() -> Console:
+    """A console on the current stdout (so click's test runner captures it)."""
+    return Console(highlight=False)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def option_flag(f: Any) -> Any:
+    return click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+                        help="Set a game option (repeatable), e.g. -o rounds=3.")(f)
+
+
+def max_decisions_flag(f: Any) -> Any:
+    return click.option("--max-decisions", type=click.IntRange(min=1),
+                        default=DEFAULT_MAX_DECISIONS, show_default=True,
+                        help="Stop a game with an error after this many decisions.")(f)
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, prog_name="rulepack")
+def main() -> None:
+    """Play, check and simulate tabletop games written as rulesets.
+
+    A RULESET is the name of a bundled ruleset (see `rulepack list`) or the path
+    of a .rules, .yaml or .json file.
+    """
+
+
+# ---------------------------------------------------------------------- list
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def list_command(as_json: bool) -> None:
+    """List the bundled rulesets."""
+    import rulepack
+    from rulepack.errors import RulepackError
+    from rulepack.loader import bundled_rulesets
+    rows: list[dict[str, Any]] = []
+    for name in bundled_rulesets():
+        try:
+            game = rulepack.load(name, check=False)
+        except RulepackError as exc:
+            rows.append({"name": name, "error": exc.diagnostics[0].message})
+            continue
+        rows.append({"name": name, "title": game.title, "min_players": game.min_players,
+                     "max_players": game.max_players, "options": sorted(game.options)})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("name", style="bold")
+    table.add_column("title")
+    table.add_column("players", justify="center")
+    table.add_column("options")
+    for row in rows:
+        if "error" in row:
+            table.add_row(row["name"], Text(f"error: {row['error']}", style="red"), "", "")
+            continue
+        lo, hi = row["min_players"], row["max_players"]
+        table.add_row(row["name"], Text(row["title"]), f"{lo}-{hi}" if lo != hi else str(lo),
+                      Text(", ".join(row["options"]) or "—"))
+    make_console().print(table)
+
+
+# ---------------------------------------------------------------------- validate
+@main.command()
+@click.argument("paths", nargs=-1, required=True, metavar="RULESET...")
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
+def validate(paths: tuple[str, ...], as_json: bool) -> None:
+    """Check rulesets: syntax, schema, meaning, and warnings.
+
+    Prints FILE:LINE:COL: error: ... for each problem and FILE: ok for each
+    valid ruleset. Exits with 1 if any ruleset has an error.
+    """
+    from rulepack.validation import check_path
+    found: list[dict[str, Any]] = []
+    failed = False
+    for path in paths:
+        diagnostics = check_path(path)
+        errors = [d for d in diagnostics if d.severity == "error"]
+        failed = failed or bool(errors)
+        if as_json:
+            found.extend(d.to_json() for d in diagnostics)
+            continue
+        for d in diagnostics:
+            click.echo(with_source(d).format())
+        if not errors:
+            click.echo(f"{path}: ok")
+    if as_json:
+        print_json(found)
+    if failed:
+        sys.exit(1)
+
+
+# ---------------------------------------------------------------------- play
+@main.command()
+@click.argument("ruleset")
+@click.option("--seat", "seats", multiple=True, metavar="KIND",
+              type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
+              help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable).")
+@click.option("--players", "-n", type=int,
+              help="Number of players; seats not given by --seat are random bots.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of every shuffle and bot choice.")
+@option_flag
+@max_decisions_flag
+@click.option("--json", "as_json", is_flag=True, help="Bots only: print the result as JSON.")
+@click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
+def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
+         option_pairs: tuple[str, ...], max_decisions: int, as_json: bool,
+         no_chance: bool) -> None:
+    """Play a game at the terminal, or watch bots play one.
+
+    \b
+    rulepack play multzo --seat human --seat random   # you against a bot
+    rulepack play multzo --players 4 --seed 7         # watch four bots
+    rulepack play multzo --seat human --seat human    # two people, one screen
+
+    With no --seat and no --players, you play against random bots with the
+    smallest number of players the game allows.
+    """
+    from rulepack.cli.interactive import Quit
+    from rulepack.cli.session import Session, make_agents
+    options = cli_args.parse_options(option_pairs)
+    game = cli_args.load_game(ruleset)
+    if players is not None:
+        with reported():
+            game.instance(players, options)       # the game's own message for a bad count
+    kinds = cli_args.resolve_seats(seats, players, game)
+    if as_json and cli_args.HUMAN in kinds:
+        raise click.UsageError("--json plays bots only (all seats must be agents)")
+    with reported():
+        state = game.new_game(len(kinds), seed=seed, options=options,
+                              max_decisions=max_decisions)
+    if as_json:
+        from rulepack.interpreter.agents import play_out
+        bots = make_agents(kinds, seed)
+        with reported():
+            play_out(state, [bots[p] for p in range(len(kinds))])
+        data = {"ruleset": game.name, "title": game.title, "seed": seed,
+                "players": len(kinds), "seats": kinds,
+                "options": cli_args.jsonable(game.parse_options(options)),
+                "decisions": state.decisions}
+        data.update(cli_args.jsonable(state.result()))
+        print_json(data)
+        return
+    console = make_console()
+    try:
+        with reported():
+            Session(game, state, kinds, seed, console, show_chance=not no_chance).run()
+    except Quit:
+        console.print(Text(f"Game abandoned after {state.decisions} decisions. "
+                           f"(seed {seed})", style="bold"))
+
+
+# ---------------------------------------------------------------------- simulate
+@main.command()
+@click.argument("ruleset")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games.")
+@click.option("--players", "-n", type=int, help="Number of players (default: the smallest).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the simulation; game i is seeded mix_seed(SEED, i).")
+@option_flag
+@click.option("--agent", "agents", multiple=True, metavar="NAME",
+              type=click.Choice(sorted(AGENTS), case_sensitive=False),
+              help=f"Agent of each seat, in order ({', '.join(sorted(AGENTS))}); "
+                   "one --agent for all seats. Default: random.")
+@max_decisions_flag
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def simulate(ruleset: str, games: int, players: int | None, seed: int,
+             option_pairs: tuple[str, ...], agents: tuple[str, ...], max_decisions: int,
+             as_json: bool) -> None:
+    """Let bots play many games and summarise them.
+
+    Per seat: wins (a shared win counts for each winner), win rate and mean
+    score; then the mean length, draws, ties and speed.
+    """
+    from rulepack.cli.simulate import simulate as run
+    options = cli_args.parse_options(option_pairs)
+    game = cli_args.load_game(ruleset)
+    names = [a.lower() for a in agents]
+    if players is None:
+        players = len(names) if len(names) > 1 else game.min_players
+    if len(names) <= 1:
+        names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
+    elif len(names) != players:
+        raise click.UsageError(f"{len(names)} --agent options for --players {players}")
+    console = make_console()
+    with reported():
+        game.instance(players, options)
+        if not as_json and console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+                TimeRemainingColumn
+            with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), console=console, transient=True) as progress:
+                task = progress.add_task("games", total=games)
+                summary = run(game, games, names, seed, options, max_decisions,
+                              on_game=lambda done: progress.update(task, completed=done))
+        else:
+            summary = run(game, games, names, seed, options, max_decisions)
+    if as_json:
+        print_json(summary)
+    else:
+        console.print(render.summary_renderable(summary))
+
+
+# ---------------------------------------------------------------------- compile
+@main.command("compile")
+@click.argument("ruleset")
+@click.option("--format", "-f", "fmt", type=click.Choice(export.FORMATS), default="yaml",
+              show_default=True, help="Output format.")
+@click.option("--positions", is_flag=True,
+              help="Keep the source positions (line, column) of the .rules text.")
+def compile_command(ruleset: str, fmt: str, positions: bool) -> None:
+    """Print a ruleset as data (IR) that stands alone.
+
+    Saved as a .yaml or .json file, the output validates and plays as the original:
+    rulepack compile multzo -f json > multzo.json && rulepack play multzo.json
+    """
+    ir = export.standalone_ir(ruleset, positions)
+    click.echo(export.dump(ir, fmt), nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,175 @@
+"""One game at the terminal, from the first decision to the result.
+
+Three ways to watch, chosen by the seats:
+
+- bots only: a spectator's story — every event with everything named;
+- one human: the story as that player may know it, printed as it happens, and
+  before each of their decisions their view and the numbered actions;
+- several humans sharing the screen: each one's story is kept until their next
+  decision, then shown after the screen has been handed over.
+
+Agents only ever get a :class:`~rulepack.interpreter.agents.Decision`; the
+human seat only ever sees ``state.view(player)`` and masked texts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from rulepack.cli import render
+from rulepack.cli.args import HUMAN
+from rulepack.cli.events import Viewer, describe_entries, step
+from rulepack.cli.interactive import Keyboard
+from rulepack.interpreter.agents import Decision, make_agent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.game import Game
+    from rulepack.interpreter.state import State
+
+
+def make_agents(kinds: list[str], seed: int) -> dict[int, Any]:
+    """A seeded agent for every bot seat."""
+    return {seat: make_agent(kind, seed, seat) for seat, kind in enumerate(kinds) if kind != HUMAN}
+
+
+def bot_index(agent: Any, state: "State", player: int) -> int:
+    """The index an agent chooses, checked."""
+    decision = Decision(state, player)
+    index = agent.choose(decision)
+    if not isinstance(index, int) or not 0 <= index < decision.count:
+        raise RuntimeError(f"agent {getattr(agent, 'name', agent)!r} chose {index!r} "
+                           f"among {decision.count} actions")
+    return index
+
+
+class Session:
+    """Plays ``state`` to its end at the console.
+
+    :param kinds: the kind of each seat: ``"human"`` or an agent name.
+    :param seed: the game seed (it also seeds the bots).
+    :raises rulepack.cli.interactive.Quit: a human quits.
+    :raises rulepack.errors.RulepackError: the ruleset fails while running.
+    """
+
+    def __init__(self, game: "Game", state: "State", kinds: list[str], seed: int,
+                 console: Console, show_chance: bool = True) -> None:
+        self.game = game
+        self.state = state
+        self.kinds = kinds
+        self.console = console
+        self.show_chance = show_chance
+        self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
+        self.agents = make_agents(kinds, seed)
+        self.keyboard = Keyboard(console, self.humans) if self.humans else None
+        self.shared = len(self.humans) > 1
+        self.viewers: list[Viewer] = list(self.humans) if self.humans else [None]
+        self.waiting: dict[Viewer, list[RenderableType]] = {v: [] for v in self.viewers}
+        self.per_player = {v["name"] for v in game.ir.get("variables", []) if v.get("per_player")}
+        public = state.view(0)
+        self.seats: list[str] = list(public["seats"])
+        self.round = public.get("round")
+        self.scores = public.get("scores")
+
+    # ------------------------------------------------------------------ output
+    def emit(self, viewer: Viewer, items: list[RenderableType], at_screen: bool = False) -> None:
+        """Show lines to a viewer now, or keep them until their next decision.
+
+        :param at_screen: the viewer is the one at the shared screen now.
+        """
+        if self.shared and not at_screen:
+            self.waiting[viewer].extend(items)
+        else:
+            for item in items:
+                self.console.print(item, soft_wrap=True)
+
+    def _event_lines(self, events: list[Any], viewer: Viewer) -> list[RenderableType]:
+        return [render.event_text(e, self.seats, viewer) for e in events
+                if self.show_chance or e.kind != "chance"]
+
+    def _public_notes(self) -> tuple[list[RenderableType], list[RenderableType]]:
+        """(score changes, new round marker) since the last call."""
+        public = self.state.view(0)
+        scores_note: list[RenderableType] = []
+        round_note: list[RenderableType] = []
+        if public.get("scores") != self.scores:
+            self.scores = public.get("scores")
+            text = render.scores_text(self.scores, self.seats)
+            if text is not None:
+                scores_note.append(text)
+        if public.get("round") != self.round:
+            self.round = public.get("round")
+            if self.round and not self.state.is_terminal():
+                round_note.append(Rule(Text(f"round {self.round}", style="bold")))
+        return scores_note, round_note
+
+    def header(self) -> RenderableType:
+        who = ", ".join(f"{self.seats[p]} ({self.kinds[p]})" for p in range(len(self.kinds)))
+        return Text(f"{self.game.title} · {who} · seed {self.state.seed}", style="bold")
+
+    # ------------------------------------------------------------------ the game
+    def run(self) -> dict[str, Any]:
+        """Play to the end; returns ``state.result()``."""
+        self.console.print(self.header(), soft_wrap=True)
+        for v in self.viewers:
+            start: list[RenderableType] = []
+            if self.round:
+                start.append(Rule(Text(f"round {self.round}", style="bold")))
+            start += self._event_lines(describe_entries(self.state, self.state.history, v), v)
+            self.emit(v, start)
+        while not self.state.is_terminal():
+            player = self.state.current_player
+            if player in self.agents:
+                index = bot_index(self.agents[player], self.state, player)
+            else:
+                index = self.ask_human(player)
+            action = self.state.legal_actions()[index]
+            events = step(self.state, action, self.viewers)
+            scores_note, round_note = self._public_notes()
+            for v in self.viewers:
+                acts = [e for e in events[v] if e.kind == "action"]
+                chance = [e for e in events[v] if e.kind != "action"]
+                if round_note:
+                    lines = (self._event_lines(acts, v) + scores_note + round_note
+                             + self._event_lines(chance, v))
+                else:
+                    lines = self._event_lines(events[v], v) + scores_note
+                self.emit(v, lines, at_screen=v == player and self.keyboard is not None
+                          and self.keyboard.owner == player)
+        return self.finish()
+
+    def ask_human(self, player: int) -> int:
+        """Show ``player`` their screen and read their choice."""
+        assert self.keyboard is not None
+        self.keyboard.hand_over(player, self.seats[player])
+        if self.shared and self.waiting[player]:
+            self.console.print(Text("Since your last turn:", style="bold"))
+            for item in self.waiting[player]:
+                self.console.print(item, soft_wrap=True)
+        self.waiting[player] = []
+        texts = Decision(self.state, player).actions
+
+        def show() -> None:
+            view = self.state.view(player)
+            self.console.print(render.view_renderable(view, self.game.title, self.per_player))
+            self.console.print(render.actions_renderable(texts))
+        show()
+        return self.keyboard.choose(len(texts), show)
+
+    def finish(self) -> dict[str, Any]:
+        result = self.state.result()
+        if self.shared:
+            assert self.keyboard is not None
+            self.keyboard.hide()
+            self.console.print(Text(f"{self.game.title}: game over", style="bold"))
+        elif self.humans:
+            viewer = self.humans[0]
+            self.console.print(render.view_renderable(self.state.view(viewer), self.game.title,
+                                                      self.per_player))
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.console.print(render.result_renderable(result, self.seats, self.kinds, viewer))
+        self.console.print(Text(f"{self.state.decisions} decisions", style="dim"))
+        return result

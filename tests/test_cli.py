@@ -1,0 +1,355 @@
+"""The command-line application, through click's CliRunner.
+
+Exit codes (DESIGN.md): 0 ok, 1 invalid input, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+import rulepack
+from rulepack.cli import events, render
+from rulepack.cli.main import main
+from rulepack.interpreter.agents import make_agent
+
+MULTZO = Path(rulepack.__file__).parent / "rulesets" / "multzo.rules"
+PROMPT = "Choose 1-"
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+@pytest.fixture(scope="module")
+def multzo():
+    return rulepack.load("multzo")
+
+
+# ---------------------------------------------------------------------- list
+def test_list_shows_multzo_with_its_players():
+    result = run("list")
+    assert result.exit_code == 0, result.output
+    assert "multzo" in result.stdout and "Multzo" in result.stdout
+    assert "2-5" in result.stdout
+
+
+def test_list_json():
+    result = run("list", "--json")
+    rows = json.loads(result.stdout)
+    multzo = next(r for r in rows if r["name"] == "multzo")
+    assert (multzo["min_players"], multzo["max_players"]) == (2, 5)
+
+
+# ---------------------------------------------------------------------- validate
+def test_validate_accepts_multzo_by_name_and_path():
+    result = run("validate", "multzo", str(MULTZO))
+    assert result.exit_code == 0, result.output
+    assert "multzo: ok" in result.stdout
+    assert f"{MULTZO}: ok" in result.stdout
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    path = tmp_path / "broken.rules"
+    path.write_text(MULTZO.read_text().replace("zone stack: stack", "zone stack: stak"))
+    return path
+
+
+def test_validate_rejects_a_broken_ruleset_with_a_located_message(broken: Path):
+    result = run("validate", str(broken), "multzo")
+    assert result.exit_code == 1
+    out = result.stdout
+    assert re.search(rf"^{re.escape(str(broken))}:\d+:\d+: error: ", out, re.M), out
+    assert re.search(r"^\s*\^$", out, re.M), out            # the caret line
+    assert "zone stack: stak" in out                          # the source line
+    assert "multzo: ok" in out                                # the other file is still checked
+
+
+def test_validate_semantic_error_gets_a_source_line_and_caret(tmp_path: Path):
+    path = tmp_path / "unknown.rules"
+    path.write_text(MULTZO.read_text().replace("move top of stack to hand[current]",
+                                               "move top of stak to hand[current]"))
+    result = run("validate", str(path))
+    assert result.exit_code == 1
+    assert re.search(r":\d+:\d+: error: .*stak", result.stdout)
+    assert re.search(r"^\s*\^$", result.stdout, re.M), result.stdout
+
+
+def test_validate_json(broken: Path):
+    result = run("validate", "--json", str(broken))
+    assert result.exit_code == 1
+    found = json.loads(result.stdout)
+    assert isinstance(found, list) and found
+    first = found[0]
+    assert {"file", "line", "column", "severity", "code", "message"} <= set(first)
+    assert first["severity"] == "error" and first["file"] == str(broken)
+    ok = run("validate", "--json", "multzo")
+    assert ok.exit_code == 0
+    assert all(d["severity"] != "error" for d in json.loads(ok.stdout))
+
+
+def test_validate_without_paths_is_a_usage_error():
+    assert run("validate").exit_code == 2
+
+
+def test_validate_missing_file(tmp_path: Path):
+    result = run("validate", str(tmp_path / "nope.rules"))
+    assert result.exit_code == 1
+    assert "error:" in result.stdout
+
+
+# ---------------------------------------------------------------------- play (bots)
+def test_play_bots_prints_events_and_result_deterministically():
+    first = run("play", "multzo", "--players", "3", "--seed", "5")
+    assert first.exit_code == 0, first.output
+    assert re.search(r"^player [123]: draw the top tile of the stack$", first.stdout, re.M)
+    assert "Winner" in first.stdout or "Draw" in first.stdout
+    assert "decisions" in first.stdout
+    again = run("play", "multzo", "--players", "3", "--seed", "5")
+    assert again.stdout == first.stdout
+    other = run("play", "multzo", "--players", "3", "--seed", "6")
+    assert other.stdout != first.stdout
+
+
+def test_play_json(multzo):
+    result = run("play", "multzo", "--players", "2", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["ruleset"] == "multzo" and data["seed"] == 2 and data["players"] == 2
+    assert data["winners"] and data["terminal"] is True
+    assert data["decisions"] > 0 and len(data["scores"]) == 2
+    # the same game as the library plays with the same seats and seed
+    state = multzo.new_game(2, seed=2)
+    bots = [make_agent("random", 2, seat) for seat in range(2)]
+    while not state.is_terminal():
+        from rulepack.interpreter.agents import Decision
+        p = state.current_player
+        state.apply(bots[p].choose(Decision(state, p)))
+    assert state.result()["scores"] == data["scores"]
+
+
+def test_play_json_refuses_human_seats():
+    assert run("play", "multzo", "--seat", "human", "--seat", "random", "--json").exit_code == 2
+
+
+def test_unknown_option_is_invalid_input():
+    result = run("play", "multzo", "--players", "2", "--option", "speed=fast")
+    assert result.exit_code == 1
+    assert "no option 'speed'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_option_without_value_is_a_usage_error():
+    assert run("play", "multzo", "--players", "2", "--option", "speed").exit_code == 2
+
+
+def test_too_many_players_is_invalid_input():
+    result = run("play", "multzo", "--players", "9")
+    assert result.exit_code == 1
+    assert "2-5 players, not 9" in result.stderr
+
+
+def test_unknown_ruleset_is_invalid_input():
+    result = run("play", "no-such-game", "--players", "2")
+    assert result.exit_code == 1
+    assert "no bundled ruleset named 'no-such-game'" in result.stderr
+
+
+def test_unknown_seat_kind_is_a_usage_error():
+    assert run("play", "multzo", "--seat", "robot", "--seat", "random").exit_code == 2
+
+
+def test_more_seats_than_players_is_a_usage_error():
+    assert run("play", "multzo", "--players", "2", "--seat", "human", "--seat", "random",
+               "--seat", "random").exit_code == 2
+
+
+def test_runaway_game_is_stopped_cleanly():
+    result = run("play", "multzo", "--players", "2", "--max-decisions", "3")
+    assert result.exit_code == 1
+    assert "did not end within 3 decisions" in result.stderr
+    assert "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------------- play (human)
+def test_human_seat_shows_its_view_and_rejects_bad_input():
+    result = run("play", "multzo", "--seat", "human", "--seat", "random", "--seed", "3",
+                 input="abc\n\n99\n1\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "player 1" in out and "(yours)" in out and "Your move:" in out
+    assert "'abc' is not a number" in out
+    assert "Type the number of an action" in out
+    assert "There is no action 99" in out
+    assert "player 1 (you): draw the top tile of the stack" in out
+    assert "Game abandoned" in out
+    assert out.count(PROMPT) >= 6
+
+
+def test_end_of_input_quits_cleanly():
+    result = run("play", "multzo", "--seat", "human", "--seat", "random", input="1\n")
+    assert result.exit_code == 0
+    assert "Game abandoned" in result.stdout
+
+
+def _tile_pattern(name: str) -> re.Pattern[str]:
+    # "2 of arms" but not the coin "2 of arms coin" (maybe wrapped before "coin")
+    return re.compile(rf"(?<![\w]){re.escape(name)}(?!\s+coin)")
+
+
+def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
+    """Replay the CLI's game next to it: between two prompts, the human's screen
+    may name a tile hidden from them at the second prompt (in the bot's hand, in
+    the stack, discarded face down) only if they could see that tile at some
+    moment of that stretch (a face-up discard the bot drew back, say)."""
+    seed, human, bot_seat = 3, 0, 1
+    state = multzo.new_game(2, seed=seed)
+    bot = make_agent("random", seed, bot_seat)
+    hand = next(z.index for z in state.inst.zones if z.label == "hand[player 2]")
+    tiles = [p for p in state.inst.pieces if p.kind == "tile"]
+
+    def seen_now() -> set[str]:
+        return {p.name for p in tiles if state.visible(p, human)}
+
+    windows: list[tuple[set[str], set[str]]] = []     # (hidden bot tiles, allowed names)
+    allowed = seen_now()
+    from rulepack.interpreter.agents import Decision
+    while not state.is_terminal():
+        p = state.current_player
+        if p == human:
+            hidden = {t.name for t in tiles if not state.visible(t, human)}
+            windows.append((hidden, set(allowed)))
+            allowed = seen_now()
+            state.apply(0)
+        else:
+            state.apply(bot.choose(Decision(state, p)))
+        allowed |= seen_now()
+    first_hand = {t.name for t in multzo.new_game(2, seed=seed).zones[hand]}
+    assert windows and len(first_hand) == 4
+
+    result = run("play", "multzo", "--seat", "human", "--seat", "random", "--seed", str(seed),
+                 input="1\n" * (len(windows) + 5))
+    assert result.exit_code == 0, result.output
+    segments = result.stdout.split(PROMPT)
+    assert len(segments) == len(windows) + 1
+    for k, ((hidden, ok), text) in enumerate(zip(windows, segments)):
+        for name in hidden - ok:
+            assert not _tile_pattern(name).search(text), f"screen {k} shows {name!r}"
+    # the first screen: none of the bot's four dealt tiles
+    for name in first_hand - windows[0][1]:
+        assert not _tile_pattern(name).search(segments[0])
+
+
+def test_face_down_discard_is_masked_for_the_others_only(multzo):
+    state = multzo.new_game(2, seed=3)
+    actor = state.current_player
+    other = 1 - actor
+    state.apply(0)                                    # draw the top tile
+    down = next(a for a in state.legal_actions() if "face down" in a.text)
+    up = next(a for a in state.legal_actions() if "face up" in a.text)
+    tile = down.values[0].name
+    told = events.step(state.clone(), down, [actor, other, None])
+    assert tile in told[actor][0].text and tile in told[None][0].text
+    assert told[other][0].text == "discard a tile face down to end the round"
+    told = events.step(state.clone(), up, [other])
+    assert up.values[0].name in told[other][0].text   # seen once it is face up
+
+
+def test_two_humans_pass_the_screen():
+    result = run("play", "multzo", "--seat", "human", "--seat", "human", "--seed", "3",
+                 input="\n1\n1\n\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    first = out.index("Pass the screen to player 2")
+    second = out.index("Pass the screen to player 1")
+    assert first < out.index("hand[player 2] (yours)") < second
+    # player 1's hand is never on screen while player 2 plays
+    assert "hand[player 1] (yours)" not in out[:second]
+
+
+# ---------------------------------------------------------------------- simulate
+def test_simulate_json():
+    result = run("simulate", "multzo", "--games", "20", "--players", "3", "--seed", "1",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 20 and len(data["seats"]) == 3
+    wins = sum(s["wins"] for s in data["seats"])
+    assert wins >= 20 - data["draws"]
+    if data["ties"] == 0:
+        assert wins == 20 - data["draws"]
+    else:
+        assert wins > 20 - data["draws"]               # a shared win counts for each winner
+    assert data["mean_decisions"] > 0 and data["games_per_second"] > 0
+    assert all(0 <= s["win_rate"] <= 1 and s["mean_score"] is not None for s in data["seats"])
+    again = json.loads(run("simulate", "multzo", "--games", "20", "--players", "3", "--seed",
+                           "1", "--json").stdout)
+    assert [s["wins"] for s in again["seats"]] == [s["wins"] for s in data["seats"]]
+
+
+def test_simulate_table_and_agents():
+    result = run("simulate", "multzo", "--games", "5", "--agent", "random", "--agent", "first")
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.stdout and "first" in result.stdout
+    assert "games/s" in result.stdout
+    bad = run("simulate", "multzo", "--games", "5", "--players", "3", "--agent", "random",
+              "--agent", "first")
+    assert bad.exit_code == 2
+    assert run("simulate", "multzo", "--games", "5", "--players", "9").exit_code == 1
+
+
+# ---------------------------------------------------------------------- compile
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_compile_round_trip(fmt: str, tmp_path: Path):
+    result = run("compile", "multzo", "--format", fmt)
+    assert result.exit_code == 0, result.output
+    path = tmp_path / f"multzo.{fmt}"
+    path.write_text(result.stdout)
+    assert run("validate", str(path)).exit_code == 0
+    ours = run("play", str(path), "--players", "3", "--seed", "4", "--json")
+    bundled = run("play", "multzo", "--players", "3", "--seed", "4", "--json")
+    assert ours.exit_code == 0, ours.output
+    assert json.loads(ours.stdout) == json.loads(bundled.stdout)
+    # and the compiled file compiles to itself
+    again = run("compile", str(path), "--format", fmt)
+    assert again.stdout == result.stdout
+
+
+def test_compile_unknown_ruleset():
+    assert run("compile", "nope").exit_code == 1
+
+
+# ---------------------------------------------------------------------- rendering
+def _text(renderable) -> str:
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(renderable)
+    return console.file.getvalue()
+
+
+def test_render_grid_and_masked_values():
+    view = {
+        "player": 0, "seats": ["player 1", "player 2"], "round": 2, "scores": [3, 4],
+        "zones": {
+            "board": {"name": "board", "kind": "grid", "rows": 2, "cols": 2, "cells": [
+                {"cell": "a1", "row": 1, "col": 1, "piece": {"id": 1, "kind": "tile",
+                                                             "name": "ace of suns", "face": "up"}},
+                {"cell": "b1", "row": 1, "col": 2, "piece": {"hidden": True, "kind": "tile"}},
+                {"cell": "a2", "row": 2, "col": 1, "piece": None},
+            ]},
+            "hand[player 2]": {"name": "hand", "kind": "pile", "owner": 1, "pieces": [],
+                               "hidden": 3, "count": 3},
+        },
+        "variables": {"picked": {"hidden": True, "kind": "tile"}, "who": {"player": 1},
+                      "pairs": [[{"pattern": "run"}, "moons", 1]]},
+    }
+    text = _text(render.view_renderable(view, "Test", set()))
+    assert "ace of suns" in text and "3 hidden pieces" in text
+    assert "a face-down tile" in text and "player 2" in text and "(run, moons, 1)" in text
+    assert "round 2" in text
