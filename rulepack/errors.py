@@ -8,7 +8,7 @@ for bad input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass
@@ -63,6 +63,21 @@ class Diagnostic:
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text
+
+    def with_source(self) -> "Diagnostic":
+        """This diagnostic with its source line read from its file, if it has a
+        line and column but no source line yet (so it prints with a caret)."""
+        loc = self.location
+        if self.source_line is not None or loc.line is None or loc.column is None:
+            return self
+        try:
+            with open(loc.file, encoding="utf-8") as f:
+                for number, text in enumerate(f, 1):
+                    if number == loc.line:
+                        return replace(self, source_line=text.rstrip("\n"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            pass
+        return self
 
     def to_json(self) -> dict:
         """A JSON-able dict: file, line, column, path, severity, code, message."""

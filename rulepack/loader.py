@@ -173,8 +173,12 @@ def load(name_or_path: str | Path, check: bool = True) -> Game:
     """
     path = resolve(name_or_path)
     display = str(name_or_path) if Path(str(name_or_path)).exists() else str(path)
-    ir = read_ir(path, display)
-    return game_from_ir(ir, display, check)
+    try:
+        ir = read_ir(path, display)
+        return game_from_ir(ir, display, check)
+    except RulepackError as exc:
+        exc.diagnostics = [d.with_source() for d in exc.diagnostics]
+        raise
 
 
 def game_from_ir(ir: dict[str, Any], file: str = "<string>", check: bool = True) -> Game:

@@ -28,7 +28,7 @@ def check_path(name_or_path: str | Path) -> list[Diagnostic]:
         ir = read_ir(path, display)
         game = game_from_ir(ir, display, check=True)
     except RulepackError as exc:
-        return list(exc.diagnostics)
+        return [d.with_source() for d in exc.diagnostics]
     except RecursionError:
         return [Diagnostic("the ruleset is nested too deeply", Location(display), code="too-deep")]
     return warnings(game.ir, game, display)

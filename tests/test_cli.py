@@ -221,8 +221,10 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
     windows: list[tuple[set[str], set[str]]] = []     # (hidden bot tiles, allowed names)
     allowed = seen_now()
     from rulepack.interpreter.agents import Decision
+    from rulepack.interpreter.state import Reveal
     while not state.is_terminal():
         p = state.current_player
+        start = len(state.history)
         if p == human:
             hidden = {t.name for t in tiles if not state.visible(t, human)}
             windows.append((hidden, set(allowed)))
@@ -231,6 +233,10 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
         else:
             state.apply(bot.choose(Decision(state, p)))
         allowed |= seen_now()
+        # pieces the flow turned face up (the showdown) were shown to everyone
+        for entry in state.history[start:]:
+            if isinstance(entry, Reveal):
+                allowed |= {piece.name for piece in entry.pieces}
     first_hand = {t.name for t in multzo.new_game(2, seed=seed).zones[hand]}
     assert windows and len(first_hand) == 4
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import IO, Any
 
 import click
@@ -41,19 +40,8 @@ class InvalidInput(click.ClickException):
 
 
 def with_source(diagnostic: Diagnostic) -> Diagnostic:
-    """The diagnostic with its source line filled in from its file when it has a
-    line and column but no source line (so it prints with a caret)."""
-    loc = diagnostic.location
-    if diagnostic.source_line is not None or loc.line is None or loc.column is None:
-        return diagnostic
-    try:
-        with open(loc.file, encoding="utf-8") as f:
-            for number, text in enumerate(f, 1):
-                if number == loc.line:
-                    return replace(diagnostic, source_line=text.rstrip("\n"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        pass
-    return diagnostic
+    """The diagnostic with its source line filled in (see :meth:`Diagnostic.with_source`)."""
+    return diagnostic.with_source()
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulepack.interpreter.state import Action, ChanceEvent
+from rulepack.interpreter.state import Action, ChanceEvent, Reveal
 from rulepack.interpreter.values import Piece
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,7 +27,7 @@ Viewer = int | None
 class Event:
     """One line of the game's story.
 
-    :param kind: ``"action"`` or ``"chance"``.
+    :param kind: ``"action"``, ``"chance"`` or ``"reveal"``.
     :param player: the seat that acted (``None`` for chance).
     :param text: the text as the viewer may see it, without the player's name.
     """
@@ -89,6 +89,8 @@ def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list
             out.append(Event("chance", None, chance_text(state, entry, viewer)))
         elif isinstance(entry, Action):
             out.append(Event("action", entry.player, entry.render(renderer(state, viewer))))
+        elif isinstance(entry, Reveal):
+            out.append(Event("reveal", None, entry.text))
     return out
 
 
@@ -112,5 +114,7 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
                 events.append(Event("action", entry.player, text))
             elif isinstance(entry, ChanceEvent):
                 events.append(Event("chance", None, chance_text(state, entry, v)))
+            elif isinstance(entry, Reveal):
+                events.append(Event("reveal", None, entry.text))
         out[v] = events
     return out

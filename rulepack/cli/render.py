@@ -239,6 +239,8 @@ def event_text(event: Event, seats: list[str], viewer: int | None = None) -> Tex
     """``"player 2: draw the top tile of the stack"``; chance events dimmed."""
     if event.kind == "chance":
         return Text(f"chance: {event.text}", style="dim")
+    if event.kind == "reveal":
+        return Text(event.text, style="italic")
     who = seat_name(seats, event.player)
     if viewer is not None and event.player == viewer:
         who += " (you)"

@@ -8,6 +8,7 @@ surprise during play. Constants and options are folded into the closures.
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
@@ -119,6 +120,11 @@ class ExprCompiler:
             hint = None
             if name in scope.attributes:
                 hint = f"{name!r} is an attribute: write it inside a 'where' filter or as x.{name}"
+            else:
+                known = list(scope.globals) + list(scope.locals) + list(BUILTIN_NAMES)
+                close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+                if close:
+                    hint = f"did you mean {close[0]!r}?"
             raise self.error(f"unknown name {name!r}", node, scope, code="unknown-name",
                              hint=hint)
         if g.kind in ("const", "option", "symbol", "pattern"):

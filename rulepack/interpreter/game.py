@@ -53,8 +53,8 @@ class Game:
             if spec is None:
                 known = ", ".join(sorted(self.options)) or "none"
                 raise OptionError.at(f"{self.name} has no option {name!r} (options: {known})",
-                                     Location(self.file), code="unknown-option")
-            values[name] = _convert(name, spec, raw, self.file)
+                                     Location(self.name), code="unknown-option")
+            values[name] = _convert(name, spec, raw, self.name)
         return values
 
     # ------------------------------------------------------------------ instances
@@ -67,7 +67,7 @@ class Game:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise OptionError.at(
                 f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}",
-                Location(self.file), code="player-count")
+                Location(self.name), code="player-count")
         opts = self.parse_options(options)
         key = (players, tuple(sorted(opts.items())))
         inst = self._instances.get(key)

@@ -103,6 +103,18 @@ class ChanceEvent:
         return f"{self.kind} {self.detail}"
 
 
+@dataclass
+class Reveal:
+    """Pieces turned face up by the flow (all players see them), by zone."""
+
+    zone: str
+    pieces: list[Piece]
+
+    @property
+    def text(self) -> str:
+        return f"revealed in {self.zone}: " + ", ".join(p.name for p in self.pieces)
+
+
 class State:
     """A position of a game. Build one with ``Game.new_game``.
 
@@ -143,6 +155,17 @@ class State:
     @property
     def num_players(self) -> int:
         return self.inst.num_players
+
+    @property
+    def round(self) -> int:
+        """The number of the current round (1-based; 0 before any ``rounds`` loop)."""
+        return int(self.vars.get("round") or 0)
+
+    @property
+    def turn_player(self) -> int | None:
+        """The seat whose turn it is (``current``), or ``None`` outside turns."""
+        current = self.vars.get("current")
+        return None if current is None else int(current)
 
     @property
     def current_player(self) -> int:
@@ -420,10 +443,21 @@ class State:
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
         """Turn pieces face up, face down, or over (``up is None``)."""
         face = self.face
+        revealed: list[Piece] = []
         for piece in pieces:
             if type(piece) is not Piece:
                 raise RuleValueError(f"only pieces can be flipped, not {piece!r}")
-            face[piece.id] = (not face[piece.id]) if up is None else up
+            was = face[piece.id]
+            now = (not was) if up is None else up
+            face[piece.id] = now
+            if now and not was:
+                revealed.append(piece)
+        if revealed:
+            by_zone: dict[int, list[Piece]] = {}
+            for piece in revealed:
+                by_zone.setdefault(self.loc[piece.id], []).append(piece)
+            for z, group in by_zone.items():
+                self.history.append(Reveal(self.inst.zones[z].label, group))
 
     def eliminate(self, player: Any) -> None:
         if not isinstance(player, int) or not 0 <= player < self.num_players:

@@ -34,8 +34,8 @@ class Piece:
 
     :param id: index in the game instance's piece list (0-based, stable).
     :param kind: the component name (``"tile"``).
-    :param attrs: attribute name → value (``{"suit": "moons", "rank": 4, "value": 4}``).
-    :param name: readable text (``"4 of moons"``).
+    :param attrs: attribute name → value (``{"colour": "red", "number": 4}``).
+    :param name: readable text (``"red 4"``).
     """
 
     __slots__ = ("id", "kind", "attrs", "name")

@@ -73,8 +73,13 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         return data
     if info.kind == "pile":
         shown = [piece_json(st, p) for p in content if st.visible(p, player)]
+        hidden_kinds: dict[str, int] = {}
+        for p in content:
+            if not st.visible(p, player):
+                hidden_kinds[p.kind] = hidden_kinds.get(p.kind, 0) + 1
         data["pieces"] = shown
         data["hidden"] = len(content) - len(shown)
+        data["hidden_kinds"] = hidden_kinds
         data["count"] = len(content)
         return data
     data["pieces"] = [piece_json(st, p) if st.visible(p, player) else hidden_json(p)
