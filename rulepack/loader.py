@@ -68,7 +68,8 @@ def read_ir(path: Path, display: str | None = None) -> dict[str, Any]:
     if path.suffix == ".rules":
         ir = parse_rules(text, name)
     else:
-        ir = _read_data(text, name, path.suffix)
+        # positions in a data file would point into the text it was made from
+        ir = strip_positions(_read_data(text, name, path.suffix))
     from rulepack.schemas.validate import validate_ir
     validate_ir(ir, name)
     ir["file"] = name
@@ -80,6 +81,13 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
         if suffix == ".json":
             data = json.loads(text)
         else:
+            for event in yaml.parse(text, Loader=yaml.SafeLoader):
+                if isinstance(event, yaml.AliasEvent):
+                    mark = event.start_mark
+                    raise SchemaError(Diagnostic(
+                        "YAML aliases (*name) are not allowed in a ruleset; write the data out",
+                        Location(name, mark.line + 1, mark.column + 1), code="yaml-alias",
+                        source_line=_line(text, mark.line + 1)))
             data = yaml.safe_load(text)
     except json.JSONDecodeError as exc:
         raise SchemaError(Diagnostic(f"not valid JSON: {exc.msg}",
@@ -140,28 +148,32 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
                         f"library {lib_name} has no component {n!r} (it has "
                         f"{', '.join(sorted(known))})", Location(file, at[0], at[1]),
                         code="unknown-component")
-        own = {c["name"] for c in ir.get("components", [])}
+        # the ruleset's own declarations (and earlier uses) win over the library's
+        own = {c["name"] for c in merged["components"]}
         merged["components"] = [_relocate(c) for c in lib_components if c["name"] not in own] + \
             merged["components"]
-        own_orders = {o["attribute"] for o in ir.get("orders", [])}
+        own_orders = {o["attribute"] for o in merged["orders"]}
         merged["orders"] = [_relocate(o) for o in lib["orders"] if o["attribute"] not in own_orders] \
             + merged["orders"]
-        own_consts = {c["name"] for c in ir.get("constants", [])}
+        own_consts = {c["name"] for c in merged["constants"]}
         merged["constants"] = [_relocate(c) for c in lib["constants"] if c["name"] not in own_consts] \
             + merged["constants"]
     merged["uses"] = []
     return merged
 
 
+def strip_positions(node: Any) -> Any:
+    """A copy of IR without source positions (``at`` keys)."""
+    if isinstance(node, dict):
+        return {k: strip_positions(x) for k, x in node.items() if k != "at"}
+    if isinstance(node, list):
+        return [strip_positions(x) for x in node]
+    return node
+
+
 def _relocate(node: dict[str, Any]) -> dict[str, Any]:
     """Library declarations keep no positions (they would point into another file)."""
-    def strip(v: Any) -> Any:
-        if isinstance(v, dict):
-            return {k: strip(x) for k, x in v.items() if k != "at"}
-        if isinstance(v, list):
-            return [strip(x) for x in v]
-        return v
-    return strip(node)
+    return strip_positions(node)
 
 
 def load(name_or_path: str | Path, check: bool = True) -> Game:

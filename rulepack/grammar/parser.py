@@ -165,7 +165,12 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
         ir = ToIR().transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulepackError):
-            raise exc.orig_exc from None
+            error = exc.orig_exc
+            for d in error.diagnostics:
+                d.location.file = filename
+                if d.source_line is None and d.location.line and 0 < d.location.line <= len(lines):
+                    d.source_line = lines[d.location.line - 1]
+            raise error from None
         raise RulesetSyntaxError.at(f"cannot read this ruleset: {exc.orig_exc}",
                                     Location(filename), code="syntax") from None
     except RecursionError:

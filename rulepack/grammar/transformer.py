@@ -15,6 +15,8 @@ from typing import Any
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
+from rulepack.errors import Location, SemanticError
+
 IR = dict[str, Any]
 
 
@@ -66,6 +68,12 @@ class ToIR(Transformer):
             elif key in ("setup", "play"):
                 ir[key].extend(value)
             else:
+                if ir[key] is not None:
+                    at = value.get("at") if isinstance(value, dict) else None
+                    line, col = (at or [None, None])
+                    raise SemanticError.at(f"a ruleset has one '{key}' declaration; this is a "
+                                           "second one", Location("<string>", line, col),
+                                           code="duplicate-declaration")
                 ir[key] = value
         return ir
 
@@ -133,8 +141,11 @@ class ToIR(Transformer):
     def opt_bool(self, meta: Meta) -> IR:
         return {"type": "bool"}
 
-    def opt_int(self, meta: Meta, lo: Token, hi: Token) -> IR:
-        return {"type": "int", "min": int(lo), "max": int(hi)}
+    def opt_int(self, meta: Meta, lo: int, hi: int) -> IR:
+        return {"type": "int", "min": lo, "max": hi}
+
+    def signed(self, meta: Meta, *parts: Token) -> int:
+        return -int(parts[-1]) if len(parts) == 2 else int(parts[-1])
 
     def opt_choice(self, meta: Meta, values: list[IR]) -> IR:
         return {"type": "choice", "values": values}
@@ -214,9 +225,11 @@ class ToIR(Transformer):
         return ("score", {"player": str(name), "expr": expr, "at": _at(meta)})
 
     def winner_highest(self, meta: Meta) -> tuple[str, str]:
+        self._winner_at = _at(meta)
         return ("winner", "highest")
 
     def winner_lowest(self, meta: Meta) -> tuple[str, str]:
+        self._winner_at = _at(meta)
         return ("winner", "lowest")
 
     def setup_decl(self, meta: Meta, block: list[IR]) -> tuple[str, list[IR]]:

@@ -27,6 +27,9 @@ Fn = Callable[["State"], Any]
 BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
                  "owner", "nobody", "everyone")
 
+#: Built-in names whose value changes during play (not usable in constants).
+PLAY_NAMES = ("others", "active", "current", "next", "round")
+
 #: Built-in functions, with (min, max) argument counts.
 BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "count": (1, 1), "sum": (1, 1), "max": (1, 1), "min": (1, 1), "any": (1, 1),
@@ -41,6 +44,17 @@ _CHANCE_FUNCTIONS = {"random"}
 
 def _const(value: Any) -> Fn:
     return lambda st: value
+
+
+_MISSING = object()
+
+
+def _restore(v: dict[str, Any], name: str, saved: Any) -> None:
+    """Put a variable back as it was before a temporary binding."""
+    if saved is _MISSING:
+        v.pop(name, None)
+    else:
+        v[name] = saved
 
 
 class ExprCompiler:
@@ -100,6 +114,9 @@ class ExprCompiler:
             return lambda st: st.vars[name]
         if scope.candidate is not None and name in scope.attributes:
             cand = scope.candidate
+            if cand == "$self" and name in rt.PSEUDO_ATTRIBUTES and name not in ("kind", "name"):
+                raise self.error(f"{name!r} changes during play, so a piece's fixed attribute "
+                                 "cannot be computed from it", node, scope, code="pseudo-in-derived")
             if name in rt.PSEUDO_ATTRIBUTES:
                 return lambda st: attribute(st, st.vars[cand], name)
 
@@ -112,9 +129,19 @@ class ExprCompiler:
             return cand_attr
         g = scope.globals.get(name)
         if g is None:
-            if scope.declares_symbols and name not in BUILTIN_NAMES:
-                scope.globals[name] = Global("symbol", name)
-                return _const(name)
+            if scope.declares_symbols:
+                if name in self.inst.later_names:
+                    raise self.error(
+                        f"{name!r} is a {self.inst.later_names[name]}, which does not exist yet "
+                        "where constants and attribute values are computed", node, scope,
+                        code="used-too-early")
+                if name in PLAY_NAMES:
+                    raise self.error(f"{name!r} changes during play and cannot be used in a "
+                                     "constant, an attribute or a zone's shape", node, scope,
+                                     code="play-name-in-constant")
+                if name not in BUILTIN_NAMES:
+                    scope.globals[name] = Global("symbol", name)
+                    return _const(name)
             if name in BUILTIN_NAMES:
                 return self._builtin_name(name, node, scope)
             hint = None
@@ -246,7 +273,7 @@ class ExprCompiler:
             return lambda st: not a(st)
         if op == "neg":
             (a,) = args
-            return lambda st: -a(st)
+            return lambda st: -_number(a(st), "'-'")
         a, b = args
         if op == "and":
             return lambda st: bool(a(st)) and bool(b(st))
@@ -290,13 +317,15 @@ class ExprCompiler:
 
         def where(st: "State") -> list[Any]:
             v = st.vars
-            saved = v.get(name)
+            saved = v.get(name, _MISSING)
             out = []
-            for x in items(st, of(st)):
-                v[name] = x
-                if cond(st):
-                    out.append(x)
-            v[name] = saved
+            try:
+                for x in items(st, of(st)):
+                    v[name] = x
+                    if cond(st):
+                        out.append(x)
+            finally:
+                _restore(v, name, saved)
             return out
         return where
 
@@ -322,11 +351,17 @@ class ExprCompiler:
         bind = make_binder(node["bind"])
 
         def comp(st: "State") -> list[Any]:
+            v = st.vars
+            saved = [v.get(n, _MISSING) for n in names]
             out = []
-            for x in items(st, source(st)):
-                bind(st, x)
-                if cond is None or cond(st):
-                    out.append(expr(st))
+            try:
+                for x in items(st, source(st)):
+                    bind(st, x)
+                    if cond is None or cond(st):
+                        out.append(expr(st))
+            finally:
+                for n, old in zip(names, saved):
+                    _restore(v, n, old)
             return out
         return comp
 
@@ -341,15 +376,24 @@ class ExprCompiler:
             best: list[Any] = []
             best_key: Any = None
             v = st.vars
-            for x in items(st, source(st)):
-                v[name] = x
-                if cond is not None and not cond(st):
-                    continue
-                k = key(st)
-                if not best or k > best_key:
-                    best, best_key = [x], k
-                elif k == best_key:
-                    best.append(x)
+            saved = v.get(name, _MISSING)
+            try:
+                for x in items(st, source(st)):
+                    v[name] = x
+                    if cond is not None and not cond(st):
+                        continue
+                    k = key(st)
+                    try:
+                        better = not best or k > best_key
+                    except TypeError:
+                        raise RuleValueError(f"argmax cannot compare {k!r} with {best_key!r}") \
+                            from None
+                    if better:
+                        best, best_key = [x], k
+                    elif k == best_key:
+                        best.append(x)
+            finally:
+                _restore(v, name, saved)
             return best
         return argmax
 
@@ -410,11 +454,11 @@ class ExprCompiler:
 
     def _f_max(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: max(items(st, a(st)), default=None)
+        return lambda st: _extreme(max, items(st, a(st)))
 
     def _f_min(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: min(items(st, a(st)), default=None)
+        return lambda st: _extreme(min, items(st, a(st)))
 
     def _f_any(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
@@ -473,7 +517,7 @@ class ExprCompiler:
 
     def _f_is_active(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: bool(st.active[a(st)])
+        return lambda st: bool(st.active[st.seat(a(st))])
 
     def _pattern_arg(self, f: Fn) -> Callable[["State"], Any]:
         patterns = self.inst.patterns
@@ -502,7 +546,7 @@ class ExprCompiler:
 
     def _f_abs(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: abs(a(st))
+        return lambda st: abs(_number(a(st), "abs()"))
 
     def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
@@ -547,6 +591,23 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
         for n, x in zip(names, value):
             v[n] = x
     return bind_many
+
+
+def _number(x: Any, what: str) -> Any:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise RuleValueError(f"{what} needs a number, not {x!r}")
+    return x
+
+
+def _extreme(pick: Any, xs: list[Any]) -> Any:
+    if not xs:
+        return None
+    try:
+        return pick(xs)
+    except TypeError:
+        raise RuleValueError(f"{pick.__name__}() cannot compare the values {xs!r} "
+                             "(mixed numbers and names? compare by an attribute's order with "
+                             "'by', or use a numeric attribute)") from None
 
 
 def _comparison(op: str, a: Fn, b: Fn) -> Fn:

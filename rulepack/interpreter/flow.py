@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
-from rulepack.interpreter.expressions import ExprCompiler, Fn, _bind_names, make_binder
+from rulepack.interpreter.expressions import BUILTIN_NAMES, ExprCompiler, Fn, _bind_names, make_binder
 from rulepack.interpreter.runtime import RuleValueError, items
 from rulepack.interpreter.scope import Scope
 from rulepack.interpreter.values import Cell, Player, ZoneRef
@@ -58,6 +58,7 @@ class Alternative:
     post_guard: Fn | None
     body: Label
     at: list[int] | None = None
+    seats: tuple[str, ...] = ()
 
 
 @dataclass
@@ -216,6 +217,13 @@ class FlowCompiler:
         return scope.with_locals(*names)
 
     def _check_new_local(self, name: str, node: Any, scope: Scope) -> None:
+        if name in BUILTIN_NAMES:
+            raise self.error(f"{name!r} is a built-in name; choose another name for this "
+                             "variable", node, scope, code="shadowing")
+        if name in scope.locals:
+            raise self.error(f"{name!r} is already in use here (an enclosing loop, parameter or "
+                             "let); choose another name, or change it with 'set'", node, scope,
+                             code="shadowing")
         if name in scope.attributes:
             raise self.error(f"{name!r} is an attribute of pieces; choose another name for this "
                              "variable", node, scope, code="shadowing")
@@ -372,14 +380,20 @@ class FlowCompiler:
         until = self.exprs.compile(node["until"], scope) if node.get("until") else None
         times = self.exprs.compile(node["times"], scope) if node.get("times") else None
         top, cont, done = Label(), Label(), Label()
+        outer = self.fresh("outer_round")
 
         def init(pc: int) -> Instr:
             nxt = pc + 1
 
             def rounds_init(st: "State") -> int:
+                st.vars[outer] = st.vars.get("round")
+                if times is not None:
+                    n = times(st)
+                    if isinstance(n, bool) or not isinstance(n, int):
+                        raise RuleValueError(f"rounds ... times needs a number, not {n!r}")
+                    if n < 1:
+                        return done.pc
                 st.vars["round"] = 1
-                if times is not None and times(st) < 1:
-                    return done.pc
                 return nxt
             return rounds_init
         self.emit(init, node)
@@ -400,17 +414,31 @@ class FlowCompiler:
             return rounds_next
         self.emit(after, node)
         self.place(done)
+        self._emit_restore("round", outer, node)
+
+    def _emit_restore(self, name: str, saved: str, node: Any) -> None:
+        """After a loop: give ``name`` back the value it had before (nested loops)."""
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def restore(st: "State") -> int:
+                st.vars[name] = st.vars.pop(saved, None)
+                return nxt
+            return restore
+        self.emit(factory, node)
 
     def _s_turns(self, node: dict[str, Any], scope: Scope) -> None:
         start = self.exprs.compile(node["from"], scope)
         until = self.exprs.compile(node["until"], scope) if node.get("until") else None
         top, cont, done = Label(), Label(), Label()
         n = self.inst.num_players
+        outer = self.fresh("outer_current")
 
         def init(pc: int) -> Instr:
             nxt = pc + 1
 
             def turns_init(st: "State") -> int:
+                st.vars[outer] = st.vars.get("current")
                 p = start(st)
                 if not isinstance(p, int) or not 0 <= p < n:
                     raise RuleValueError(f"turns must start from a player, not {p!r}")
@@ -443,8 +471,13 @@ class FlowCompiler:
             return turns_next
         self.emit(after, node)
         self.place(done)
+        self._emit_restore("current", outer, node)
 
     def _s_choose(self, node: dict[str, Any], scope: Scope) -> None:
+        if not node.get("by") and scope.in_turns == 0:
+            raise self.error("this choose is outside any 'turns' loop, so there is no current "
+                             "player: say who chooses with 'choose by ...'", node, scope,
+                             code="nobody-chooses")
         by = self.exprs.compile(node["by"], scope) if node.get("by") else None
         choice = Choice(len(self.choices), by, at=node.get("at"))
         self.choices.append(choice)
@@ -465,7 +498,8 @@ class FlowCompiler:
                 params.append((names, make_binder(param["bind"]), source))
                 names_so_far.extend(names)
                 pscope = pscope.with_locals(*names)
-            self._check_template(alt, names_so_far, scope)
+            self._check_template(alt, names_so_far, scope,
+                                 [_bind_names(p["bind"]) for p in alt["params"]])
             pre = post = None
             if alt.get("guard") is not None:
                 if _uses_names(alt["guard"], set(names_so_far)):
@@ -473,7 +507,8 @@ class FlowCompiler:
                 else:
                     pre = self.exprs.compile(alt["guard"], det)
             choice.alternatives.append(Alternative(i, alt["text"], names_so_far, params, pre,
-                                                   post, Label(), alt.get("at")))
+                                                   post, Label(), alt.get("at"),
+                                                   self.inst.seat_names))
 
         def factory(pc: int) -> Instr:
             choice.pc = pc
@@ -492,7 +527,8 @@ class FlowCompiler:
             self.jump(done, alt_ir)
         self.place(done)
 
-    def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope) -> None:
+    def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope,
+                        params: list[list[str]]) -> None:
         import string
         try:
             fields = [f for _, f, _, _ in string.Formatter().parse(alt["text"]) if f is not None]
@@ -503,6 +539,12 @@ class FlowCompiler:
             if f not in names:
                 raise self.error(f"action text mentions {{{f}}}, which is not a parameter of "
                                  "this action", alt, scope, code="bad-template")
+        for bound in params:
+            if not any(b in fields for b in bound):
+                shown = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ")"
+                raise self.error(f"the action text does not mention its parameter {shown}, so "
+                                 "two of its actions would read the same; add {"
+                                 f"{bound[0]}}} to the text", alt, scope, code="bad-template")
 
     def _s_end(self, node: dict[str, Any], scope: Scope) -> None:
         what = node["what"]

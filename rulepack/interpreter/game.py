@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulepack.errors import Location, OptionError
+from rulepack.errors import Location, OptionError, SemanticError
 from rulepack.interpreter.instance import Instance
 from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS, State
 
@@ -32,7 +32,43 @@ class Game:
         self.min_players: int = lo
         self.max_players: int = hi
         self.options: dict[str, dict[str, Any]] = {o["name"]: o for o in ir.get("options", [])}
+        self._check_declarations(game)
         self._instances: dict[tuple[int, tuple[tuple[str, Any], ...]], Instance] = {}
+
+    def _check_declarations(self, game: dict[str, Any]) -> None:
+        """Player range and option declarations that no schema can check.
+
+        :raises SemanticError: located at the offending declaration.
+        """
+        def at(node: dict[str, Any]) -> Location:
+            pos = node.get("at") or [None, None]
+            return Location(self.file, pos[0] or None, pos[1] or None)
+        if self.min_players > self.max_players:
+            raise SemanticError.at(f"players {self.min_players}..{self.max_players}: the smallest "
+                                   "count comes first", at(game), code="bad-players")
+        if self.min_players < 1:
+            raise SemanticError.at("a game needs at least one player", at(game), code="bad-players")
+        seen: set[str] = set()
+        for name, spec in self.options.items():
+            if name in seen:
+                raise SemanticError.at(f"option {name!r} is declared twice", at(spec),
+                                       code="duplicate-name")
+            seen.add(name)
+            if spec["type"] == "int" and spec["min"] > spec["max"]:
+                raise SemanticError.at(f"option {name}: {spec['min']}..{spec['max']} is empty",
+                                       at(spec), code="bad-option")
+            try:
+                _convert(name, spec, _literal(spec["default"]), self.file)
+            except OptionError as exc:
+                raise SemanticError.at(f"the default of option {name} is not one of its values: "
+                                       f"{exc.diagnostics[0].message}", at(spec),
+                                       code="bad-option-default") from None
+        names = [o["name"] for o in self.ir.get("options", [])]
+        for n in names:
+            if names.count(n) > 1:
+                spec = next(o for o in self.ir["options"] if o["name"] == n)
+                raise SemanticError.at(f"option {n!r} is declared twice", at(spec),
+                                       code="duplicate-name")
 
     def __repr__(self) -> str:
         return f"<Game {self.name} {self.min_players}-{self.max_players} players>"
@@ -123,6 +159,8 @@ def _convert(name: str, spec: dict[str, Any], raw: Any, file: str) -> Any:
             return False
         raise fail("true or false")
     if kind == "int":
+        if isinstance(raw, float) or isinstance(raw, bool):
+            raise fail(f"a whole number from {spec['min']} to {spec['max']}")
         try:
             value = int(raw)
         except (TypeError, ValueError):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import SemanticError
 from rulepack.interpreter import patterns as pat
-from rulepack.interpreter.expressions import ExprCompiler, Fn
+from rulepack.interpreter.expressions import BUILTIN_NAMES, ExprCompiler, Fn
 from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
 from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError
 from rulepack.interpreter.scope import Global, Scope
@@ -27,6 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.state import State
 
 ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
+
+#: Most pieces one game may have.
+MAX_PIECES = 100_000
 VISIBILITIES = ("owner", "nobody", "everyone")
 
 
@@ -98,6 +101,19 @@ class Instance:
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
 
+        # Names the ruleset declares, known before they exist: a constant or an
+        # attribute value naming one of them is an error, not a new symbol.
+        self.later_names: dict[str, str] = {}
+        for key, kind in (("components", "component"), ("zones", "zone"),
+                          ("variables", "variable"), ("constants", "constant"),
+                          ("phases", "phase")):
+            for decl in ir.get(key, []):
+                self.later_names.setdefault(decl["name"], kind)
+        for opt in ir.get("options", []):
+            if opt.get("type") == "choice":
+                for v in opt.get("values", []):
+                    if isinstance(v, dict) and v.get("k") == "name":
+                        self.globals.setdefault(v["name"], Global("symbol", v["name"]))
         for opt_name, value in options.items():
             self.globals[opt_name] = Global("option", value)
         for i, seat in enumerate(self.seat_names):
@@ -147,8 +163,12 @@ class Instance:
             self._declare(c["name"], c, "const")
             value = self._eval(c["expr"])
             self.globals[c["name"]] = Global("const", value)
+            self.later_names.pop(c["name"], None)
 
     def _declare(self, name: str, node: Any, kind: str) -> None:
+        if name in BUILTIN_NAMES:
+            raise SemanticError.at(f"{name!r} is a built-in name of the language; choose another "
+                                   "name", self._loc(node), code="builtin-name")
         g = self.globals.get(name)
         if g is not None and g.kind not in ("symbol",) and not (g.kind == kind == "const") \
                 and not (g.kind == "pattern" and kind == "pattern"):
@@ -202,7 +222,7 @@ class Instance:
                         attrs[dname] = fn(self.build)  # type: ignore[arg-type]
                     except RuleValueError:
                         raise
-                    except (KeyError, IndexError, TypeError):
+                    except Exception:
                         raise SemanticError.at(
                             f"attribute {dname!r} cannot be computed for {name} "
                             f"{describe(list(combo))}", self._loc(dnode), code="bad-value") from None
@@ -210,20 +230,28 @@ class Instance:
                 if copies_fn is not None:
                     self._current_node = comp["copies"]
                     copies = copies_fn(self.build)  # type: ignore[arg-type]
-                    if not isinstance(copies, int) or copies < 0 or copies > 1000:
+                    if isinstance(copies, bool) or not isinstance(copies, int) or \
+                            not 0 <= copies <= 1000:
                         raise SemanticError.at(f"copies of {name} must be a number from 0 to 1000,"
                                                f" not {copies!r}", self._loc(comp["copies"]),
                                                code="bad-copies")
-                label = _piece_name(name, attr_names, combo, template)
+                label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
                     piece = Piece(len(self.pieces), name, dict(attrs), label)
                     self.pieces.append(piece)
                     kind_list.append(piece)
+                    if len(self.pieces) > MAX_PIECES:
+                        raise SemanticError.at(f"more than {MAX_PIECES} pieces", self._loc(comp),
+                                               code="too-many")
             self.kind_pieces[name] = kind_list
             self._declare(name, comp, "component")
             self.globals[name] = Global("component", kind_list)
-        if len(self.pieces) > 100_000:
-            raise SemanticError.at("more than 100000 pieces", self._loc(None), code="too-many")
+        # Every attribute's values, fixed and derived, in the order pieces show them.
+        for piece in self.pieces:
+            for attr, value in piece.attrs.items():
+                dom = self.domains.setdefault(attr, [])
+                if value not in dom:
+                    dom.append(value)
         for d in derived_top:
             for kind in d.get("of") or []:
                 if kind not in self.kind_pieces:
@@ -270,6 +298,10 @@ class Instance:
                     raise SemanticError.at(f"'seen by' must be owner, nobody or everyone, not "
                                            f"{seen_by!r}", self._loc(z["seen_by"]),
                                            code="bad-visibility")
+                if seen_by == "owner" and z.get("per") != "player":
+                    raise SemanticError.at(f"zone {name!r} is seen by its owner, but only a zone "
+                                           "'per player' has an owner", self._loc(z),
+                                           code="bad-visibility")
             rows = cols = 0
             cells: list[tuple[int, int]] = []
             if kind == "grid":
@@ -313,6 +345,8 @@ class Instance:
     def _flatten_cells(self, value: Any) -> list[tuple[int, int]]:
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
             value = [value]
+        if value is not None and not isinstance(value, list):
+            raise RuleValueError(f"a grid's holes are a list of (row, column), not {value!r}")
         out = []
         for v in value or []:
             if not (isinstance(v, (tuple, list)) and len(v) == 2):
@@ -407,9 +441,17 @@ class Instance:
     def _score(self) -> None:
         s = self.ir.get("score")
         if s is None:
+            if self.winner_rule is not None:
+                raise SemanticError.at(f"'winner {self.winner_rule} score' needs a score "
+                                       "declaration (score(p) = ...)", self._loc(None),
+                                       code="no-score")
             return
         self.score_param = s["player"]
-        self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]]))
+        if s["player"] in self.attributes or s["player"] in self.globals:
+            raise SemanticError.at(f"{s['player']!r} is already a name in this ruleset; choose "
+                                   "another name for the player", self._loc(s), code="shadowing")
+        self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
+                                                                 deterministic=True))
 
     # ------------------------------------------------------------------ flow
     def _flow(self) -> None:
@@ -424,19 +466,30 @@ class Instance:
                 return HALT
             return end
         flow.emit(game_over, None)
+        for phase in self.ir.get("phases", []):
+            if phase["name"] not in flow.phases_used:
+                # compile it anyway (never reached) so mistakes inside are reported
+                flow.block(phase["body"], scope)
+                raise SemanticError.at(f"phase {phase['name']!r} is described but never run "
+                                       f"(no 'do {phase['name']}' reaches it)", self._loc(phase),
+                                       code="unreachable-phase")
         self.code, self.code_nodes = flow.link()
         self.choices = flow.choices
         self.phases_used = flow.phases_used
 
 
-def _piece_name(kind: str, attr_names: list[str], combo: tuple[Any, ...],
+def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, Any],
                 template: str | None) -> str:
     """The readable name of a piece: the component's ``called`` template filled
-    with its attributes, or the component name followed by its values."""
-    values = {a: describe(v) for a, v in zip(attr_names, combo)}
+    with its attributes (fixed and derived), or the component name followed by
+    the values of its declared attributes."""
+    values = {a: describe(v) for a, v in attrs.items()}
     if template is not None:
-        return template.format_map(_Missing(values, kind))
-    if not combo:
+        try:
+            return template.format_map(_Missing(values, kind))
+        except (ValueError, IndexError, AttributeError):
+            return template
+    if not attr_names:
         return kind
     return f"{kind} " + " ".join(values[a] for a in attr_names)
 

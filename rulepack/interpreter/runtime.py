@@ -96,6 +96,9 @@ def _pseudo(st: "State", piece: Piece, name: str) -> Any:
         return piece.kind
     if name == "cell":
         return st.cell_of(piece)
+    if name in ("row", "col"):
+        cell = st.cell_of(piece)
+        return None if cell is None else attribute(st, cell, name)
     raise RuleValueError(f"{piece.name} has no attribute {name!r}")
 
 
@@ -110,7 +113,12 @@ def contains(st: "State", container: Any, element: Any) -> bool:
         return st.piece_at(container) is element
     if container is None:
         return False
-    return element in container
+    if t is list or t is tuple or t is dict or t is str:
+        try:
+            return element in container
+        except TypeError:
+            raise RuleValueError(f"cannot look for {element!r} in {container!r}") from None
+    raise RuleValueError(f"'in' needs a list, a zone or a map on its right, not {container!r}")
 
 
 def sort_key(order: dict[Any, int] | None):  # type: ignore[no-untyped-def]

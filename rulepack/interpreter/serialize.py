@@ -87,8 +87,33 @@ def state_to_json(st: "State") -> dict[str, Any]:
         "winners": st.explicit_winners,
         "decisions": st.decisions,
         "turns": st.turn_count,
-        "history": [h.text if hasattr(h, "text") else str(h) for h in st.history],
+        "history": [encode_event(h) for h in st.history],
     }
+
+
+def encode_event(event: Any) -> dict[str, Any]:
+    """A history entry (action, chance event or reveal) as JSON-able data."""
+    from rulepack.interpreter.state import Action, ChanceEvent, Reveal
+    if isinstance(event, Action):
+        return {"action": {"choice": event.choice, "alt": event.alt, "player": event.player,
+                           "values": [encode(v) for v in event.values]}, "text": event.text}
+    if isinstance(event, ChanceEvent):
+        return {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
+    if isinstance(event, Reveal):
+        return {"reveal": event.zone, "pieces": [p.id for p in event.pieces]}
+    raise TypeError(f"unknown history entry {event!r}")  # pragma: no cover
+
+
+def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
+    """The inverse of :func:`encode_event`."""
+    from rulepack.interpreter.state import Action, ChanceEvent, Reveal
+    if "action" in data:
+        a = data["action"]
+        alt = inst.choices[a["choice"]].alternatives[a["alt"]]
+        return Action(a["choice"], alt, tuple(decode(inst, v) for v in a["values"]), a["player"])
+    if "chance" in data:
+        return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")))
+    return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]])
 
 
 def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) -> "State":
@@ -134,7 +159,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         st._legal = None
         st.terminal = bool(data.get("terminal", False))
         st.explicit_winners = data.get("winners")
-        st.history = []
+        st.history = [decode_event(inst, h) for h in data.get("history", [])]
         st.decisions = int(data.get("decisions", 0))
         st.turn_count = int(data.get("turns", 0))
         st.max_decisions = max_decisions

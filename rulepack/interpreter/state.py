@@ -26,6 +26,8 @@ from rulepack.interpreter.values import Cell, Piece, Player, ZoneRef, describe
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.instance import Instance
 
+_MISSING = object()
+
 #: ``current_player`` of a finished game (OpenSpiel's kTerminalPlayerId).
 TERMINAL = -4
 
@@ -74,13 +76,19 @@ class Action:
                 out.update(zip(names, value))
         return out
 
-    def render(self, describe_value: Any = describe) -> str:
-        """The action's text with each parameter rendered by ``describe_value``."""
+    def render(self, describe_value: Any = None) -> str:
+        """The action's text with each parameter rendered by ``describe_value``
+        (default: everything shown, seats by their names)."""
+        if describe_value is None:
+            seats = self._names.seats
+
+            def describe_value(v: Any) -> str:
+                return describe(v, seats)
         return self._template.format(**{k: describe_value(v) for k, v in self.bindings().items()})
 
     @property
     def text(self) -> str:
-        """Readable text, everything shown (``"discard 4 of moons face up"``)."""
+        """Readable text, everything shown (``"discard red 4 face up"``)."""
         return self.render()
 
     def __repr__(self) -> str:
@@ -266,12 +274,20 @@ class State:
         if fn is None:
             raise RuleValueError("the ruleset declares no score")
         name = self.inst.score_param
-        saved = self.vars.get(name)
+        saved = self.vars.get(name, _MISSING)
         self.vars[name] = Player(player)
         try:
             return fn(self)
+        except RuleValueError as exc:
+            at = (self.inst.ir.get("score") or {}).get("at") or [None, None]
+            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}",
+                                         Location(self.inst.file, at[0] or None, at[1] or None),
+                                         code="runtime") from None
         finally:
-            self.vars[name] = saved
+            if saved is _MISSING:
+                self.vars.pop(name, None)
+            else:
+                self.vars[name] = saved
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` may know, as JSON-able data (see :mod:`rulepack.interpreter.views`)."""
@@ -327,6 +343,15 @@ class State:
         except RecursionError:
             raise RulesetRuntimeError.at("the ruleset recursed too deeply",
                                          Location(self.inst.file), code="runtime") from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError,
+                ZeroDivisionError, OverflowError) as exc:
+            # A value of an unexpected kind reached an operation that does not check
+            # for it; still the user's ruleset, so still a located message.
+            node = self.inst.code_nodes[pc] if 0 <= pc < len(code) else None
+            at = node.get("at") if isinstance(node, dict) else None
+            loc = Location(self.inst.file, at[0], at[1]) if at and at[0] else Location(self.inst.file)
+            raise RulesetRuntimeError.at(f"this rule cannot be carried out: {exc}", loc,
+                                         code="runtime") from None
         if pc == HALT:
             self.terminal = True
             self.pending = None
@@ -387,6 +412,9 @@ class State:
     def shuffle(self, zone: ZoneRef) -> None:
         """Shuffle a zone (a chance event). In a grid, the pieces change cells."""
         z = self.zones[zone.index]
+        if self.inst.zone_kinds[zone.index] == "pile":
+            raise RuleValueError(f"{zone.label} is a pile, which keeps no order to shuffle "
+                                 "(make it a stack or a row)")
         if self.inst.zones[zone.index].kind == "grid":
             slots = [i for i, p in enumerate(z) if p is not None]
             pieces = [z[i] for i in slots]
@@ -474,16 +502,23 @@ class State:
         n = self.num_players
         if player is None:
             return None
+        player = self.seat(player)
         for k in range(1, n + 1):
             q = (int(player) + k) % n
             if self.active[q]:
                 return Player(q)
         return None
 
+    def seat(self, player: Any) -> int:
+        """``player`` checked to be a seat number. :raises RuleValueError: otherwise."""
+        if isinstance(player, bool) or not isinstance(player, int) or \
+                not 0 <= player < self.num_players:
+            raise RuleValueError(f"{player!r} is not a player")
+        return int(player)
+
     def seats_from(self, player: Any) -> list[Player]:
         """Active seats clockwise, starting with ``player``."""
-        if not isinstance(player, int):
-            raise RuleValueError(f"order() needs a player, not {player!r}")
+        player = self.seat(player)
         n = self.num_players
         return [Player((player + k) % n) for k in range(n) if self.active[(player + k) % n]]
 

@@ -18,8 +18,21 @@ def ruleset_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator
-    return Draft202012Validator(ruleset_schema())
+    from jsonschema import Draft202012Validator, validators
+
+    # A whole-number float (2.0) is not an integer in a ruleset.
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
+    strict = validators.extend(Draft202012Validator, type_checker=checker)
+    return strict(ruleset_schema())
+
+
+def _good_at(node: Any) -> tuple[int, int] | None:
+    at = node.get("at") if isinstance(node, dict) else None
+    if isinstance(at, list) and len(at) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in at):
+        return (at[0], at[1])
+    return None
 
 
 def _json_path(path: Any) -> str:
@@ -34,17 +47,15 @@ def _position(ir: Any, path: Any) -> tuple[int | None, int | None]:
     node = ir
     best: tuple[int | None, int | None] = (None, None)
     for part in path:
-        if isinstance(node, dict) and isinstance(node.get("at"), list) and len(node["at"]) == 2:
-            if node["at"][0]:
-                best = (node["at"][0], node["at"][1])
+        found = _good_at(node)
+        if found:
+            best = found
         try:
             node = node[part]
         except (KeyError, IndexError, TypeError):
             break
-    if isinstance(node, dict) and isinstance(node.get("at"), list) and len(node["at"]) == 2 \
-            and node["at"][0]:
-        best = (node["at"][0], node["at"][1])
-    return best
+    found = _good_at(node)
+    return found if found else best
 
 
 def validate_ir(ir: Any, file: str = "<string>", limit: int = 20) -> None:
