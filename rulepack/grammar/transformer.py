@@ -55,6 +55,7 @@ class ToIR(Transformer):
             "constants": [],
             "variables": [],
             "score": None,
+            "heuristic": None,
             "winner": None,
             "setup": [],
             "phases": [],
@@ -224,6 +225,9 @@ class ToIR(Transformer):
     def score_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("score", {"player": str(name), "expr": expr, "at": _at(meta)})
 
+    def heuristic_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
+        return ("heuristic", {"player": str(name), "expr": expr, "at": _at(meta)})
+
     def winner_highest(self, meta: Meta) -> tuple[str, str]:
         self._winner_at = _at(meta)
         return ("winner", "highest")
@@ -351,6 +355,9 @@ class ToIR(Transformer):
     def eliminate_stmt(self, meta: Meta, player: IR) -> IR:
         return {"k": "eliminate", "player": player, "at": _at(meta)}
 
+    def claim_stmt(self, meta: Meta, what: IR, player: IR) -> IR:
+        return {"k": "claim", "what": what, "for": player, "at": _at(meta)}
+
     def bind_name(self, meta: Meta, name: Token) -> str:
         return str(name)
 
@@ -365,6 +372,9 @@ class ToIR(Transformer):
         cond = rest[0] if len(rest) == 2 else None
         return {"k": "argmax", "bind": str(name), "in": iterable, "if": cond, "by": rest[-1],
                 "at": _at(meta)}
+
+    def run_expr(self, meta: Meta, through: IR, along: IR, cond: IR) -> IR:
+        return {"k": "run", "through": through, "along": along, "where": cond, "at": _at(meta)}
 
     def where(self, meta: Meta, of: IR, cond: IR) -> IR:
         return {"k": "where", "of": of, "cond": cond, "at": _at(meta)}

@@ -25,7 +25,14 @@ Fn = Callable[["State"], Any]
 
 #: Built-in names usable anywhere in expressions.
 BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
-                 "owner", "nobody", "everyone")
+                 "owner", "nobody", "everyone", "axes", "directions")
+
+#: The four lines through a grid cell (row step, column step): along a row,
+#: along a column, and the two diagonals.
+AXES = [(0, 1), (1, 0), (1, 1), (1, -1)]
+
+#: The eight directions from a grid cell.
+DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
 
 #: Built-in names whose value changes during play (not usable in constants).
 PLAY_NAMES = ("others", "active", "current", "next", "round")
@@ -37,6 +44,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "order": (1, 1), "after": (1, 1), "best": (2, 2), "matches": (2, 2),
     "score": (1, 1), "abs": (1, 1), "cells": (1, 1), "empty": (1, 1), "at": (1, 1),
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
+    "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -185,6 +193,10 @@ class ExprCompiler:
             return lambda st: st.vars["round"]
         if name in ("owner", "nobody", "everyone"):
             return _const(name)
+        if name == "axes":
+            return lambda st: list(AXES)
+        if name == "directions":
+            return lambda st: list(DIRECTIONS)
         raise self.error(f"unknown name {name!r}", node, scope)  # pragma: no cover
 
     # ------------------------------------------------------------------ structure
@@ -397,6 +409,46 @@ class ExprCompiler:
             return best
         return argmax
 
+    def _e_run(self, node: dict[str, Any], scope: Scope) -> Fn:
+        """``maximal run through C along D where COND``: the longest unbroken line
+        of cells through C, in direction D and its opposite, whose pieces all
+        satisfy COND (bare attribute names mean the piece in the cell). Cells
+        come in order from the far end against D to the far end along D; an
+        empty list if C itself fails."""
+        through = self.compile(node["through"], scope)
+        along = self.compile(node["along"], scope)
+        name = "$cell_piece"
+        cond = self.compile(node["where"], self._candidate_scope(scope, name))
+
+        def run(st: "State") -> list[Cell]:
+            start = _as_cell(st, through(st))
+            d = _direction(along(st))
+            v = st.vars
+            saved = v.get(name, _MISSING)
+
+            def ok(cell: Cell | None) -> bool:
+                if cell is None:
+                    return False
+                v[name] = st.piece_at(cell)
+                return bool(cond(st))
+            try:
+                if not ok(start):
+                    return []
+                back: list[Cell] = []
+                c = st.step(start, (-d[0], -d[1]))
+                while ok(c):
+                    back.append(c)  # type: ignore[arg-type]
+                    c = st.step(c, (-d[0], -d[1]))  # type: ignore[arg-type]
+                ahead: list[Cell] = []
+                c = st.step(start, d)
+                while ok(c):
+                    ahead.append(c)  # type: ignore[arg-type]
+                    c = st.step(c, d)  # type: ignore[arg-type]
+            finally:
+                _restore(v, name, saved)
+            return back[::-1] + [start] + ahead
+        return run
+
     def _e_top(self, node: dict[str, Any], scope: Scope) -> Fn:
         of = self.compile(node["of"], scope)
         n = self.compile(node["count"], scope) if node.get("count") else None
@@ -556,6 +608,35 @@ class ExprCompiler:
         (a,) = args
         return lambda st: [c for c in st.cells(a(st)) if st.piece_at(c) is None]
 
+    def _f_step(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        cell, direction = args
+        return lambda st: st.step(_as_cell(st, cell(st)), _direction(direction(st)))
+
+    def _f_neighbours(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (cell,) = args
+
+        def neighbours(st: "State") -> list[Cell]:
+            c = _as_cell(st, cell(st))
+            return [n for n in (st.step(c, d) for d in DIRECTIONS) if n is not None]
+        return neighbours
+
+    def _f_ends(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        line, direction = args
+
+        def ends(st: "State") -> list[Cell]:
+            cells = [_as_cell(st, c) for c in items(st, line(st))]
+            if not cells:
+                return []
+            d = _direction(direction(st))
+            out = []
+            before = st.step(cells[0], (-d[0], -d[1]))
+            after = st.step(cells[-1], d)
+            for c in (before, after):
+                if c is not None:
+                    out.append(c)
+            return out
+        return ends
+
     def _f_at(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
 
@@ -591,6 +672,25 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
         for n, x in zip(names, value):
             v[n] = x
     return bind_many
+
+
+def _as_cell(st: "State", value: Any) -> Cell:
+    """A cell, or the cell of a piece lying on a grid. :raises RuleValueError: otherwise."""
+    if type(value) is Cell:
+        return value
+    if type(value) is Piece:
+        cell = st.cell_of(value)
+        if cell is not None:
+            return cell
+        raise RuleValueError(f"{value.name} is not on a grid")
+    raise RuleValueError(f"a cell is needed here, not {value!r}")
+
+
+def _direction(value: Any) -> tuple[int, int]:
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return (int(value[0]), int(value[1]))
+    raise RuleValueError(f"a direction is written (row step, column step), not {value!r}")
 
 
 def _number(x: Any, what: str) -> Any:

@@ -579,6 +579,19 @@ class FlowCompiler:
         self.block(phase["body"], scope)
         self.phase_stack.pop()
 
+    def _s_claim(self, node: dict[str, Any], scope: Scope) -> None:
+        what = self.exprs.compile(node["what"], scope)
+        player = self.exprs.compile(node["for"], scope)
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def claim(st: "State") -> int:
+                st.claim(items(st, what(st)), player(st))
+                return nxt
+            return claim
+        self.emit(factory, node)
+
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
         player = self.exprs.compile(node["player"], scope)
 

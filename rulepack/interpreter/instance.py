@@ -54,6 +54,10 @@ class ZoneInfo:
     rows: int = 0
     cols: int = 0
     cells: list[tuple[int, int]] = field(default_factory=list)
+    slot_of: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.slot_of = {rc: i for i, rc in enumerate(self.cells)}
 
 
 class _BuildState:
@@ -96,6 +100,8 @@ class Instance:
         self.var_inits: dict[str, tuple[bool, Fn]] = {}
         self.score_fn: Fn | None = None
         self.score_param = "p"
+        self.heuristic_fn: Fn | None = None
+        self.heuristic_param = "p"
         self.winner_rule: str | None = ir.get("winner")
         self.choices: list[Choice] = []
         self.code: list[Any] = []
@@ -128,6 +134,7 @@ class Instance:
             self._patterns()
             self._variables()
             self._score()
+            self._heuristic()
             self._flow()
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
@@ -452,6 +459,17 @@ class Instance:
                                    "another name for the player", self._loc(s), code="shadowing")
         self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
                                                                  deterministic=True))
+
+    def _heuristic(self) -> None:
+        h = self.ir.get("heuristic")
+        if h is None:
+            return
+        if h["player"] in self.attributes or h["player"] in self.globals:
+            raise SemanticError.at(f"{h['player']!r} is already a name in this ruleset; choose "
+                                   "another name for the player", self._loc(h), code="shadowing")
+        self.heuristic_param = h["player"]
+        self.heuristic_fn = self.exprs.compile(h["expr"], self.scope(locals=[h["player"]],
+                                                                     deterministic=True))
 
     # ------------------------------------------------------------------ flow
     def _flow(self) -> None:

@@ -529,6 +529,26 @@ class State:
         info = self.inst.zones[zone.index]
         return [Cell(zone.index, r, c, i) for i, (r, c) in enumerate(info.cells)]
 
+    def step(self, cell: Cell, direction: tuple[int, int]) -> Cell | None:
+        """The cell next to ``cell`` in ``direction`` (row step, column step), or
+        ``None`` off the grid or on a hole."""
+        info = self.inst.zones[cell.zone]
+        r, c = cell.row + direction[0], cell.col + direction[1]
+        slot = info.slot_of.get((r, c))
+        if slot is None:
+            return None
+        return Cell(cell.zone, r, c, slot)
+
+    def claim(self, pieces: list[Any], player: Any) -> None:
+        """Make ``player`` (a seat, or ``None``) the owner of pieces."""
+        if player is not None:
+            player = Player(self.seat(player))
+        owner = self.owner
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be claimed, not {piece!r}")
+            owner[piece.id] = player
+
     def piece_at(self, cell: Cell) -> Piece | None:
         return self.zones[cell.zone][cell.slot]
 
