@@ -28,6 +28,11 @@ class Decision:
 
     __slots__ = ("player", "count", "_state", "_view", "_texts")
 
+    @property
+    def instance(self) -> Any:
+        """The compiled rules (public knowledge): what a bot needs to look ahead."""
+        return self._state.inst
+
     def __init__(self, state: "State", player: int) -> None:
         self.player = player
         self.count = len(state.legal_actions())
@@ -83,10 +88,151 @@ class FirstAgent:
         return 0
 
 
+class Memory:
+    """What a player has seen: for each place of a zone (a grid cell, a position in
+    a stack or row) the piece last seen there. A place forgets its piece when the
+    view shows it empty, or when that piece shows up somewhere else."""
+
+    def __init__(self) -> None:
+        self.places: dict[tuple[str, Any], int] = {}
+
+    def observe(self, view: dict[str, Any]) -> None:
+        seen_at: dict[int, tuple[str, Any]] = {}
+        empty: list[tuple[str, Any]] = []
+        for label, zone in view["zones"].items():
+            kind = zone["kind"]
+            if kind == "grid":
+                entries = [(i, c["piece"]) for i, c in enumerate(zone["cells"])]
+            elif kind == "pile":
+                continue
+            else:
+                entries = list(enumerate(zone["pieces"]))
+                # positions past the end of a stack or row are empty now
+                for key in [k for k in self.places if k[0] == label and k[1] >= len(entries)]:
+                    empty.append(key)
+            for pos, entry in entries:
+                if entry is None:
+                    empty.append((label, pos))
+                elif not entry.get("hidden"):
+                    seen_at[entry["id"]] = (label, pos)
+        for key in empty:
+            self.places.pop(key, None)
+        for key in [k for k, pid in self.places.items() if pid in seen_at]:
+            del self.places[key]
+        for pid, key in seen_at.items():
+            self.places[key] = pid
+
+
+class LookaheadAgent:
+    """Looks ahead over its own consecutive decisions and takes the action with
+    the best value for itself, averaged over several determinizations of what it
+    cannot see (built from its view and its memory of earlier views).
+
+    The value of a position is the ruleset's ``heuristic(p)`` if it declares one,
+    else its ``score(p)``, and a win or loss at the end of the game. Knows no game.
+
+    :param samples: determinizations per decision (1 suffices with no hidden pieces).
+    :param depth: how many of its own consecutive decisions it searches.
+    """
+
+    name = "lookahead"
+
+    def __init__(self, seed: int = 0, samples: int = 4, depth: int = 2) -> None:
+        self.rng = Rng(seed)
+        self.samples = samples
+        self.depth = depth
+        self.memory = Memory()
+
+    def observe(self, view: dict[str, Any]) -> None:
+        self.memory.observe(view)
+
+    def choose(self, decision: Decision) -> int:
+        if decision.count == 1:
+            return 0
+        from rulepack.interpreter.determinize import determinize
+        view = decision.view
+        self.memory.observe(view)
+        inst = decision.instance
+        player = decision.player
+        texts = decision.actions
+        index_of: dict[str, list[int]] = {}
+        for i, t in enumerate(texts):
+            index_of.setdefault(t, []).append(i)
+        hidden = _has_hidden(view)
+        totals = [0.0] * decision.count
+        counted = [0] * decision.count
+        for _ in range(self.samples if hidden else 1):
+            st = determinize(inst, view, self.rng, self.memory.places)
+            render = st.describe_for(player)
+            for j, action in enumerate(st.legal_actions()):
+                for i in index_of.get(action.render(render), ()):
+                    totals[i] += self._value(st, j, player, self.depth)
+                    counted[i] += 1
+        best: list[int] = []
+        best_value = float("-inf")
+        for i in range(decision.count):
+            if not counted[i]:
+                continue
+            v = totals[i] / counted[i]
+            if v > best_value + 1e-9:
+                best, best_value = [i], v
+            elif abs(v - best_value) <= 1e-9:
+                best.append(i)
+        if not best:
+            return self.rng.below(decision.count)
+        return best[self.rng.below(len(best))]
+
+    def _value(self, st: Any, index: int, player: int, depth: int) -> float:
+        child = st.clone()
+        child._apply(child.legal_actions()[index])
+        if depth > 1 and not child.terminal and child.current_player == player:
+            return max(self._value(child, j, player, depth - 1)
+                       for j in range(len(child.legal_actions())))
+        return evaluate(child, player)
+
+
+#: Value of a won game for :func:`evaluate` (a loss counts the negative).
+WIN_VALUE = 1_000_000.0
+
+
+def evaluate(st: Any, player: int) -> float:
+    """How good a position is for ``player``: the game's result at the end, else the
+    ruleset's ``heuristic(player)``, else its ``score(player)``, else 0."""
+    if st.terminal:
+        winners = st.result()["winners"]
+        if player in winners:
+            return WIN_VALUE / len(winners)
+        return -WIN_VALUE if winners else 0.0
+    inst = st.inst
+    if inst.heuristic_fn is not None:
+        name = inst.heuristic_param
+        st.vars[name] = player
+        try:
+            return float(inst.heuristic_fn(st))
+        finally:
+            st.vars.pop(name, None)
+    if inst.score_fn is not None:
+        return float(st.score(player))
+    return 0.0
+
+
+def _has_hidden(view: dict[str, Any]) -> bool:
+    for zone in view["zones"].values():
+        if zone.get("hidden"):
+            return True
+        if zone["kind"] == "grid":
+            if any(c["piece"] and c["piece"].get("hidden") for c in zone["cells"]):
+                return True
+        elif zone["kind"] != "pile" and any(p.get("hidden") for p in zone["pieces"]):
+            return True
+    return False
+
+
 #: Agents by name, as the CLI's ``--seat`` option knows them.
 AGENTS: dict[str, Callable[[int], Any]] = {
     "random": RandomAgent,
     "first": FirstAgent,
+    "lookahead": LookaheadAgent,
 }
 
 
@@ -107,6 +253,7 @@ def play_out(state: "State", agents: list[Any],
     :param agents: one agent per seat.
     :param on_action: called as ``on_action(state_before, player, action)`` before each action.
     """
+    observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     while not state.is_terminal():
         player = state.current_player
         decision = Decision(state, player)
@@ -115,4 +262,11 @@ def play_out(state: "State", agents: list[Any],
         if on_action is not None:
             on_action(state, player, action)
         state._apply(action)
+        notify(observers, state)
     return state
+
+
+def notify(observers: list[tuple[int, Any]], state: "State") -> None:
+    """Show each observing agent its view of ``state`` (after every action)."""
+    for seat, agent in observers:
+        agent.observe(state.view(seat))

@@ -44,7 +44,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "order": (1, 1), "after": (1, 1), "best": (2, 2), "matches": (2, 2),
     "score": (1, 1), "abs": (1, 1), "cells": (1, 1), "empty": (1, 1), "at": (1, 1),
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
-    "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2),
+    "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -607,6 +607,10 @@ class ExprCompiler:
     def _f_empty(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: [c for c in st.cells(a(st)) if st.piece_at(c) is None]
+
+    def _f_knows(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        player, piece = args
+        return lambda st: st.knows(player(st), piece(st))
 
     def _f_step(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         cell, direction = args

@@ -163,6 +163,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         st.decisions = int(data.get("decisions", 0))
         st.turn_count = int(data.get("turns", 0))
         st.max_decisions = max_decisions
+        st.knowledge = None
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise bad(f"{type(exc).__name__}: {exc}") from None
     if not st.terminal and data.get("pending", True):

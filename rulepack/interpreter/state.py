@@ -155,6 +155,7 @@ class State:
         self.decisions = 0
         self.turn_count = 0
         self.max_decisions = max_decisions
+        self.knowledge: tuple[int, frozenset[int]] | None = None
         for name in inst.var_inits:
             self.vars[name] = inst.initial_value(self, name)
         self._run(0)
@@ -316,6 +317,7 @@ class State:
         c.decisions = self.decisions
         c.turn_count = self.turn_count
         c.max_decisions = self.max_decisions
+        c.knowledge = self.knowledge
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -568,6 +570,18 @@ class State:
         info = self.inst.zones[self.loc[piece.id]]
         seen = info.seen_by
         return seen == "everyone" or (seen == "owner" and info.owner == player)
+
+    def knows(self, player: Any, piece: Any) -> bool:
+        """Whether ``player`` knows which piece ``piece`` is: it can see it, or (in a
+        state built by :func:`~rulepack.interpreter.determinize.determinize` for
+        that player) it was placed from what the player saw or remembers."""
+        p = self.seat(player)
+        if type(piece) is not Piece:
+            raise RuleValueError(f"knows() needs a piece, not {piece!r}")
+        if self.visible(piece, p):
+            return True
+        k = self.knowledge
+        return k is not None and k[0] == p and piece.id in k[1]
 
     def describe_for(self, player: int | None) -> Any:
         """A value renderer that hides pieces ``player`` cannot see (``None``: show all)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulepack.interpreter.serialize import encode
 from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,10 +48,28 @@ def masked_value(st: "State", value: Any, player: int) -> Any:
     if t is ZoneRef:
         return {"zone": value.label}
     if t is Cell:
-        return {"cell": str(value)}
+        return {"cell": str(value), "zone": st.inst.zones[value.zone].label}
     if t is PatternRef:
         return {"pattern": value.name}
     return value
+
+
+def encode_masked(st: "State", value: Any, player: int) -> Any:
+    """A value with the tags of :func:`rulepack.interpreter.serialize.encode`, except
+    that a piece the player cannot see becomes ``{"hidden": kind}``."""
+    t = type(value)
+    if t is Piece:
+        if st.visible(value, player):
+            return {"piece": value.id}
+        return {"hidden": value.kind}
+    if t is list:
+        return [encode_masked(st, v, player) for v in value]
+    if t is tuple:
+        return {"tuple": [encode_masked(st, v, player) for v in value]}
+    if t is dict:
+        return {"map": [[encode_masked(st, k, player), encode_masked(st, v, player)]
+                        for k, v in value.items()]}
+    return encode(value)
 
 
 def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
@@ -92,15 +111,19 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
     """The information set of ``player`` as JSON-able data.
 
     :returns: ``{"ruleset", "player", "players", "seats", "current_player",
-        "turn", "round", "active", "terminal", "zones": {label: zone},
-        "variables": {name: value}, "scores", "legal_actions", "result"}``.
+        "turn", "round", "active", "terminal", "zones": {label: zone} (the
+        ``box`` of pieces out of play included), "variables": {name: value},
+        "scores", "legal_actions", "options", "flow": {pc, pending, decisions,
+        turns, winners, vars}, "result"}``. ``flow.vars`` holds every variable
+        of the flow, tagged as in :mod:`rulepack.interpreter.serialize`, hidden
+        pieces as ``{"hidden": kind}``.
     :raises ValueError: ``player`` is not a seat.
     """
     inst = st.inst
     if not isinstance(player, int) or not 0 <= player < inst.num_players:
         raise ValueError(f"{player!r} is not a seat of this game")
     seats = [describe(Player(p), inst.seat_names) for p in range(inst.num_players)]
-    zones = {inst.zones[i].label: zone_json(st, i, player) for i in range(1, len(inst.zones))}
+    zones = {inst.zones[i].label: zone_json(st, i, player) for i in range(len(inst.zones))}
     variables = {name: masked_value(st, st.vars.get(name), player) for name in inst.var_inits}
     current = st.vars.get("current")
     view: dict[str, Any] = {
@@ -117,6 +140,16 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         "variables": variables,
         "scores": st.scores(),
         "legal_actions": [],
+        "options": dict(inst.options),
+        # where the flow stands (public), enough to rebuild a state from this view
+        "flow": {
+            "pc": st.pc,
+            "pending": st.pending is not None,
+            "decisions": st.decisions,
+            "turns": st.turn_count,
+            "winners": st.explicit_winners,
+            "vars": {k: encode_masked(st, v, player) for k, v in st.vars.items()},
+        },
     }
     if st.current_player == player:
         render = st.describe_for(player)

@@ -1,0 +1,196 @@
+"""Determinization: a full state consistent with what one player knows.
+
+Tree search over hidden information (PIMC, information-set MCTS) and bots that
+look ahead need states, but a player only has a view. :func:`determinize`
+builds a :class:`~rulepack.interpreter.state.State` in which every piece the
+view shows is where the view shows it, and every hidden place is filled with a
+piece the player has not seen, dealt at random from the player's own
+generator (pieces the player remembers go where it remembers them first).
+The flow position and the variables come from the view's ``flow`` section.
+
+The state remembers which pieces the player truly knows (:attr:`State.knowledge`),
+so a ruleset heuristic can ask ``knows(p, piece)`` and tell a remembered tile
+from a guessed one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulepack.errors import Location, RulesetRuntimeError
+from rulepack.interpreter.rng import Rng
+from rulepack.interpreter.serialize import decode
+from rulepack.interpreter.values import Piece
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.instance import Instance
+    from rulepack.interpreter.state import State
+
+#: A remembered place: (zone label, position in the zone) → piece id. The
+#: position is the index in a stack or row, the slot of a grid, or ``None`` for
+#: "somewhere in this pile".
+Memory = dict[tuple[str, Any], int]
+
+
+def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
+                memory: Memory | None = None, max_decisions: int = 100_000) -> "State":
+    """A state of ``inst`` consistent with ``view`` (and with ``memory``).
+
+    :param view: ``State.view(player)`` output for this instance.
+    :param rng: the caller's generator; it fixes the deal of hidden pieces and
+        the new state's own chance events.
+    :param memory: places where the player believes hidden pieces are.
+    :raises RulesetRuntimeError: the view does not fit the instance.
+    """
+    from rulepack.interpreter.state import State
+
+    player = int(view["player"])
+    labels = {z.label: z.index for z in inst.zones}
+    zones: list[list[Any]] = [[] for _ in inst.zones]
+    for z in inst.zones:
+        if z.kind == "grid":
+            zones[z.index] = [None] * len(z.cells)
+    face = [False] * len(inst.pieces)
+    owner: list[Any] = [None] * len(inst.pieces)
+    seen: set[int] = set()
+    holes: list[tuple[int, Any, str]] = []  # (zone index, position, kind) still to fill
+
+    def place_visible(zi: int, pos: Any, data: dict[str, Any]) -> None:
+        piece = inst.pieces[data["id"]]
+        seen.add(piece.id)
+        face[piece.id] = data.get("face") == "up"
+        if data.get("owner") is not None:
+            from rulepack.interpreter.values import Player
+            owner[piece.id] = Player(data["owner"])
+        if pos is None:
+            zones[zi].append(piece)
+        else:
+            zones[zi][pos] = piece
+
+    try:
+        for label, zv in view["zones"].items():
+            zi = labels[label]
+            kind = inst.zones[zi].kind
+            if kind == "grid":
+                for slot, cell in enumerate(zv["cells"]):
+                    entry = cell["piece"]
+                    if entry is None:
+                        continue
+                    if entry.get("hidden"):
+                        holes.append((zi, slot, entry["kind"]))
+                    else:
+                        place_visible(zi, slot, entry)
+            elif kind == "pile":
+                for entry in zv["pieces"]:
+                    place_visible(zi, None, entry)
+                for k, n in (zv.get("hidden_kinds") or {}).items():
+                    holes.extend((zi, None, k) for _ in range(int(n)))
+            else:
+                zones[zi] = [None] * len(zv["pieces"])
+                for pos, entry in enumerate(zv["pieces"]):
+                    if entry.get("hidden"):
+                        holes.append((zi, pos, entry["kind"]))
+                    else:
+                        place_visible(zi, pos, entry)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise RulesetRuntimeError.at(f"this view does not fit the ruleset: {exc!r}",
+                                     Location(inst.file), code="bad-view") from None
+
+    pool: dict[str, list[Piece]] = {}
+    for piece in inst.pieces:
+        if piece.id not in seen:
+            pool.setdefault(piece.kind, []).append(piece)
+    known = set(seen)
+    remaining: list[tuple[int, Any, str]] = []
+    memory = memory or {}
+    for zi, pos, kind in holes:
+        remembered = memory.get((inst.zones[zi].label, pos))
+        candidates = pool.get(kind, [])
+        hit = next((p for p in candidates if p.id == remembered), None) \
+            if remembered is not None else None
+        if hit is not None:
+            candidates.remove(hit)
+            known.add(hit.id)
+            _put(zones, zi, pos, hit)
+        else:
+            remaining.append((zi, pos, kind))
+    for kind in pool:
+        rng.shuffle(pool[kind])
+    for zi, pos, kind in remaining:
+        candidates = pool.get(kind)
+        if not candidates:
+            raise RulesetRuntimeError.at(f"the view shows more hidden {kind}s than the game has",
+                                         Location(inst.file), code="bad-view")
+        _put(zones, zi, pos, candidates.pop())
+    for z in inst.zones:
+        if z.kind == "pile":
+            zones[z.index].sort(key=lambda p: p.id)
+
+    st = State.__new__(State)
+    st.inst = inst
+    st.zones = zones
+    st.loc = [0] * len(inst.pieces)
+    for zi, zone in enumerate(zones):
+        for p in zone:
+            if p is not None:
+                st.loc[p.id] = zi
+    st.face = face
+    st.owner = owner
+    st.active = list(view["active"])
+    flow = view["flow"]
+    hidden_pick = _HiddenPicker(inst, zones, seen, rng)
+    st.vars = {k: _decode_masked(inst, v, hidden_pick) for k, v in flow["vars"].items()}
+    st.rng = Rng(rng.below(1 << 62))
+    st.seed = 0
+    st.pc = int(flow["pc"])
+    st.pending = None
+    st.decider = None
+    st._legal = None
+    st.terminal = bool(view["terminal"])
+    st.explicit_winners = flow.get("winners")
+    st.history = []
+    st.decisions = int(flow.get("decisions", 0))
+    st.turn_count = int(flow.get("turns", 0))
+    st.max_decisions = max_decisions
+    st.knowledge = (player, frozenset(known))
+    if not st.terminal and flow.get("pending"):
+        st._run(st.pc)
+    return st
+
+
+def _put(zones: list[list[Any]], zi: int, pos: Any, piece: Piece) -> None:
+    if pos is None:
+        zones[zi].append(piece)
+    else:
+        zones[zi][pos] = piece
+
+
+class _HiddenPicker:
+    """Stands in a guessed piece for a hidden piece held in a variable."""
+
+    def __init__(self, inst: "Instance", zones: list[list[Any]], seen: set[int], rng: Rng) -> None:
+        self.by_kind: dict[str, list[Piece]] = {}
+        for zone in zones:
+            for p in zone:
+                if p is not None and p.id not in seen:
+                    self.by_kind.setdefault(p.kind, []).append(p)
+        self.rng = rng
+
+    def __call__(self, kind: str) -> Piece | None:
+        options = self.by_kind.get(kind)
+        return self.rng.choice(options) if options else None
+
+
+def _decode_masked(inst: "Instance", data: Any, pick: _HiddenPicker) -> Any:
+    if isinstance(data, list):
+        return [_decode_masked(inst, v, pick) for v in data]
+    if isinstance(data, dict):
+        if "hidden" in data:
+            return pick(data["hidden"])
+        if "tuple" in data:
+            return tuple(_decode_masked(inst, v, pick) for v in data["tuple"])
+        if "map" in data:
+            return {_decode_masked(inst, k, pick): _decode_masked(inst, v, pick)
+                    for k, v in data["map"]}
+        return decode(inst, data)
+    return data
