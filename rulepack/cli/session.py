@@ -24,7 +24,7 @@ from rulepack.cli import render
 from rulepack.cli.args import HUMAN
 from rulepack.cli.events import Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
-from rulepack.interpreter.agents import Decision, make_agent
+from rulepack.interpreter.agents import Decision, make_agent, notify
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.game import Game
@@ -64,6 +64,7 @@ class Session:
         self.show_chance = show_chance
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
         self.agents = make_agents(kinds, seed)
+        self.observers = [(seat, a) for seat, a in self.agents.items() if hasattr(a, "observe")]
         self.keyboard = Keyboard(console, self.humans) if self.humans else None
         self.shared = len(self.humans) > 1
         self.viewers: list[Viewer] = list(self.humans) if self.humans else [None]
@@ -128,6 +129,7 @@ class Session:
                 index = self.ask_human(player)
             action = self.state.legal_actions()[index]
             events = step(self.state, action, self.viewers)
+            notify(self.observers, self.state)
             scores_note, round_note = self._public_notes()
             for v in self.viewers:
                 acts = [e for e in events[v] if e.kind == "action"]
