@@ -191,6 +191,16 @@ class LookaheadAgent:
         return evaluate(child, player)
 
 
+class GreedyAgent(LookaheadAgent):
+    """Takes the action whose immediate result is best for itself (a lookahead of
+    one decision): for a scored game, the best immediate score change."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, samples: int = 4) -> None:
+        super().__init__(seed, samples=samples, depth=1)
+
+
 #: Value of a won game for :func:`evaluate` (a loss counts the negative).
 WIN_VALUE = 1_000_000.0
 
@@ -233,6 +243,7 @@ AGENTS: dict[str, Callable[[int], Any]] = {
     "random": RandomAgent,
     "first": FirstAgent,
     "lookahead": LookaheadAgent,
+    "greedy": GreedyAgent,
 }
 
 

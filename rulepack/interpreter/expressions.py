@@ -45,6 +45,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "score": (1, 1), "abs": (1, 1), "cells": (1, 1), "empty": (1, 1), "at": (1, 1),
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
     "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
+    "flatten": (1, 1),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -125,6 +126,20 @@ class ExprCompiler:
             if cand == "$self" and name in rt.PSEUDO_ATTRIBUTES and name not in ("kind", "name"):
                 raise self.error(f"{name!r} changes during play, so a piece's fixed attribute "
                                  "cannot be computed from it", node, scope, code="pseudo-in-derived")
+            if name == "owner":
+                def cand_owner(st: "State") -> Any:
+                    x = st.vars[cand]
+                    if type(x) is Piece:
+                        return st.owner[x.id]
+                    return attribute(st, x, name)
+                return cand_owner
+            if name == "face":
+                def cand_face(st: "State") -> Any:
+                    x = st.vars[cand]
+                    if type(x) is Piece:
+                        return "up" if st.face[x.id] else "down"
+                    return attribute(st, x, name)
+                return cand_face
             if name in rt.PSEUDO_ATTRIBUTES:
                 return lambda st: attribute(st, st.vars[cand], name)
 
@@ -243,7 +258,24 @@ class ExprCompiler:
             raise self.error(f"unknown attribute {name!r}", node, scope, code="unknown-attribute",
                              hint="attributes here: " + ", ".join(sorted(scope.attributes)))
         of = self.compile(node["of"], scope)
-        return lambda st: attribute(st, of(st), name)
+        if name == "owner":
+            def owner_of(st: "State") -> Any:
+                v = of(st)
+                if type(v) is Piece:
+                    return st.owner[v.id]
+                return attribute(st, v, name)
+            return owner_of
+        if name in rt.PSEUDO_ATTRIBUTES:
+            return lambda st: attribute(st, of(st), name)
+
+        def attr_of(st: "State") -> Any:
+            v = of(st)
+            if type(v) is Piece:
+                a = v.attrs
+                if name in a:
+                    return a[name]
+            return attribute(st, v, name)
+        return attr_of
 
     def _e_index(self, node: dict[str, Any], scope: Scope) -> Fn:
         base = node["of"]
@@ -608,6 +640,19 @@ class ExprCompiler:
         (a,) = args
         return lambda st: [c for c in st.cells(a(st)) if st.piece_at(c) is None]
 
+    def _f_flatten(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+
+        def flatten(st: "State") -> list[Any]:
+            out: list[Any] = []
+            for x in items(st, a(st)):
+                if type(x) is list or type(x) is tuple:
+                    out.extend(x)
+                else:
+                    out.append(x)
+            return out
+        return flatten
+
     def _f_knows(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         player, piece = args
         return lambda st: st.knows(player(st), piece(st))
@@ -766,14 +811,28 @@ def _plus(a: Fn, b: Fn) -> Fn:
 
 
 def _arith(op: str, a: Fn, b: Fn) -> Fn:
-    def arith(st: "State") -> Any:
-        x, y = a(st), b(st)
-        if not (isinstance(x, int) and isinstance(y, int)) or isinstance(x, bool) or isinstance(y, bool):
-            raise RuleValueError(f"cannot compute {x!r} {op} {y!r}")
-        if op == "-":
+    def check(x: Any, y: Any) -> None:
+        if not (type(x) is int or type(x) is Player) or not (type(y) is int or type(y) is Player):
+            if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) \
+                    or not isinstance(y, (int, float)):
+                raise RuleValueError(f"cannot compute {x!r} {op} {y!r}")
+
+    if op == "-":
+        def minus(st: "State") -> Any:
+            x, y = a(st), b(st)
+            check(x, y)
             return x - y
-        if op == "*":
+        return minus
+    if op == "*":
+        def times(st: "State") -> Any:
+            x, y = a(st), b(st)
+            check(x, y)
             return x * y
+        return times
+
+    def divide(st: "State") -> Any:
+        x, y = a(st), b(st)
+        check(x, y)
         if y == 0:
             raise RuleValueError("division by zero")
         if op == "//":
@@ -781,4 +840,4 @@ def _arith(op: str, a: Fn, b: Fn) -> Fn:
         if op == "%":
             return x % y
         return x // y if x % y == 0 else x / y
-    return arith
+    return divide
