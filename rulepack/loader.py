@@ -148,10 +148,25 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
                         f"library {lib_name} has no component {n!r} (it has "
                         f"{', '.join(sorted(known))})", Location(file, at[0], at[1]),
                         code="unknown-component")
-        # the ruleset's own declarations (and earlier uses) win over the library's
-        own = {c["name"] for c in merged["components"]}
-        merged["components"] = [_relocate(c) for c in lib_components if c["name"] not in own] + \
-            merged["components"]
+        # the ruleset's own declarations (and earlier uses) win over the library's;
+        # a component redeclared without attributes adapts the library's one
+        # (``component tile { copies count(players) }``)
+        own = {c["name"]: c for c in merged["components"]}
+        adapted = []
+        for c in lib_components:
+            mine = own.get(c["name"])
+            if mine is None:
+                adapted.append(_relocate(c))
+            elif not mine["attributes"]:
+                merged_c = _relocate(c)
+                merged_c["copies"] = mine["copies"] if mine["copies"] is not None else c["copies"]
+                merged_c["called"] = mine["called"] or c["called"]
+                merged_c["derived"] = merged_c["derived"] + mine["derived"]
+                if mine.get("at"):
+                    merged_c["at"] = mine["at"]
+                merged["components"] = [x for x in merged["components"] if x is not mine]
+                adapted.append(merged_c)
+        merged["components"] = adapted + merged["components"]
         own_orders = {o["attribute"] for o in merged["orders"]}
         merged["orders"] = [_relocate(o) for o in lib["orders"] if o["attribute"] not in own_orders] \
             + merged["orders"]

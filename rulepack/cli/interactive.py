@@ -1,15 +1,18 @@
 """The human seat: reading a choice from the keyboard, and sharing one screen.
 
-A person answers each decision with the number of an action. Anything else is
-explained and asked again; ``q`` (or end of input, or Ctrl-C) quits the game.
+A person answers each decision with the number of an action, or with a board
+coordinate such as ``f6`` when exactly one action names that cell (several:
+they are listed and the question is asked again). Anything else is explained
+and asked again; ``q`` (or end of input, or Ctrl-C) quits the game.
 When several people share the screen, the previous player's screen is hidden
 and the next player is asked to take the seat before their hand is shown.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import Callable
+from typing import Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -22,6 +25,26 @@ ERASE_SCROLLBACK = "\x1b[3J"
 
 #: Blank lines printed to push a private screen out of sight when the terminal cannot be cleared.
 SCROLL_LINES = 40
+
+
+#: What a typed board coordinate looks like: column letters, row number (``f6``, ``aa12``).
+COORDINATE = re.compile(r"[a-z]{1,2}[0-9]{1,3}")
+
+
+def actions_naming(texts: Sequence[str], cell: str) -> list[int]:
+    """Indices of the action texts that name ``cell`` as a whole word, any case
+    (``"f6"`` is in ``"claim 24 at F6"``, not in ``"claim 24 at f61"``)."""
+    word = re.compile(rf"(?<![\w]){re.escape(cell.strip())}(?![\w])", re.IGNORECASE)
+    return [i for i, t in enumerate(texts) if word.search(t)]
+
+
+def first_cell(texts: Sequence[str]) -> str | None:
+    """The first cell an action text names (so a coordinate may be typed), or ``None``."""
+    for t in texts:
+        for w in re.findall(r"\w+", t.lower()):
+            if COORDINATE.fullmatch(w):
+                return w
+    return None
 
 
 def _stdin_is_terminal() -> bool:
@@ -83,24 +106,47 @@ class Keyboard:
         self.owner = player
 
     # ------------------------------------------------------------------ choosing
-    def choose(self, count: int, show: Callable[[], None]) -> int:
-        """Ask for an action number from 1 to ``count``; returns its 0-based index.
+    def choose(self, count: int, show: Callable[[], None],
+               texts: Sequence[str] | None = None) -> int:
+        """Ask for an action number from 1 to ``count`` (or, given the actions'
+        ``texts``, a cell they name); returns its 0-based index.
 
         :param show: prints the screen again (on ``?``).
         :raises Quit: the person quits.
         """
+        example = first_cell(texts) if texts is not None else None
+        cells = example is not None
+        hint = f", a cell like {example}" if cells else ""
         while True:
-            raw = self.read(f"Choose 1-{count} (? to show again, q to quit): ").strip()
+            raw = self.read(f"Choose 1-{count}{hint} (? to show again, q to quit): ").strip()
             if not raw:
                 self.say(f"Type the number of an action, from 1 to {count}.")
                 continue
             if raw.lower() in SHOW_WORDS:
                 show()
                 continue
+            if cells and COORDINATE.fullmatch(raw.lower()):
+                assert texts is not None
+                found = actions_naming(texts, raw)
+                if len(found) == 1:
+                    return found[0]
+                if not found:
+                    self.say(f"No action names {raw.lower()}: type an action's number "
+                             f"from 1 to {count}, or another cell.")
+                    continue
+                self.say(f"{len(found)} actions name {raw.lower()}; type the number of one:")
+                for i in found:
+                    self.console.print(Text(f"{i + 1:>4}. {texts[i]}"), soft_wrap=True)
+                continue
             try:
                 number = int(raw)
             except ValueError:
-                self.say(f"{raw!r} is not a number: type a number from 1 to {count}, or q to quit.")
+                if cells:
+                    self.say(f"{raw!r} is not a number or a cell: type a number from 1 to "
+                             f"{count}, a cell like {example}, or q to quit.")
+                else:
+                    self.say(f"{raw!r} is not a number: type a number from 1 to {count}, "
+                             "or q to quit.")
                 continue
             if not 1 <= number <= count:
                 self.say(f"There is no action {number}: choose from 1 to {count}.")

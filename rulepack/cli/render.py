@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.color import Color, ColorParseError
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.rule import Rule
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -100,12 +103,13 @@ def _join(parts: list[tuple[str, bool]]) -> Text:
     return text
 
 
-def zone_contents(zone: dict[str, Any], viewer: int | None) -> RenderableType:
+def zone_contents(zone: dict[str, Any], viewer: int | None,
+                  seats: list[str] | None = None) -> RenderableType:
     """One zone of a view as text (a small table for a grid)."""
     own = zone.get("owner") is not None and zone.get("owner") == viewer
     kind = zone.get("kind")
     if kind == "grid":
-        return grid_table(zone)
+        return grid_table(zone, seats)
     if "groups" in zone:
         groups = zone.get("groups") or []
         if not groups:
@@ -132,38 +136,168 @@ def zone_contents(zone: dict[str, Any], viewer: int | None) -> RenderableType:
     return text
 
 
-def grid_table(zone: dict[str, Any]) -> Table:
-    """A grid zone as a table: columns a, b, c..., rows 1, 2, 3...; holes are blank."""
-    rows, cols = int(zone.get("rows") or 0), int(zone.get("cols") or 0)
-    cells: dict[tuple[int, int], Any] = {}
-    labels: dict[int, str] = {}
-    for cell in zone.get("cells") or []:
-        r, c = int(cell["row"]), int(cell["col"])
-        cells[(r, c)] = cell.get("piece")
-        label = str(cell.get("cell", ""))
-        labels.setdefault(c, label.rstrip("0123456789") or str(c))
-    table = Table(box=box.SQUARE, show_header=True, padding=(0, 1), show_lines=False)
-    table.add_column("")
-    for c in range(1, cols + 1):
-        table.add_column(labels.get(c, str(c)), justify="center")
-    for r in range(1, rows + 1):
-        row: list[RenderableType] = [Text(str(r), style="dim")]
+#: Seat colours for seats whose names are not colours, by seat index.
+SEAT_PALETTE = ["red", "blue", "green", "yellow", "magenta", "cyan", "bright_red", "bright_blue"]
+
+
+def seat_colour(seats: list[str], seat: int) -> str:
+    """The colour of a seat: its name when that is a colour rich knows (``red``,
+    ``yellow``...), else :data:`SEAT_PALETTE` by seat index."""
+    name = seat_name(seats, seat).strip().lower()
+    try:
+        Color.parse(name)
+        return name
+    except ColorParseError:
+        return SEAT_PALETTE[seat % len(SEAT_PALETTE)]
+
+
+def seat_style(seats: list[str], seat: int) -> Style:
+    """A piece owned by ``seat``: its label in bold on the seat's colour (as a
+    Multiplay cube shows its number on its owner's colour), black or white text
+    for contrast."""
+    colour = Color.parse(seat_colour(seats, seat))
+    r, g, b = colour.get_truecolor()
+    light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 110
+    return Style(bold=True, color="black" if light else "bright_white", bgcolor=colour)
+
+
+def seat_marks(seats: list[str]) -> list[str]:
+    """One-letter marks for the seats on a board printed without colour: the seats'
+    initials when they differ (``r``, ``y``, ``g``, ``b``), else ``A``, ``B``..."""
+    initials = [seat_name(seats, p)[:1].lower() for p in range(len(seats))]
+    if all(i.isalpha() for i in initials) and len(set(initials)) == len(initials):
+        return initials
+    return [chr(ord("A") + p) if p < 26 else str(p + 1) for p in range(len(seats))]
+
+
+class GridBoard:
+    """A grid zone as a table: columns a, b, c..., rows 1, 2, 3...; holes are blank.
+
+    A piece with an owner shows in its owner's colour (:func:`seat_style`); on a
+    console without colour it carries its owner's mark instead (``24r``), with a
+    legend under the board.
+    """
+
+    def __init__(self, zone: dict[str, Any], seats: list[str] | None = None) -> None:
+        self.zone = zone
+        self.seats = list(seats or [])
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        coloured = console.color_system is not None and not console.no_color
+        yield self.table(coloured)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        coloured = console.color_system is not None and not console.no_color
+        return Measurement.get(console, options, self.table(coloured))
+
+    def table(self, coloured: bool) -> Table:
+        zone = self.zone
+        rows, cols = int(zone.get("rows") or 0), int(zone.get("cols") or 0)
+        cells: dict[tuple[int, int], Any] = {}
+        labels: dict[int, str] = {}
+        for cell in zone.get("cells") or []:
+            r, c = int(cell["row"]), int(cell["col"])
+            cells[(r, c)] = cell.get("piece")
+            label = str(cell.get("cell", ""))
+            labels.setdefault(c, label.rstrip("0123456789") or str(c))
+        shown = [p for p in cells.values() if p and not p.get("hidden")]
+        owners = sorted({int(p["owner"]) for p in shown if p.get("owner") is not None})
+        seats = list(self.seats)
+        while owners and len(seats) <= owners[-1]:
+            seats.append(f"player {len(seats) + 1}")
+        marks = seat_marks(seats) if owners else []
+        # every piece as a chip of one width: " 24 " (" 24r" without colour)
+        width = max([len(_piece_label(p, False)) for p in shown] + [3])
+        # no column rules: chips of one colour side by side read as a row
+        table = Table(box=None, show_header=True, header_style="bold", padding=(0, 0),
+                      pad_edge=False)
+        table.add_column("", justify="right")
         for c in range(1, cols + 1):
-            if (r, c) not in cells:
-                row.append(Text(" "))
-                continue
-            piece = cells[(r, c)]
-            if piece is None:
-                row.append(Text("·", style="dim"))
-            elif piece.get("hidden"):
-                row.append(Text("▒" * 3, style="dim"))
+            table.add_column(labels.get(c, str(c)), justify="center", min_width=width + 2)
+        for r in range(1, rows + 1):
+            row: list[RenderableType] = [Text(f"{r} ", style="dim")]
+            for c in range(1, cols + 1):
+                if (r, c) not in cells:
+                    row.append(Text(" "))
+                    continue
+                piece = cells[(r, c)]
+                if piece is None:
+                    row.append(Text("·", style="dim"))
+                elif piece.get("hidden"):
+                    row.append(Text("▒" * width, style="dim"))
+                elif piece.get("owner") is not None:
+                    seat = int(piece["owner"])
+                    label = _piece_label(piece, False).rjust(width)
+                    if coloured:
+                        row.append(Text(f" {label} ", style=seat_style(seats, seat)))
+                    else:
+                        row.append(Text(f" {label}{marks[seat]}", style="bold"))
+                else:
+                    row.append(Text(f" {_piece_label(piece, False).rjust(width)} "))
+            table.add_row(*row)
+        if owners:
+            table.caption = self.legend(seats, marks, coloured)
+            table.caption_justify = "left"
+        return table
+
+    @staticmethod
+    def legend(seats: list[str], marks: list[str], coloured: bool) -> Text:
+        text = Text()
+        for p in range(len(seats)):
+            if p:
+                text.append("  ")
+            if coloured:
+                text.append(f" {seat_name(seats, p)} ", style=seat_style(seats, p))
             else:
-                row.append(Text(_piece_label(piece, False)))
-        table.add_row(*row)
-    return table
+                text.append(f"{marks[p]} = {seat_name(seats, p)}")
+        text.append("  plain: nobody's" if coloured else "  no mark: nobody's")
+        return text
+
+
+def grid_table(zone: dict[str, Any], seats: list[str] | None = None) -> GridBoard:
+    """A grid zone as a board (see :class:`GridBoard`): pieces in their cells,
+    column letters and row numbers, owned pieces in their owner's colour."""
+    return GridBoard(zone, seats)
 
 
 # ---------------------------------------------------------------------- views
+def chance_names(ir: dict[str, Any]) -> list[str]:
+    """Names the flow binds to a chance outcome (``let roll = random(1..12)``), in
+    the order of the ruleset: a player should see the die they must play with."""
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            expr = node.get("expr")
+            if (node.get("k") == "let" and isinstance(node.get("bind"), str)
+                    and isinstance(expr, dict) and expr.get("k") == "call"
+                    and expr.get("fn") == "random" and node["bind"] not in out):
+                out.append(node["bind"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(ir.get("setup"))
+    walk(ir.get("phases"))
+    walk(ir.get("play"))
+    return out
+
+
+def flow_value_text(value: Any, seats: list[str]) -> str:
+    """A flow variable of a view (tagged as in ``serialize.encode``) as text."""
+    if isinstance(value, dict):
+        if "player" in value and len(value) == 1:
+            return seat_name(seats, int(value["player"]))
+        if "tuple" in value:
+            return "(" + ", ".join(flow_value_text(v, seats) for v in value["tuple"]) + ")"
+        if "hidden" in value:
+            return f"a face-down {value['hidden']}"
+    if isinstance(value, list):
+        return ", ".join(flow_value_text(v, seats) for v in value) or "—"
+    return value_text(value, seats)
+
+
 def scores_text(scores: list[Any] | None, seats: list[str],
                 viewer: int | None = None) -> Text | None:
     if scores is None:
@@ -178,10 +312,13 @@ def scores_text(scores: list[Any] | None, seats: list[str],
 
 
 def view_renderable(view: dict[str, Any], title: str,
-                    per_player: set[str] | None = None) -> RenderableType:
+                    per_player: set[str] | None = None,
+                    chance: list[str] | None = None) -> RenderableType:
     """A player's view: header, scores, zones and variables.
 
     :param per_player: names of per-player variables (their value is one per seat).
+    :param chance: names of flow values bound to chance outcomes (see
+        :func:`chance_names`), shown with the variables when the flow holds them.
     """
     viewer = view.get("player")
     seats = list(view.get("seats") or [])
@@ -204,10 +341,13 @@ def view_renderable(view: dict[str, Any], title: str,
         count = zone.get("count")
         if zone.get("kind") == "grid":
             count = sum(1 for c in zone.get("cells") or [] if c.get("piece") is not None)
-        table.add_row(name, Text("" if count is None else str(count)), zone_contents(zone, viewer))
+        table.add_row(name, Text("" if count is None else str(count)), zone_contents(zone, viewer, seats))
     parts.append(table)
-    variables = view.get("variables") or {}
-    if variables:
+    variables = dict(view.get("variables") or {})
+    flow_vars = (view.get("flow") or {}).get("vars") or {}
+    extra = {name: flow_value_text(flow_vars[name], seats) for name in (chance or [])
+             if name not in variables and flow_vars.get(name) is not None}
+    if variables or extra:
         vt = Table(box=None, show_header=False, padding=(0, 1))
         vt.add_column("name", style="bold", no_wrap=True)
         vt.add_column("value")
@@ -219,6 +359,8 @@ def view_renderable(view: dict[str, Any], title: str,
             else:
                 shown = value_text(value, seats)
             vt.add_row(Text(name), Text(shown))
+        for name, shown in extra.items():
+            vt.add_row(Text(name), Text(shown, style="bold"))
         parts.append(Text("Variables", style="bold"))
         parts.append(vt)
     return Group(*parts)

@@ -70,6 +70,7 @@ class Session:
         self.viewers: list[Viewer] = list(self.humans) if self.humans else [None]
         self.waiting: dict[Viewer, list[RenderableType]] = {v: [] for v in self.viewers}
         self.per_player = {v["name"] for v in game.ir.get("variables", []) if v.get("per_player")}
+        self.chance = render.chance_names(game.ir)
         public = state.view(0)
         self.seats: list[str] = list(public["seats"])
         self.round = public.get("round")
@@ -156,10 +157,11 @@ class Session:
 
         def show() -> None:
             view = self.state.view(player)
-            self.console.print(render.view_renderable(view, self.game.title, self.per_player))
+            self.console.print(render.view_renderable(view, self.game.title, self.per_player,
+                                                      self.chance))
             self.console.print(render.actions_renderable(texts))
         show()
-        return self.keyboard.choose(len(texts), show)
+        return self.keyboard.choose(len(texts), show, texts)
 
     def finish(self) -> dict[str, Any]:
         result = self.state.result()
@@ -170,7 +172,7 @@ class Session:
         elif self.humans:
             viewer = self.humans[0]
             self.console.print(render.view_renderable(self.state.view(viewer), self.game.title,
-                                                      self.per_player))
+                                                      self.per_player, self.chance))
         viewer = self.humans[0] if len(self.humans) == 1 else None
         self.console.print(render.result_renderable(result, self.seats, self.kinds, viewer))
         self.console.print(Text(f"{self.state.decisions} decisions", style="dim"))

@@ -60,9 +60,10 @@ class ToIR(Transformer):
             "setup": [],
             "phases": [],
             "play": [],
+            "requirements": [],
         }
         list_keys = {"uses", "components", "orders", "attributes", "options", "zones",
-                     "patterns", "constants", "variables", "phases"}
+                     "patterns", "constants", "variables", "phases", "requirements"}
         for key, value in items:
             if key in list_keys:
                 ir[key].append(value)
@@ -211,6 +212,9 @@ class ToIR(Transformer):
     def c_each(self, meta: Meta, expr: IR) -> IR:
         return self._constraint(meta, "each", expr)
 
+    def c_wild(self, meta: Meta, expr: IR) -> IR:
+        return self._constraint(meta, "wild", expr)
+
     def const_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("constants", {"name": str(name), "expr": expr, "at": _at(meta)})
 
@@ -224,6 +228,9 @@ class ToIR(Transformer):
 
     def score_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("score", {"player": str(name), "expr": expr, "at": _at(meta)})
+
+    def require_decl(self, meta: Meta, cond: IR, message: Token) -> tuple[str, IR]:
+        return ("requirements", {"cond": cond, "message": _string(message), "at": _at(meta)})
 
     def heuristic_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("heuristic", {"player": str(name), "expr": expr, "at": _at(meta)})
@@ -354,6 +361,9 @@ class ToIR(Transformer):
 
     def eliminate_stmt(self, meta: Meta, player: IR) -> IR:
         return {"k": "eliminate", "player": player, "at": _at(meta)}
+
+    def arrange_stmt(self, meta: Meta, zone: IR, pattern: IR) -> IR:
+        return {"k": "arrange", "zone": zone, "into": pattern, "at": _at(meta)}
 
     def claim_stmt(self, meta: Meta, what: IR, player: IR) -> IR:
         return {"k": "claim", "what": what, "for": player, "at": _at(meta)}

@@ -153,6 +153,10 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     st.turn_count = int(flow.get("turns", 0))
     st.max_decisions = max_decisions
     st.knowledge = (player, frozenset(known))
+    st.groupings = {}
+    for label, zv in view["zones"].items():
+        if zv.get("groups") is not None:
+            st.groupings[labels[label]] = tuple(len(g) for g in zv["groups"])
     if not st.terminal and flow.get("pending"):
         st._run(st.pc)
     return st

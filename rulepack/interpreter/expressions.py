@@ -45,7 +45,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "score": (1, 1), "abs": (1, 1), "cells": (1, 1), "empty": (1, 1), "at": (1, 1),
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
     "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
-    "flatten": (1, 1),
+    "flatten": (1, 1), "partition": (2, 2), "partitionable": (2, 3), "unique": (1, 1),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -617,6 +617,34 @@ class ExprCompiler:
         pat, group = self._pattern_arg(args[0]), args[1]
         return lambda st: pat(st).best(st, items(st, group(st)))
 
+    def _f_partition(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        pat, group = self._pattern_arg(args[0]), args[1]
+        return lambda st: pat(st).partition(st, _pieces(st, group(st)))
+
+    def _f_partitionable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        pat, group = self._pattern_arg(args[0]), args[1]
+        optional = args[2] if len(args) == 3 else None
+
+        def partitionable(st: "State") -> bool:
+            extra = _pieces(st, optional(st)) if optional is not None else []
+            return pat(st).partition(st, _pieces(st, group(st)), extra) is not None
+        return partitionable
+
+    def _f_unique(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        (a,) = args
+        from rulepack.interpreter.partition import type_key
+
+        def unique(st: "State") -> list[Any]:
+            seen: set[Any] = set()
+            out = []
+            for x in items(st, a(st)):
+                key = type_key(x) if type(x) is Piece else x
+                if key not in seen:
+                    seen.add(key)
+                    out.append(x)
+            return out
+        return unique
+
     def _f_matches(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         return lambda st: pat(st).matches(st, items(st, group(st)))
@@ -723,6 +751,14 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
     return bind_many
 
 
+def _pieces(st: "State", value: Any) -> list[Piece]:
+    xs = items(st, value)
+    for x in xs:
+        if type(x) is not Piece:
+            raise RuleValueError(f"a pattern applies to pieces, not {x!r}")
+    return xs
+
+
 def _as_cell(st: "State", value: Any) -> Cell:
     """A cell, or the cell of a piece lying on a grid. :raises RuleValueError: otherwise."""
     if type(value) is Cell:
@@ -801,13 +837,20 @@ def _comparison(op: str, a: Fn, b: Fn) -> Fn:
 def _plus(a: Fn, b: Fn) -> Fn:
     def plus(st: "State") -> Any:
         x, y = a(st), b(st)
-        if type(x) is list or type(y) is list:
-            return list(x if isinstance(x, (list, tuple)) else [x]) + list(
-                y if isinstance(y, (list, tuple)) else [y])
+        tx, ty = type(x), type(y)
+        if tx is list or ty is list or tx is ZoneRef or ty is ZoneRef:
+            # collections join: a zone stands for its pieces, a single value for itself
+            return _as_list(st, x) + _as_list(st, y)
         if isinstance(x, int) and isinstance(y, int):
             return x + y
         raise RuleValueError(f"cannot add {x!r} and {y!r}")
     return plus
+
+
+def _as_list(st: "State", x: Any) -> list[Any]:
+    if type(x) is list or type(x) is tuple or type(x) is ZoneRef:
+        return list(items(st, x))
+    return [x]
 
 
 def _arith(op: str, a: Fn, b: Fn) -> Fn:

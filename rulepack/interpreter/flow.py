@@ -592,6 +592,27 @@ class FlowCompiler:
             return claim
         self.emit(factory, node)
 
+    def _s_arrange(self, node: dict[str, Any], scope: Scope) -> None:
+        zone = self._destination(node["zone"], scope)
+        pattern = self.exprs._pattern_arg(self.exprs.compile(node["into"], scope))
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def arrange(st: "State") -> int:
+                z = zone(st)
+                if type(z) is not ZoneRef or st.inst.zone_kinds[z.index] != "groups":
+                    raise RuleValueError(f"only a 'groups' zone can be arranged, not {z}")
+                p = pattern(st)
+                groups = p.partition(st, list(st.zones[z.index]))
+                if groups is None:
+                    raise RuleValueError(f"the pieces of {z.label} cannot be arranged into "
+                                         f"groups that are each a {p.name}")
+                st.set_groups(z.index, groups)
+                return nxt
+            return arrange
+        self.emit(factory, node)
+
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
         player = self.exprs.compile(node["player"], scope)
 

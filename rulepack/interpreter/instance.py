@@ -15,7 +15,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulepack.errors import SemanticError
+from rulepack.errors import Location, SemanticError
 from rulepack.interpreter import patterns as pat
 from rulepack.interpreter.expressions import BUILTIN_NAMES, ExprCompiler, Fn
 from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
@@ -128,6 +128,7 @@ class Instance:
             self.globals.setdefault(p["name"], Global("pattern", PatternRef(p["name"], i)))
         try:
             self._constants()
+            self._requirements()
             self._components()
             self._orders()
             self._zones()
@@ -171,6 +172,13 @@ class Instance:
             value = self._eval(c["expr"])
             self.globals[c["name"]] = Global("const", value)
             self.later_names.pop(c["name"], None)
+
+    def _requirements(self) -> None:
+        """``require COND "message"``: a player count or options the rules do not cover."""
+        from rulepack.errors import OptionError
+        for r in self.ir.get("requirements", []):
+            if not self._eval(r["cond"], self.scope()):
+                raise OptionError.at(r["message"], Location(self.name), code="requirement")
 
     def _declare(self, name: str, node: Any, kind: str) -> None:
         if name in BUILTIN_NAMES:
@@ -389,44 +397,85 @@ class Instance:
 
     def _pattern(self, p: dict[str, Any]) -> pat.Pattern:
         size = (1, 1_000_000)
-        checks: list[pat.Check] = []
         same: list[str] = []
+        distinct: list[tuple[str, int]] = []
+        consecutive: list[tuple[str, dict[Any, int]]] = []
+        covers: list[tuple[str, list[Any]]] = []
         each = []
+        wild = None
         for c in p["all"]:
             kind, arg = c["c"], c["arg"]
             if kind == "size":
                 value = self._eval(arg, self.scope())
                 if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
                     size = (min(value), max(value))
-                elif isinstance(value, int):
+                elif isinstance(value, int) and not isinstance(value, bool):
                     size = (value, value)
                 else:
                     raise SemanticError.at(f"size must be a number or a range, not {value!r}",
                                            self._loc(c), code="bad-pattern")
                 continue
-            if kind == "each":
-                cond = self.exprs.compile(arg, self.scope(candidate="$it", locals=["$it"]))
+            if kind in ("each", "wild"):
+                cond = self.exprs.compile(arg, self.scope(candidate="$it", locals=["$it"],
+                                                          deterministic=True))
+                if self._fixed(arg):
+                    # reads only fixed attributes and constants: one answer per piece
+                    answers: dict[int, bool] = {}
 
-                def each_fn(st: "State", piece: Piece, cond: Fn = cond) -> bool:
-                    st.vars["$it"] = piece
-                    return bool(cond(st))
-                each.append(each_fn)
+                    def test(st: "State", piece: Piece, cond: Fn = cond,
+                             answers: dict[int, bool] = answers) -> bool:
+                        hit = answers.get(piece.id)
+                        if hit is None:
+                            hit = _test_piece(st, piece, cond)
+                            answers[piece.id] = hit
+                        return hit
+                    test.fixed = True  # type: ignore[attr-defined]
+                else:
+                    def test(st: "State", piece: Piece, cond: Fn = cond) -> bool:
+                        return _test_piece(st, piece, cond)
+                if kind == "each":
+                    each.append(test)
+                else:
+                    if wild is not None:
+                        raise SemanticError.at("a pattern has one 'wild' condition",
+                                               self._loc(c), code="bad-pattern")
+                    wild = test
                 continue
             if arg not in self.domains:
                 raise SemanticError.at(f"pattern {p['name']!r} uses attribute {arg!r}, which no "
                                        "component has", self._loc(c), code="unknown-attribute")
             if kind == "same":
                 same.append(arg)
-                checks.append(pat.same_check(arg))
             elif kind == "distinct":
-                checks.append(pat.distinct_check(arg))
+                distinct.append((arg, len(self.domains[arg])))
             elif kind == "consecutive":
-                checks.append(pat.consecutive_check(arg, self.orders[arg]))
+                consecutive.append((arg, self.orders[arg]))
             elif kind == "covers":
-                checks.append(pat.covers_check(arg, self.domains[arg]))
+                covers.append((arg, list(self.domains[arg])))
             else:
                 raise SemanticError.at(f"unknown constraint {kind!r}", self._loc(c), code="bad-ir")
-        return pat.Pattern(p["name"], size, checks, same, each)
+        return pat.Pattern(p["name"], size, same, distinct, consecutive, covers, each, wild)
+
+    def _fixed(self, node: Any) -> bool:
+        """True if an expression reads only pieces' fixed attributes, constants,
+        options and symbols (so its value for a piece never changes)."""
+        if isinstance(node, list):
+            return all(self._fixed(x) for x in node)
+        if not isinstance(node, dict):
+            return True
+        k = node.get("k")
+        if k == "name":
+            name = node["name"]
+            if name in self.attributes:
+                return name not in PSEUDO_ATTRIBUTES or name in ("kind", "name")
+            g = self.globals.get(name)
+            return g is not None and g.kind in ("const", "option", "symbol", "pattern")
+        if k == "call" and node.get("fn") in ("random", "score", "at", "knows", "cells",
+                                               "empty", "is_active", "order", "after"):
+            return False
+        if k in ("top",):
+            return False
+        return all(self._fixed(v) for key, v in node.items() if key != "at")
 
     # ------------------------------------------------------------------ variables
     def _variables(self) -> None:
@@ -494,6 +543,15 @@ class Instance:
         self.code, self.code_nodes = flow.link()
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+
+
+def _test_piece(st: "State", piece: Piece, cond: Fn) -> bool:
+    saved = st.vars.get("$it")
+    st.vars["$it"] = piece
+    try:
+        return bool(cond(st))
+    finally:
+        st.vars["$it"] = saved
 
 
 def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, Any],

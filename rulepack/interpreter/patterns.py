@@ -33,33 +33,47 @@ class PatternBudgetError(Exception):
     """A pattern search examined more than :data:`SEARCH_BUDGET` groups."""
 
 
-Check = Callable[["State", Sequence[Piece]], bool]
-
-
 class Pattern:
     """A compiled pattern.
 
     :param name: the ruleset's name for it.
     :param size: inclusive (min, max) group size.
-    :param checks: predicates over a whole group.
-    :param same: attributes all members share (used to split the search).
-    :param each: predicates each member must satisfy, as ``f(state, piece)``.
+    :param same: attributes all members share.
+    :param distinct: (attribute, number of its values): members differ in it.
+    :param consecutive: (attribute, its order): members' values are distinct and
+        unbroken in that order.
+    :param covers: (attribute, all its values): every value appears.
+    :param each: predicates every (non-wild) member must satisfy, ``f(state, piece)``.
+    :param wild: predicate telling a wild piece, which stands for any piece.
     :param alternatives: for a union pattern, the patterns it is the union of.
     """
 
     def __init__(self, name: str, size: tuple[int, int] = (1, 1_000_000),
-                 checks: list[Check] | None = None, same: list[str] | None = None,
+                 same: list[str] | None = None,
+                 distinct: list[tuple[str, int]] | None = None,
+                 consecutive: list[tuple[str, dict[Any, int]]] | None = None,
+                 covers: list[tuple[str, list[Any]]] | None = None,
                  each: list[Callable[["State", Piece], bool]] | None = None,
+                 wild: Callable[["State", Piece], bool] | None = None,
                  alternatives: list["Pattern"] | None = None) -> None:
         self.name = name
         self.size = size
-        self.checks = checks or []
         self.same = same or []
+        self.distinct = distinct or []
+        self.consecutive = consecutive or []
+        self.covers = covers or []
         self.each = each or []
+        self.wild = wild
         self.alternatives = alternatives
+        if alternatives is not None:
+            self.size = (min(a.size[0] for a in alternatives), max(a.size[1] for a in alternatives))
+        #: at most one piece of a kind-and-attributes type fits in a group
+        self.one_per_type = bool(self.distinct or self.consecutive)
         # Results depend only on the pieces' fixed attributes unless an ``each``
-        # constraint reads the state (a piece's face, say); then nothing is cached.
-        self.pure = not self.each and all(a.pure for a in (alternatives or []))
+        # or ``wild`` condition reads the state (a piece's face, say).
+        self.pure = all(getattr(f, "fixed", False) for f in self.each) and \
+            (self.wild is None or getattr(self.wild, "fixed", False)) and \
+            all(a.pure for a in (alternatives or []))
         self._best_cache: dict[tuple[int, ...], list[Piece]] = {}
         self._match_cache: dict[tuple[int, ...], bool] = {}
 
@@ -80,14 +94,47 @@ class Pattern:
         if self.alternatives is not None:
             return any(p.matches(st, group) for p in self.alternatives)
         lo, hi = self.size
-        if not lo <= len(group) <= hi:
+        size = len(group)
+        if not lo <= size <= hi:
             return False
+        if self.wild is not None:
+            plain = [p for p in group if not self.wild(st, p)]
+        else:
+            plain = list(group)
+        wilds = size - len(plain)
         for f in self.each:
-            for piece in group:
+            for piece in plain:
                 if not f(st, piece):
                     return False
-        for check in self.checks:
-            if not check(st, group):
+        for attr in self.same:
+            if plain:
+                first = plain[0].attrs.get(attr)
+                for p in plain:
+                    if p.attrs.get(attr) != first:
+                        return False
+        for attr, n_values in self.distinct:
+            values = [p.attrs.get(attr) for p in plain]
+            if len(set(values)) != len(values):
+                return False
+            if wilds and size > n_values:
+                return False
+        for attr, order in self.consecutive:
+            try:
+                positions = sorted(order[p.attrs.get(attr)] for p in plain)
+            except KeyError:
+                return False
+            for a, b in zip(positions, positions[1:]):
+                if b == a:
+                    return False
+            if positions:
+                gaps = positions[-1] - positions[0] + 1 - len(positions)
+                if gaps > wilds:
+                    return False
+            if size > len(order):
+                return False
+        for attr, domain in self.covers:
+            missing = len(set(domain) - {p.attrs.get(attr) for p in plain})
+            if missing > wilds:
                 return False
         return True
 
@@ -117,8 +164,12 @@ class Pattern:
                 if len(g) > len(found):
                     found = g
             return found
-        candidates = [x for x in pieces if all(f(st, x) for f in self.each)]
-        if self.same:
+        candidates = list(pieces)
+        if self.each:
+            candidates = [x for x in candidates
+                          if (self.wild is not None and self.wild(st, x))
+                          or all(f(st, x) for f in self.each)]
+        if self.same and self.wild is None:
             attr = self.same[0]
             buckets: dict[Any, list[Piece]] = {}
             for x in candidates:
@@ -147,39 +198,9 @@ class Pattern:
                     break
         return best_group
 
-
-def same_check(attr: str) -> Check:
-    def check(st: "State", group: Sequence[Piece]) -> bool:
-        first = group[0].attrs.get(attr) if group else None
-        return all(p.attrs.get(attr) == first for p in group)
-    return check
-
-
-def distinct_check(attr: str) -> Check:
-    def check(st: "State", group: Sequence[Piece]) -> bool:
-        values = [p.attrs.get(attr) for p in group]
-        return len(set(values)) == len(values)
-    return check
-
-
-def consecutive_check(attr: str, order: dict[Any, int]) -> Check:
-    """Distinct values whose positions in ``order`` form an unbroken range."""
-    def check(st: "State", group: Sequence[Piece]) -> bool:
-        try:
-            positions = sorted(order[p.attrs.get(attr)] for p in group)
-        except KeyError:
-            return False
-        for a, b in zip(positions, positions[1:]):
-            if b != a + 1:
-                return False
-        return True
-    return check
-
-
-def covers_check(attr: str, domain: list[Any]) -> Check:
-    """Every value of the attribute's domain appears in the group."""
-    needed = set(domain)
-
-    def check(st: "State", group: Sequence[Piece]) -> bool:
-        return needed <= {p.attrs.get(attr) for p in group}
-    return check
+    def partition(self, st: "State", mandatory: Sequence[Piece],
+                  optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
+        """Groups matching this pattern using every mandatory piece and any optional
+        ones, or ``None`` (see :mod:`rulepack.interpreter.partition`)."""
+        from rulepack.interpreter.partition import find_partition
+        return find_partition(st, self, mandatory, optional)

@@ -88,6 +88,7 @@ def state_to_json(st: "State") -> dict[str, Any]:
         "decisions": st.decisions,
         "turns": st.turn_count,
         "history": [encode_event(h) for h in st.history],
+        "groupings": [[z, list(sizes)] for z, sizes in sorted(st.groupings.items())],
     }
 
 
@@ -164,6 +165,8 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         st.turn_count = int(data.get("turns", 0))
         st.max_decisions = max_decisions
         st.knowledge = None
+        st.groupings = {int(z): tuple(int(n) for n in sizes)
+                        for z, sizes in data.get("groupings", [])}
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise bad(f"{type(exc).__name__}: {exc}") from None
     if not st.terminal and data.get("pending", True):

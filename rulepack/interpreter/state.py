@@ -156,6 +156,7 @@ class State:
         self.turn_count = 0
         self.max_decisions = max_decisions
         self.knowledge: tuple[int, frozenset[int]] | None = None
+        self.groupings: dict[int, tuple[int, ...]] = {}
         for name in inst.var_inits:
             self.vars[name] = inst.initial_value(self, name)
         self._run(0)
@@ -318,6 +319,7 @@ class State:
         c.turn_count = self.turn_count
         c.max_decisions = self.max_decisions
         c.knowledge = self.knowledge
+        c.groupings = dict(self.groupings)
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -446,6 +448,8 @@ class State:
                 src[i] = None
             else:
                 del src[i]
+                if kinds[z] == "groups":
+                    self.groupings.pop(z, None)
             if type(dest) is Cell:
                 target = zones[dest.zone]
                 if target[dest.slot] is not None:
@@ -466,9 +470,28 @@ class State:
                     target.insert(0, piece)
                 else:
                     target.append(piece)
+                if kind == "groups":
+                    self.groupings.pop(dest.index, None)
                 loc[piece.id] = dest.index
             if face_up is not None:
                 self.face[piece.id] = face_up
+
+    def set_groups(self, zone: int, groups: list[list[Piece]]) -> None:
+        """Reorder a ``groups`` zone as these groups (a partition of its pieces)."""
+        self.zones[zone] = [p for g in groups for p in g]
+        self.groupings[zone] = tuple(len(g) for g in groups)
+
+    def groups(self, zone: int) -> list[list[Piece]] | None:
+        """The groups of a ``groups`` zone, or ``None`` while it is not arranged."""
+        sizes = self.groupings.get(zone)
+        if sizes is None:
+            return None
+        out, i = [], 0
+        pieces = self.zones[zone]
+        for n in sizes:
+            out.append(pieces[i:i + n])
+            i += n
+        return out
 
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
         """Turn pieces face up, face down, or over (``up is None``)."""

@@ -104,6 +104,11 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
     data["pieces"] = [piece_json(st, p) if st.visible(p, player) else hidden_json(p)
                       for p in content]
     data["count"] = len(content)
+    if info.kind == "groups":
+        groups = st.groups(index)
+        data["groups"] = None if groups is None else [
+            [piece_json(st, p) if st.visible(p, player) else hidden_json(p) for p in g]
+            for g in groups]
     return data
 
 
