@@ -171,13 +171,11 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
                     for t in set(types):
                         templates[t].append(entry)
 
-    def candidates(pivot: int | None, m: tuple[int, ...], o: tuple[int, ...], wm: int,
-                   wo: int) -> list[tuple[tuple[int, ...], int]]:
+    def candidates(pivot: int | None, m: tuple[int, ...], o: tuple[int, ...],
+                   wilds: int) -> list[tuple[tuple[int, ...], int]]:
         """Matching groups (types, wild count) that contain the pivot type (or, with
-        no pivot, at least one wild) and fit in what is left; those using more of
-        what must be placed come first."""
+        no pivot, at least one wild) and fit in what is left."""
         pool = templates[pivot] if pivot is not None else with_wild
-        wilds = wm + wo
         out = []
         for types, w, need in pool:
             if w > wilds:
@@ -187,7 +185,6 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
                     break
             else:
                 out.append((types, w))
-        out.sort(key=lambda g: -sum(1 for t in g[0] if m[t] > 0) - min(g[1], wm))
         return out
 
     def solve(m: tuple[int, ...], o: tuple[int, ...], wm: int, wo: int) -> Any:
@@ -203,13 +200,17 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         # the most constrained piece first: the one that fits the fewest groups
         best: list[tuple[tuple[int, ...], int]] | None = None
         for t in pending:
-            options = candidates(t, m, o, wm, wo)
+            options = candidates(t, m, o, wm + wo)
             if best is None or len(options) < len(best):
                 best = options
-                if not best:
-                    return None
+                if len(best) <= 1:
+                    break
         if best is None:
-            best = candidates(None, m, o, wm, wo)
+            best = candidates(None, m, o, wm + wo)
+        if not best:
+            return None
+        # groups that use up more of what must be placed are tried first
+        best.sort(key=lambda g: -sum(1 for t in set(g[0]) if m[t] > 0) - min(g[1], wm))
         result = None
         for types, w in best:
             m2, o2 = list(m), list(o)
