@@ -101,6 +101,9 @@ class RulepackError(Exception):
         self.diagnostics: list[Diagnostic] = diagnostics
         super().__init__("\n".join(d.format() for d in diagnostics))
 
+    def __str__(self) -> str:
+        return "\n".join(d.format() for d in self.diagnostics)
+
     @classmethod
     def at(cls, message: str, location: Location | None = None, code: str = "error",
            hint: str | None = None) -> "RulepackError":

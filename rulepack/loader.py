@@ -168,8 +168,10 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
                 adapted.append(merged_c)
         merged["components"] = adapted + merged["components"]
         own_orders = {o["attribute"] for o in merged["orders"]}
-        merged["orders"] = [_relocate(o) for o in lib["orders"] if o["attribute"] not in own_orders] \
-            + merged["orders"]
+        kept_attributes = {a["name"] for c in merged["components"] for a in c["attributes"]}
+        merged["orders"] = [_relocate(o) for o in lib["orders"]
+                            if o["attribute"] not in own_orders
+                            and o["attribute"] in kept_attributes] + merged["orders"]
         own_consts = {c["name"] for c in merged["constants"]}
         merged["constants"] = [_relocate(c) for c in lib["constants"] if c["name"] not in own_consts] \
             + merged["constants"]

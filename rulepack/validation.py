@@ -35,13 +35,8 @@ def check_path(name_or_path: str | Path) -> list[Diagnostic]:
 
 
 def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
-    """Warnings about a valid ruleset: phases never run, patterns and variables never used."""
+    """Warnings about a valid ruleset: patterns, variables and defines never used."""
     out: list[Diagnostic] = []
-    inst = game.instance(game.min_players, {})
-    for phase in ir.get("phases", []):
-        if phase["name"] not in inst.phases_used:
-            out.append(_warn(f"phase {phase['name']!r} is described but never run (no 'do "
-                             f"{phase['name']}')", phase, file, "unused-phase"))
     used = _names_used(ir)
     for p in ir.get("patterns", []):
         if p["name"] not in used:
@@ -49,12 +44,33 @@ def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
     for v in ir.get("variables", []):
         if v["name"] not in used:
             out.append(_warn(f"variable {v['name']!r} is never used", v, file, "unused-variable"))
+    calls = _calls_used(ir)
+    for d in ir.get("defines", []):
+        if d["name"] not in calls:
+            out.append(_warn(f"define {d['name']!r} is never used", d, file, "unused-define"))
     return out
 
 
 def _warn(message: str, node: dict[str, Any], file: str, code: str) -> Diagnostic:
     at = node.get("at") or [None, None]
     return Diagnostic(message, Location(file, at[0] or None, at[1] or None), "warning", code)
+
+
+def _calls_used(ir: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("k") == "call":
+                found.add(node["fn"])
+            for key, value in node.items():
+                if key != "at":
+                    walk(value)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(ir)
+    return found
 
 
 def _names_used(ir: dict[str, Any]) -> set[str]:

@@ -341,7 +341,8 @@ def view_renderable(view: dict[str, Any], title: str,
         count = zone.get("count")
         if zone.get("kind") == "grid":
             count = sum(1 for c in zone.get("cells") or [] if c.get("piece") is not None)
-        table.add_row(name, Text("" if count is None else str(count)), zone_contents(zone, viewer, seats))
+        table.add_row(name, Text("" if count is None else str(count)),
+                      zone_contents(zone, viewer, seats))
     parts.append(table)
     variables = dict(view.get("variables") or {})
     flow_vars = (view.get("flow") or {}).get("vars") or {}

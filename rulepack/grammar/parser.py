@@ -8,6 +8,7 @@ what was found and what was expected.
 from __future__ import annotations
 
 import difflib
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -31,10 +32,44 @@ _TERMINAL_WORDS = {
 }
 
 
+_RUN = threading.local()
+
+
+def _keyword_seen(token: Token) -> Token:
+    """Lexer callback: a keyword glued to more letters (``flipstack``) is one
+    unknown word, not a keyword followed by a name."""
+    text = getattr(_RUN, "text", "")
+    end = token.end_pos
+    if end is not None and end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        _RUN.glued.append(token)
+    return token
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    grammar = Lark.open("rulepack.lark", rel_to=__file__, parser="lalr",
+                        propagate_positions=True, maybe_placeholders=True)
+    keywords = {t.name: _keyword_seen for t in grammar.terminals
+                if t.pattern.type == "str" and t.pattern.value.isidentifier()}
     return Lark.open("rulepack.lark", rel_to=__file__, parser="lalr",
-                     propagate_positions=True, maybe_placeholders=True)
+                     propagate_positions=True, maybe_placeholders=True,
+                     lexer_callbacks=keywords)
+
+
+def _glued_word_error(text: str, lines: list[str], filename: str) -> RulesetSyntaxError | None:
+    glued = getattr(_RUN, "glued", [])
+    if not glued:
+        return None
+    token = glued[0]
+    start = token.start_pos
+    end = start
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    word = text[start:end]
+    return RulesetSyntaxError(Diagnostic(
+        f"unknown word '{word}'; is a space missing after '{token}'?",
+        Location(filename, token.line, token.column), code="misspelt-keyword",
+        source_line=lines[token.line - 1] if token.line and token.line <= len(lines) else None))
 
 
 def _word(terminal: str) -> str:
@@ -154,13 +189,19 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
     """
     _nesting_check(text, filename)
     lines = text.splitlines()
+    _RUN.text = text
+    _RUN.glued = []
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, lines, filename) from None
+        glued = _glued_word_error(text, lines, filename)
+        raise (glued or _syntax_error(exc, text, lines, filename)) from None
     except RecursionError:
         raise RulesetSyntaxError.at("the ruleset is nested too deeply",
                                     Location(filename), code="too-deep") from None
+    glued = _glued_word_error(text, lines, filename)
+    if glued is not None:
+        raise glued
     try:
         ir = ToIR().transform(tree)
     except VisitError as exc:

@@ -61,9 +61,10 @@ class ToIR(Transformer):
             "phases": [],
             "play": [],
             "requirements": [],
+            "defines": [],
         }
         list_keys = {"uses", "components", "orders", "attributes", "options", "zones",
-                     "patterns", "constants", "variables", "phases", "requirements"}
+                     "patterns", "constants", "variables", "phases", "requirements", "defines"}
         for key, value in items:
             if key in list_keys:
                 ir[key].append(value)
@@ -71,7 +72,8 @@ class ToIR(Transformer):
                 ir[key].extend(value)
             else:
                 if ir[key] is not None:
-                    at = value.get("at") if isinstance(value, dict) else None
+                    at = value.get("at") if isinstance(value, dict) else getattr(
+                        self, f"_{key}_at", None)
                     line, col = (at or [None, None])
                     raise SemanticError.at(f"a ruleset has one '{key}' declaration; this is a "
                                            "second one", Location("<string>", line, col),
@@ -217,6 +219,11 @@ class ToIR(Transformer):
 
     def const_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("constants", {"name": str(name), "expr": expr, "at": _at(meta)})
+
+    def define_decl(self, meta: Meta, name: Token, *rest: Any) -> tuple[str, IR]:
+        params = [str(p) for p in rest[:-1] if p is not None]
+        return ("defines", {"name": str(name), "params": params, "expr": rest[-1],
+                            "at": _at(meta)})
 
     def var_decl(self, meta: Meta, name: Token, *rest: Any) -> tuple[str, IR]:
         per_player = len(rest) == 2

@@ -151,6 +151,11 @@ class ExprCompiler:
                     return attribute(st, piece, name)
             return cand_attr
         g = scope.globals.get(name)
+        if (scope.static or scope.declares_symbols) and (
+                name in PLAY_NAMES or (g is not None and g.kind in ("var", "player_var"))):
+            raise self.error(f"{name!r} changes during play and cannot be used in a constant, "
+                             "an attribute, a zone's shape or a pattern's size", node, scope,
+                             code="play-name-in-constant")
         if g is None:
             if scope.declares_symbols:
                 if name in self.inst.later_names:
@@ -503,6 +508,9 @@ class ExprCompiler:
     # ------------------------------------------------------------------ calls
     def _e_call(self, node: dict[str, Any], scope: Scope) -> Fn:
         fn = node["fn"]
+        g = scope.globals.get(fn)
+        if g is not None and g.kind == "define":
+            return self._call_define(fn, g.value, node, scope)
         if fn not in BUILTIN_FUNCTIONS:
             raise self.error(f"unknown function {fn!r}", node, scope, code="unknown-function",
                              hint="functions: " + ", ".join(sorted(BUILTIN_FUNCTIONS)))
@@ -518,6 +526,42 @@ class ExprCompiler:
         args = [self.compile(a, scope) for a in raw]
         return getattr(self, f"_f_{fn}")(args, node, scope)
 
+    def _call_define(self, fn: str, define: dict[str, Any], node: dict[str, Any],
+                     scope: Scope) -> Fn:
+        """A call of a ``define``: arguments are evaluated, bound to the parameters
+        under private names, and the body evaluated (then the names are restored)."""
+        params = define["params"]
+        if len(node["args"]) != len(params):
+            raise self.error(f"{fn}() takes {len(params)} argument(s), not {len(node['args'])}",
+                             node, scope, code="arity")
+        active: list[str] = self.inst.defines_active
+        if fn in active:
+            raise self.error(f"{fn}() uses itself (through {' → '.join(active + [fn])}); a "
+                             "define cannot be recursive", node, scope, code="recursive-define")
+        args = [self.compile(a, scope) for a in node["args"]]
+        private = [f"${fn}:{p}" for p in params]
+        body_ir = _rename(define["expr"], dict(zip(params, private)))
+        body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
+                           deterministic=scope.deterministic)
+        active.append(fn)
+        try:
+            body = self.compile(body_ir, body_scope)
+        finally:
+            active.pop()
+
+        def call(st: "State") -> Any:
+            v = st.vars
+            values = [a(st) for a in args]
+            saved = [v.get(k, _MISSING) for k in private]
+            for k, x in zip(private, values):
+                v[k] = x
+            try:
+                return body(st)
+            finally:
+                for k, old in zip(private, saved):
+                    _restore(v, k, old)
+        return call
+
     def _f_count(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: count(st, a(st))
@@ -530,7 +574,7 @@ class ExprCompiler:
             for x in items(st, a(st)):
                 if x is None:
                     continue
-                if not isinstance(x, int):
+                if isinstance(x, bool) or not isinstance(x, (int, float)):
                     raise RuleValueError(f"sum() of something that is not a number: {x!r}")
                 s += x
             return s
@@ -751,6 +795,17 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
     return bind_many
 
 
+def _rename(node: Any, names: dict[str, str]) -> Any:
+    """A copy of expression IR with bare names renamed (a define's parameters)."""
+    if isinstance(node, list):
+        return [_rename(x, names) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("k") == "name" and node.get("name") in names:
+        return {**node, "name": names[node["name"]]}
+    return {k: _rename(v, names) for k, v in node.items()}
+
+
 def _pieces(st: "State", value: Any) -> list[Piece]:
     xs = items(st, value)
     for x in xs:
@@ -841,7 +896,8 @@ def _plus(a: Fn, b: Fn) -> Fn:
         if tx is list or ty is list or tx is ZoneRef or ty is ZoneRef:
             # collections join: a zone stands for its pieces, a single value for itself
             return _as_list(st, x) + _as_list(st, y)
-        if isinstance(x, int) and isinstance(y, int):
+        if isinstance(x, (int, float)) and isinstance(y, (int, float)) and \
+                not isinstance(x, bool) and not isinstance(y, bool):
             return x + y
         raise RuleValueError(f"cannot add {x!r} and {y!r}")
     return plus

@@ -88,6 +88,7 @@ class _Loop:
     kind: str            # "turns", "rounds" or "loop"
     end_of_iteration: Label
     exit: Label
+    restore: tuple[str, str] | None = None   # (variable, where its outer value is kept)
 
 
 class FlowCompiler:
@@ -185,7 +186,7 @@ class FlowCompiler:
         self.emit(factory, node)
 
     def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
-        zone = self._destination(node["zone"], scope)
+        zone = self.exprs.compile(node["zone"], scope)
 
         def factory(pc: int) -> Instr:
             nxt = pc + 1
@@ -193,7 +194,7 @@ class FlowCompiler:
             def shuffle(st: "State") -> int:
                 z = zone(st)
                 if type(z) is not ZoneRef:
-                    raise RuleValueError("only a zone can be shuffled")
+                    raise RuleValueError(f"only a zone can be shuffled, not {z!r}")
                 st.shuffle(z)
                 return nxt
             return shuffle
@@ -398,7 +399,7 @@ class FlowCompiler:
             return rounds_init
         self.emit(init, node)
         self.place(top)
-        self.loops.append(_Loop("rounds", cont, done))
+        self.loops.append(_Loop("rounds", cont, done, ("round", outer)))
         self.block(node["body"], scope)
         self.loops.pop()
         self.place(cont)
@@ -451,7 +452,7 @@ class FlowCompiler:
             return turns_init
         self.emit(init, node)
         self.place(top)
-        self.loops.append(_Loop("turns", cont, done))
+        self.loops.append(_Loop("turns", cont, done, ("current", outer)))
         self.block(node["body"], scope.child(in_turns=scope.in_turns + 1))
         self.loops.pop()
         self.place(cont)
@@ -491,6 +492,9 @@ class FlowCompiler:
                 names = _bind_names(param["bind"])
                 for nm in names:
                     self._check_new_local(nm, param, scope)
+                    if nm in names_so_far or names.count(nm) > 1:
+                        raise self.error(f"this action names its parameter {nm!r} twice", param,
+                                         scope, code="shadowing")
                 if len(names) == 1:
                     source = self.exprs.compile_filtered(param["in"], pscope, names[0])
                 else:
@@ -560,8 +564,13 @@ class FlowCompiler:
             self.emit(factory, node)
             return
         kind = "turns" if what == "turn" else "rounds"
-        for loop in reversed(self.loops):
+        for depth in range(len(self.loops) - 1, -1, -1):
+            loop = self.loops[depth]
             if loop.kind == kind:
+                # leaving inner turns/rounds loops: give back their outer current/round
+                for inner in reversed(self.loops[depth + 1:]):
+                    if inner.restore is not None:
+                        self._emit_restore(inner.restore[0], inner.restore[1], node)
                 self.jump(loop.end_of_iteration, node)
                 return
         raise self.error(f"'end {what}' outside any {kind} loop", node, scope, code="misplaced-end")

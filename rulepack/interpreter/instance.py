@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
 from rulepack.interpreter import patterns as pat
-from rulepack.interpreter.expressions import BUILTIN_NAMES, ExprCompiler, Fn
+from rulepack.interpreter.expressions import BUILTIN_FUNCTIONS, BUILTIN_NAMES, ExprCompiler, Fn
 from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
 from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError
 from rulepack.interpreter.scope import Global, Scope
@@ -120,12 +120,32 @@ class Instance:
                 for v in opt.get("values", []):
                     if isinstance(v, dict) and v.get("k") == "name":
                         self.globals.setdefault(v["name"], Global("symbol", v["name"]))
+        for kind, names in (("option", [o["name"] for o in ir.get("options", [])]),
+                            ("seat", list(self.seat_names)),
+                            ("pattern", [p["name"] for p in ir.get("patterns", [])]),
+                            ("define", [d["name"] for d in ir.get("defines", [])])):
+            for n in names:
+                if n in BUILTIN_NAMES:
+                    node = next((d for key in ("options", "patterns", "defines")
+                                 for d in ir.get(key, []) if d.get("name") == n), game)
+                    raise SemanticError.at(f"{n!r} is a built-in name of the language; choose "
+                                           f"another name for this {kind}", self._loc(node),
+                                           code="builtin-name")
         for opt_name, value in options.items():
             self.globals[opt_name] = Global("option", value)
         for i, seat in enumerate(self.seat_names):
             self.globals.setdefault(seat, Global("const", Player(i)))
         for i, p in enumerate(ir.get("patterns", [])):
             self.globals.setdefault(p["name"], Global("pattern", PatternRef(p["name"], i)))
+        self.defines_active: list[str] = []
+        for d in ir.get("defines", []):
+            if d["name"] in self.globals or d["name"] in BUILTIN_FUNCTIONS:
+                raise SemanticError.at(f"{d['name']!r} is already a name; choose another name for "
+                                       "this define", self._loc(d), code="duplicate-name")
+            if len(set(d["params"])) != len(d["params"]):
+                raise SemanticError.at(f"define {d['name']!r} names a parameter twice",
+                                       self._loc(d), code="duplicate-name")
+            self.globals[d["name"]] = Global("define", d)
         try:
             self._constants()
             self._requirements()
@@ -143,6 +163,10 @@ class Instance:
     # ------------------------------------------------------------------ helpers
     def scope(self, **kw: Any) -> Scope:
         return Scope(self.globals, self.attributes, self.file, **kw)
+
+    def static_scope(self) -> Scope:
+        """For what is computed once per instance (zone shapes, pattern sizes...)."""
+        return Scope(self.globals, self.attributes, self.file, static=True)
 
     def _loc(self, node: Any) -> Any:
         return self.scope().location(node)
@@ -177,7 +201,7 @@ class Instance:
         """``require COND "message"``: a player count or options the rules do not cover."""
         from rulepack.errors import OptionError
         for r in self.ir.get("requirements", []):
-            if not self._eval(r["cond"], self.scope()):
+            if not self._eval(r["cond"], self.static_scope()):
                 raise OptionError.at(r["message"], Location(self.name), code="requirement")
 
     def _declare(self, name: str, node: Any, kind: str) -> None:
@@ -235,6 +259,11 @@ class Instance:
                     self._current_node = dnode
                     try:
                         attrs[dname] = fn(self.build)  # type: ignore[arg-type]
+                        if isinstance(attrs[dname], (list, dict, tuple)) or \
+                                type(attrs[dname]) not in (int, str, bool, float, type(None)):
+                            raise RuleValueError(
+                                f"attribute {dname!r} must be a number, a name or a text, not "
+                                f"{attrs[dname]!r}")
                     except RuleValueError:
                         raise
                     except Exception:
@@ -287,8 +316,15 @@ class Instance:
             if missing:
                 raise SemanticError.at(f"order {attr} leaves out {describe(missing)}",
                                        self._loc(o), code="incomplete-order")
+        declared = {a["name"] for c in self.ir.get("components", []) for a in c["attributes"]}
         for attr, dom in self.domains.items():
-            self.orders.setdefault(attr, {v: i for i, v in enumerate(dom)})
+            if attr in declared:
+                # the order the component lists its values in
+                self.orders.setdefault(attr, {v: i for i, v in enumerate(dom)})
+            else:
+                # a derived attribute: numbers ascending, then names
+                natural = sorted(dom, key=_natural)
+                self.orders.setdefault(attr, {v: i for i, v in enumerate(natural)})
 
     # ------------------------------------------------------------------ zones
     def _add_zone(self, info: ZoneInfo) -> ZoneRef:
@@ -308,7 +344,7 @@ class Instance:
             kind = z["kind"]
             seen_by = "nobody"
             if z.get("seen_by") is not None:
-                seen_by = self._eval(z["seen_by"], self.scope())
+                seen_by = self._eval(z["seen_by"], self.static_scope())
                 if seen_by not in VISIBILITIES:
                     raise SemanticError.at(f"'seen by' must be owner, nobody or everyone, not "
                                            f"{seen_by!r}", self._loc(z["seen_by"]),
@@ -320,14 +356,14 @@ class Instance:
             rows = cols = 0
             cells: list[tuple[int, int]] = []
             if kind == "grid":
-                rows = self._eval(z["rows"], self.scope())
-                cols = self._eval(z["cols"], self.scope())
+                rows = self._eval(z["rows"], self.static_scope())
+                cols = self._eval(z["cols"], self.static_scope())
                 if not all(isinstance(v, int) and 1 <= v <= 100 for v in (rows, cols)):
                     raise SemanticError.at("a grid needs 1 to 100 rows and columns",
                                            self._loc(z), code="bad-grid")
                 holes: set[tuple[int, int]] = set()
                 if z.get("holes") is not None:
-                    for h in self._flatten_cells(self._eval(z["holes"], self.scope())):
+                    for h in self._flatten_cells(self._eval(z["holes"], self.static_scope())):
                         holes.add(h)
                 cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
             per = z.get("per")
@@ -406,7 +442,7 @@ class Instance:
         for c in p["all"]:
             kind, arg = c["c"], c["arg"]
             if kind == "size":
-                value = self._eval(arg, self.scope())
+                value = self._eval(arg, self.static_scope())
                 if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
                     size = (min(value), max(value))
                 elif isinstance(value, int) and not isinstance(value, bool):
@@ -483,7 +519,15 @@ class Instance:
             name = v["name"]
             self._declare(name, v, "var")
             self.globals[name] = Global("player_var" if v.get("per_player") else "var")
-        for v in self.ir.get("variables", []):
+        names = [v["name"] for v in self.ir.get("variables", [])]
+        for i, v in enumerate(self.ir.get("variables", [])):
+            later = set(names[i:])
+            bad = _names_in(v["expr"]) & later
+            if bad:
+                raise SemanticError.at(f"the initial value of {v['name']!r} uses "
+                                       f"{sorted(bad)[0]!r}, which is not set yet (a variable "
+                                       "can use only the variables declared before it)",
+                                       self._loc(v), code="used-too-early")
             fn = self.exprs.compile(v["expr"], self.scope())
             self.var_inits[v["name"]] = (bool(v.get("per_player")), fn)
 
@@ -503,7 +547,8 @@ class Instance:
                                        code="no-score")
             return
         self.score_param = s["player"]
-        if s["player"] in self.attributes or s["player"] in self.globals:
+        if s["player"] in self.attributes or s["player"] in self.globals or \
+                s["player"] in BUILTIN_NAMES:
             raise SemanticError.at(f"{s['player']!r} is already a name in this ruleset; choose "
                                    "another name for the player", self._loc(s), code="shadowing")
         self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
@@ -513,7 +558,8 @@ class Instance:
         h = self.ir.get("heuristic")
         if h is None:
             return
-        if h["player"] in self.attributes or h["player"] in self.globals:
+        if h["player"] in self.attributes or h["player"] in self.globals or \
+                h["player"] in BUILTIN_NAMES:
             raise SemanticError.at(f"{h['player']!r} is already a name in this ruleset; choose "
                                    "another name for the player", self._loc(h), code="shadowing")
         self.heuristic_param = h["player"]
@@ -543,6 +589,29 @@ class Instance:
         self.code, self.code_nodes = flow.link()
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+
+
+def _names_in(node: Any) -> set[str]:
+    """Bare names an IR subtree mentions."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        if node.get("k") == "name":
+            found.add(node["name"])
+        for k, v in node.items():
+            if k != "at":
+                found |= _names_in(v)
+    elif isinstance(node, list):
+        for v in node:
+            found |= _names_in(v)
+    return found
+
+
+def _natural(v: Any) -> tuple[int, Any, str]:
+    if isinstance(v, bool) or v is None:
+        return (0, int(bool(v)), "")
+    if isinstance(v, (int, float)):
+        return (1, v, "")
+    return (2, 0, str(v))
 
 
 def _test_piece(st: "State", piece: Piece, cond: Fn) -> bool:

@@ -39,6 +39,7 @@ class Scope:
     in_turns: int = 0
     in_action: int = 0
     deterministic: bool = False  # True inside guards and parameters: no chance allowed
+    static: bool = False  # computed once per instance, before any state exists
     declares_symbols: bool = False  # unknown bare names become symbols (constants, attribute values)
 
     def child(self, **changes: Any) -> "Scope":

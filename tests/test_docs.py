@@ -1,0 +1,379 @@
+"""The documentation, checked against the code.
+
+* ``docs/language.md`` and ``docs/tutorial.md``: every fenced ``rules`` or ``python``
+  block is preceded by an HTML comment saying how it is checked
+  (``<!-- check: KIND ... -->``, see "How the examples are checked" in
+  docs/language.md). Rules blocks are compiled with ``rulepack.loads`` and played
+  to the end with random legal actions (smallest and largest player count, two
+  seeds); a ``# = value`` comment after ``let x = ...`` / ``set x = ...`` is the
+  value ``x`` has just after that line first runs (seed 0, smallest player
+  count). A block marked ``error "TEXT"`` must fail with a message containing
+  TEXT. Python blocks run in order, in a folder holding the tutorial's game.
+  ``text`` blocks marked ``output of "rulepack ..."`` must show lines the command
+  prints, in order (``...`` skips lines).
+* ``docs/rulings.md``: every code quote in an **Applied:** note is still in the
+  ruleset it quotes (``rulepack/rulesets/multzo.rules``; for G1 also the piecepack
+  library); every ruling that multzo.rules cites is in docs/rulings.md; and where
+  the project's shared RULINGS.md is at hand (``../shared`` next to the repository,
+  or ``/work/shared``), the ruling texts are the same as there. The texts live in
+  docs/rulings.md, so the suite also runs on a clean clone without ``../shared``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import rulepack
+from rulepack.errors import RulepackError
+from rulepack.interpreter.rng import Rng
+from rulepack.interpreter.values import Piece, Player, player_name
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+RULESETS = Path(rulepack.__file__).resolve().parent / "rulesets"
+SHARED_RULINGS = [ROOT.parent / "shared" / "RULINGS.md", Path("/work/shared/RULINGS.md")]
+
+#: Decisions a documentation example may take before its random playout is cut short.
+MAX_STEPS = 500
+SEEDS = (0, 1)
+KINDS = {"context", "game", "declarations", "statements", "tutorial", "python", "output"}
+
+
+# ---------------------------------------------------------------------- reading the docs
+
+@dataclass
+class Block:
+    """One fenced block of a document and the check its marker asks for."""
+
+    doc: str
+    line: int
+    lang: str
+    text: str
+    kind: str | None        # from the marker; None if the block has no marker
+    spec: str                # the whole marker text
+
+    @property
+    def where(self) -> str:
+        return f"docs/{self.doc}:{self.line}"
+
+    @property
+    def error(self) -> str | None:
+        m = re.search(r'\berror "(.*)"', self.spec)
+        return m.group(1) if m else None
+
+
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
+_MARKER = re.compile(r"<!-- check: (.*?) -->\s*$")
+
+
+def read_blocks(doc: str) -> list[Block]:
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    out = []
+    for m in _FENCE.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        marker = _MARKER.match(before.strip())
+        spec = marker.group(1) if marker else ""
+        kind = re.split(r"[ ,]", spec, maxsplit=1)[0] if marker else None
+        out.append(Block(doc, line, m.group(1), m.group(2), kind, spec))
+    return out
+
+
+def checked(doc: str, lang: str) -> list[Block]:
+    return [b for b in read_blocks(doc) if b.lang == lang]
+
+
+def test_every_rules_and_python_block_has_a_known_marker():
+    for doc in ("language.md", "tutorial.md"):
+        for b in read_blocks(doc):
+            if b.lang in ("rules", "python"):
+                assert b.kind in KINDS, f"{b.where}: a {b.lang} block needs <!-- check: ... -->"
+            if b.kind is not None:
+                assert b.kind in KINDS, f"{b.where}: unknown check {b.spec!r}"
+
+
+# ---------------------------------------------------------------------- playing examples
+
+_CHECK = re.compile(r"^(\s*)(?:let|set) (\w+) = .*?#\s*=\s*(.+?)\s*$")
+LOG = "doccheck_log"
+
+
+def with_value_checks(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The block with a logging statement after each ``# = value`` line, and the
+    (name, expected value) pairs in order."""
+    lines, checks = [], []
+    for line in text.splitlines():
+        lines.append(line)
+        m = _CHECK.match(line)
+        if m:
+            indent, name, want = m.groups()
+            lines.append(f"{indent}set {LOG} = {LOG} + [({len(checks)}, {name})]")
+            checks.append((name, want))
+    return "\n".join(lines) + "\n", checks
+
+
+def render(value: Any, seats: tuple[str, ...]) -> str:
+    """A value as the docs write it in ``# = value`` comments."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, Player):
+        return player_name(value, seats)
+    if isinstance(value, Piece):
+        return value.name
+    if isinstance(value, list):
+        return "[" + ", ".join(render(x, seats) for x in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(render(x, seats) for x in value) + ")"
+    return str(value)
+
+
+def play(game: Any, checks: list[tuple[str, str]], where: str) -> None:
+    """Play the game to the end with random legal actions for each player count
+    and seed, looking at every view on the way; check the logged values."""
+    seen: dict[int, Any] = {}
+    for n in sorted({game.min_players, game.max_players}):
+        for seed in SEEDS:
+            watch = checks and n == game.min_players and seed == 0
+            state = game.new_game(n, seed=seed)
+            rng = Rng(seed)
+            for _ in range(MAX_STEPS):
+                if watch:
+                    for index, value in state.vars.get(LOG) or []:
+                        seen.setdefault(index, value)
+                for p in range(n):
+                    state.view(p)
+                if state.is_terminal():
+                    break
+                actions = state.legal_actions()
+                state.apply(actions[rng.below(len(actions))])
+            assert state.is_terminal(), f"{where}: no end after {MAX_STEPS} decisions"
+            state.result()
+            data = state.to_json()
+            assert game.state_from_json(data).to_json() == data, where
+    seats = game.instance(game.min_players).seat_names
+    for index, (name, want) in enumerate(checks):
+        assert index in seen, f"{where}: the line of {name} (# = {want}) never ran"
+        got = render(seen[index], seats)
+        assert got == want, f"{where}: {name} is {got}, the docs say {want}"
+
+
+def language_cases() -> list[Block]:
+    return checked("language.md", "rules")
+
+
+@pytest.fixture(scope="module")
+def context() -> str:
+    blocks = language_cases()
+    assert blocks and blocks[0].kind == "context", "the first rules block is the context"
+    assert [b.kind for b in blocks].count("context") == 1
+    return blocks[0].text
+
+
+def source_of(block: Block, context: str) -> tuple[str, list[tuple[str, str]]]:
+    """The ruleset a block is checked as, and its value checks."""
+    body, checks = with_value_checks(block.text)
+    log_var = f"\nvar {LOG} = []\n" if checks else ""
+    if block.kind in ("context", "game"):
+        return body + log_var, checks
+    if block.kind == "declarations":
+        return context + "\n" + body + log_var, checks
+    assert block.kind == "statements", f"{block.where}: {block.spec!r}"
+    inner = "\n".join("      " + line for line in body.splitlines())
+    wrapped = ("play {\n  rounds 1 times {\n    turns from 0 until true {\n" + inner
+               + "\n    }\n  }\n}\n")
+    return context + "\n" + log_var + wrapped, checks
+
+
+@pytest.mark.parametrize("block", language_cases(), ids=lambda b: b.where)
+def test_language_example(block: Block, context: str):
+    source, checks = source_of(block, context)
+    if block.error is not None:
+        with pytest.raises(RulepackError) as info:
+            play(rulepack.loads(source, filename=block.where), [], block.where)
+        messages = " | ".join(d.message for d in info.value.diagnostics)
+        assert block.error in messages, f"{block.where}: expected {block.error!r}, got {messages}"
+        return
+    game = rulepack.loads(source, filename=block.where)
+    play(game, checks, block.where)
+
+
+# ---------------------------------------------------------------------- the tutorial
+
+def tutorial_ruleset() -> str:
+    blocks = checked("tutorial.md", "rules")
+    assert blocks and all(b.kind == "tutorial" for b in blocks)
+    return "\n".join(b.text for b in blocks)
+
+
+@pytest.fixture
+def tutorial_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder holding the tutorial's hightide.rules, made the working directory."""
+    (tmp_path / "hightide.rules").write_text(tutorial_ruleset(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_tutorial_game_plays_to_the_end(tutorial_dir: Path):
+    game = rulepack.load("hightide.rules")
+    assert (game.min_players, game.max_players) == (2, 4)
+    for n in range(2, 5):
+        for tides in (1, 4, 6):
+            for seed in SEEDS:
+                state = game.new_game(n, seed=seed, options={"tides": tides})
+                rng = Rng(seed)
+                while not state.is_terminal():
+                    for p in range(n):
+                        state.view(p)
+                    actions = state.legal_actions()
+                    state.apply(actions[rng.below(len(actions))])
+                assert sum(len(z) for z in state.zones) == 24   # no tile lost or made
+                assert state.result()["terminal"]
+
+
+def _normal(line: str) -> str:
+    return " ".join(re.sub("─+", "─", line).split())
+
+
+def _shows(expected: str, output: str) -> str | None:
+    """None if the expected lines appear in the output in order (``...`` skips any
+    number of lines, else they must follow each other), or what is missing."""
+    got = [_normal(x) for x in output.splitlines() if x.strip()]
+    i = 0
+    skipping = True     # the shown lines may start anywhere
+    for want in (_normal(x) for x in expected.splitlines() if x.strip()):
+        if want == "...":
+            skipping = True
+            continue
+        if skipping:
+            while i < len(got) and got[i] != want:
+                i += 1
+        if i >= len(got) or got[i] != want:
+            return want
+        i += 1
+        skipping = False
+    return None
+
+
+@pytest.mark.parametrize("block", [b for b in checked("tutorial.md", "text")
+                                   if b.kind == "output"], ids=lambda b: b.where)
+def test_tutorial_output(block: Block, tutorial_dir: Path):
+    from rulepack.cli.main import main
+    m = re.match(r'output of "rulepack (.*?)"(?:, with "(.*?)" written "(.*?)")?$', block.spec)
+    assert m, f"{block.where}: cannot read {block.spec!r}"
+    args, old, new = m.groups()
+    if old is not None:
+        path = tutorial_dir / "hightide.rules"
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{block.where}: {old!r} is not in the tutorial's ruleset"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = CliRunner().invoke(main, shlex.split(args))
+    missing = _shows(block.text, result.output)
+    assert missing is None, f"{block.where}: {missing!r} not in the output of {args}:\n" \
+                            f"{result.output}"
+
+
+# ---------------------------------------------------------------------- Python blocks
+
+@pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
+def test_python_blocks_run(doc: str, tutorial_dir: Path, capsys: pytest.CaptureFixture):
+    blocks = checked(doc, "python")
+    assert blocks and all(b.kind == "python" for b in blocks)
+    namespace: dict[str, Any] = {"__name__": "docs"}
+    for b in blocks:
+        exec(compile(b.text, b.where, "exec"), namespace)
+    assert capsys.readouterr().out      # the examples print something
+
+
+# ---------------------------------------------------------------------- rulings
+
+RULING = re.compile(r"^- \*\*([A-Z]\d+)\.\*\* ", re.M)
+
+
+def rulings() -> dict[str, tuple[str, str]]:
+    """Ruling id → (its text, its Applied note or the 'later ruleset' mark), from docs/rulings.md."""
+    text = (DOCS / "rulings.md").read_text(encoding="utf-8")
+    found = {}
+    starts = list(RULING.finditer(text))
+    for i, m in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+        chunk = text[m.end():end]
+        chunk = re.split(r"^## ", chunk, flags=re.M)[0]
+        paragraphs = [p.strip() for p in re.split(r"\n\s*\n", chunk) if p.strip()]
+        found[m.group(1)] = (paragraphs[0], "\n".join(paragraphs[1:]))
+    return found
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_rulings_of_multzo_are_applied_and_quote_the_ruleset():
+    multzo = _squash((RULESETS / "multzo.rules").read_text(encoding="utf-8"))
+    library = _squash((RULESETS / "lib" / "piecepack.rules").read_text(encoding="utf-8"))
+    found = rulings()
+    for rid in [f"G{i}" for i in range(1, 4)] + [f"M{i}" for i in range(1, 9)]:
+        assert rid in found, f"ruling {rid} is missing from docs/rulings.md"
+        note = found[rid][1]
+        assert note.startswith("**Applied:**"), f"{rid} has no Applied note"
+        sources = multzo + " " + library if rid == "G1" else multzo
+        quotes = re.findall(r"`([^`]+)`", note)
+        assert quotes, f"{rid}: the Applied note quotes nothing"
+        for quote in quotes:
+            for part in (p.strip() for p in quote.split("...")):
+                if part:
+                    assert _squash(part) in sources, \
+                        f"{rid}: `{quote}` is not in the ruleset (looking for {part!r})"
+
+
+def test_later_rulings_are_marked():
+    for rid, (_, note) in rulings().items():
+        if rid[0] in "PXY":
+            assert note == "*Applies to a later ruleset.*", rid
+
+
+def _cited(text: str) -> set[str]:
+    """Ruling ids named in the comments of a ruleset (``M5``, ``M1-M8``)."""
+    ids = set()
+    for comment in re.findall(r"#(.*)", text):
+        for letter, a, b in re.findall(r"\b([GMPXY])(\d+)(?:-\1?(\d+))?\b", comment):
+            ids.update(f"{letter}{i}" for i in range(int(a), int(b or a) + 1))
+    return ids
+
+
+def test_rulings_cited_by_multzo_are_in_the_docs():
+    cited = _cited((RULESETS / "multzo.rules").read_text(encoding="utf-8"))
+    cited |= _cited((RULESETS / "lib" / "piecepack.rules").read_text(encoding="utf-8"))
+    assert {"M1", "M5", "G1"} <= cited      # the reader works
+    missing = sorted(cited - set(rulings()))
+    assert not missing, f"cited in the rulesets but not in docs/rulings.md: {missing}"
+
+
+def _shared_rulings() -> Path | None:
+    for path in SHARED_RULINGS:
+        if path.is_file():
+            return path
+    return None
+
+
+@pytest.mark.skipif(_shared_rulings() is None, reason="no shared RULINGS.md next to the repository")
+def test_ruling_texts_match_the_shared_rulings():
+    shared_text = _shared_rulings().read_text(encoding="utf-8")  # type: ignore[union-attr]
+    shared = {}
+    items = list(re.finditer(r"^- ([A-Z]\d+)\. ", shared_text, re.M))
+    for i, m in enumerate(items):
+        end = items[i + 1].start() if i + 1 < len(items) else len(shared_text)
+        shared[m.group(1)] = _squash(re.split(r"^## ", shared_text[m.end():end], flags=re.M)[0])
+    ours = {rid: _squash(text) for rid, (text, _) in rulings().items()}
+    assert sorted(ours) == sorted(shared)
+    for rid in shared:
+        assert ours[rid] == shared[rid], f"ruling {rid} differs from {os.fspath(_shared_rulings())}"
