@@ -359,3 +359,168 @@ def test_render_grid_and_masked_values():
     assert "ace of suns" in text and "3 hidden pieces" in text
     assert "a face-down tile" in text and "player 2" in text and "(run, moons, 1)" in text
     assert "round 2" in text
+
+
+# ---------------------------------------------------------------------- multiplay: the board
+@pytest.fixture(scope="module")
+def multiplay():
+    return rulepack.load("multiplay")
+
+
+def _multiplay_midgame(multiplay, players: int = 3, seed: int = 2, moves: int = 20):
+    state = multiplay.new_game(players, seed)
+    for _ in range(moves):
+        texts = [a.text for a in state.legal_actions()]
+        state.apply("play on" if "play on" in texts else 0)
+    return state
+
+
+def _segments(renderable, color_system: str | None, width: int = 100):
+    console = Console(file=io.StringIO(), width=width, color_system=color_system,
+                      force_terminal=color_system is not None)
+    return list(console.render(renderable)), console
+
+
+def test_multiplay_board_has_coordinates_numbers_and_owner_marks(multiplay):
+    """Without colour: column letters a-k, row numbers 1-11, every cube's number in
+    its cell, owned cubes marked with their seat's initial and a legend."""
+    state = _multiplay_midgame(multiplay)
+    view = state.view(0)
+    text = _text(render.view_renderable(view, "Multiplay", {"points"},
+                                        render.chance_names(multiplay.ir)))
+    assert re.search(r"^\s*board\s+121\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\s+i\s+j\s+k\s*$",
+                     text, re.M), text
+    rows = dict(m.groups() for m in re.finditer(r"^\s*(\d+)((?:\s+\d+[rygb]?){11})\s*$",
+                                                text, re.M))
+    assert sorted(map(int, rows)) == list(range(1, 12)), text
+    cells = {c["cell"]: c["piece"] for c in view["zones"]["board"]["cells"]}
+    marks = {0: "r", 1: "y", 2: "g"}
+    for row in range(1, 12):
+        tokens = rows[str(row)].split()
+        want = []
+        for col in "abcdefghijk":
+            piece = cells[f"{col}{row}"]
+            owner = piece.get("owner")
+            want.append(f"{piece['number']}{'' if owner is None else marks[owner]}")
+        assert tokens == want, (row, tokens)
+    assert "r = red" in text and "y = yellow" in text and "g = green" in text
+    # the roll of the current turn is shown with the variables
+    roll = state.vars["roll"]
+    assert re.search(rf"^\s*roll\s+{roll}\s*$", text, re.M), text
+    assert re.search(r"^\s*points\s+red: -?\d+; yellow: -?\d+; green: -?\d+", text, re.M)
+
+
+def test_multiplay_board_colours_cubes_by_owner(multiplay):
+    """With colour: an owned cube's number is on its owner's colour (the seat name,
+    red/yellow/green/blue); white cubes have no background."""
+    state = _multiplay_midgame(multiplay, players=4, moves=30)
+    view = state.view(0)
+    segments, _ = _segments(render.grid_table(view["zones"]["board"], view["seats"]), "truecolor")
+    bg: dict[str, set[str | None]] = {}
+    for seg in segments:
+        word = seg.text.strip()
+        if word.isdigit():
+            colour = seg.style.bgcolor.name if seg.style and seg.style.bgcolor else None
+            bg.setdefault(word, set()).add(colour)
+    owned = [c["piece"] for c in view["zones"]["board"]["cells"]
+             if c["piece"].get("owner") is not None]
+    white = [c["piece"] for c in view["zones"]["board"]["cells"]
+             if c["piece"].get("owner") is None]
+    assert owned and white
+    names = ["red", "yellow", "green", "blue"]
+    for piece in owned:
+        assert names[piece["owner"]] in bg[str(piece["number"])]
+    assert any(None in bg[str(p["number"])] for p in white)
+    # no owner marks when colours show
+    plain = "".join(seg.text for seg in segments)
+    assert not re.search(r"\d[rygb]\b", plain)
+
+
+def test_seat_colours_and_marks():
+    assert render.seat_colour(["red", "yellow"], 1) == "yellow"
+    assert render.seat_colour(["player 1", "player 2"], 1) == render.SEAT_PALETTE[1]
+    assert render.seat_colour(["Suns", "Moons"], 0) == render.SEAT_PALETTE[0]
+    assert render.seat_marks(["red", "yellow", "green", "blue"]) == ["r", "y", "g", "b"]
+    assert render.seat_marks(["player 1", "player 2"]) == ["A", "B"]
+    # readable text on each colour
+    assert render.seat_style(["yellow"], 0).color.name == "black"
+    assert render.seat_style(["blue"], 0).color.name == "bright_white"
+
+
+def test_grid_without_owners_is_unchanged_in_spirit():
+    """A grid with no owned piece: no legend, names in their cells, holes blank."""
+    zone = {"name": "board", "kind": "grid", "rows": 1, "cols": 3, "cells": [
+        {"cell": "a1", "row": 1, "col": 1, "piece": {"id": 1, "kind": "tile", "name": "x",
+                                                     "face": "up"}},
+        {"cell": "c1", "row": 1, "col": 3, "piece": None}]}
+    text = _text(render.grid_table(zone, ["p1", "p2"]))
+    assert "x" in text and "·" in text and "nobody" not in text
+
+
+# ---------------------------------------------------------------------- multiplay: typing a cell
+def _human_first_decision(multiplay, seed: int):
+    """The state at the human's (seat 0) first decision, bots as the CLI plays them."""
+    from rulepack.interpreter.agents import Decision
+    state = multiplay.new_game(2, seed)
+    bot = make_agent("random", seed, 1)
+    while state.current_player != 0:
+        state.apply(bot.choose(Decision(state, 1)))
+    return state
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_play_multiplay_accepts_a_cell_coordinate(multiplay, seed):
+    state = _human_first_decision(multiplay, seed)
+    texts = [a.text for a in state.legal_actions()]
+    target = texts[len(texts) // 2]
+    cell = target.rsplit(" ", 1)[1]
+    missing = next(f"{c}{r}" for r in range(1, 12) for c in "abcdefghijk"
+                   if not any(t.endswith(f" at {c}{r}") for t in texts))
+    result = run("play", "multiplay", "--seat", "human", "--seat", "random", "--seed", str(seed),
+                 input=f"{missing}\nzz\n{cell.upper()}\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert f"No action names {missing}" in out
+    assert "'zz' is not a number or a cell" in out
+    assert f"red (you): {target}" in out
+    assert "a cell like" in out
+    assert re.search(rf"^\s*roll\s+{state.vars['roll']}\s*$", out, re.M)
+    assert "Game abandoned" in out
+
+
+def test_typing_a_cell_named_by_several_actions_lists_them():
+    from rulepack.cli.interactive import Keyboard
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    answers = iter(["b2", "a1", "c3", "2"])
+    console.input = lambda prompt="": next(answers)           # type: ignore[method-assign]
+    texts = ["move a1 to b2", "move b2 to c3", "move a11 to a2"]
+    index = Keyboard(console, [0]).choose(len(texts), lambda: None, texts)
+    out = console.file.getvalue()
+    assert "2 actions name b2" in out and "1. move a1 to b2" in out and "2. move b2 to c3" in out
+    assert index == 0                                         # "a1": not a11
+    assert Keyboard(console, [0]).choose(len(texts), lambda: None, texts) == 1   # "c3"
+    assert Keyboard(console, [0]).choose(len(texts), lambda: None, texts) == 1   # "2"
+
+
+def test_cells_are_not_offered_when_no_action_names_one():
+    from rulepack.cli.interactive import first_cell
+    assert first_cell(["draw the top tile of the stack", "discard 2 of suns face up"]) is None
+    assert first_cell(["end the game", "play on"]) is None
+    assert first_cell(["claim 24 at f6"]) == "f6"
+
+
+# ---------------------------------------------------------------------- multiplay: bots
+def test_play_multiplay_four_bots():
+    result = run("play", "multiplay", "--players", "4", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^(red|yellow|green|blue): claim \d+ at [a-k]\d+$", result.stdout, re.M)
+    assert "Winner" in result.stdout
+    assert "Traceback" not in result.output
+
+
+def test_simulate_multiplay():
+    result = run("simulate", "multiplay", "--games", "20", "--players", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 20 and len(data["seats"]) == 3
+    assert [s["name"] for s in data["seats"]] == ["red", "yellow", "green"]
