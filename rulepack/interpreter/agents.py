@@ -201,6 +201,18 @@ class GreedyAgent(LookaheadAgent):
         super().__init__(seed, samples=samples, depth=1)
 
 
+class MemoryAgent(LookaheadAgent):
+    """A greedy agent for games of hidden information: it remembers every piece its
+    views have shown and where, and weighs each action over many determinizations
+    in which remembered pieces lie where it saw them (so a ruleset heuristic can
+    tell, with ``knows(p, piece)``, what it remembers from what it guesses)."""
+
+    name = "memory"
+
+    def __init__(self, seed: int = 0, samples: int = 8) -> None:
+        super().__init__(seed, samples=samples, depth=1)
+
+
 #: Value of a won game for :func:`evaluate` (a loss counts the negative).
 WIN_VALUE = 1_000_000.0
 
@@ -244,6 +256,7 @@ AGENTS: dict[str, Callable[[int], Any]] = {
     "first": FirstAgent,
     "lookahead": LookaheadAgent,
     "greedy": GreedyAgent,
+    "memory": MemoryAgent,
 }
 
 
