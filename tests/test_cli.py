@@ -524,3 +524,375 @@ def test_simulate_multiplay():
     data = json.loads(result.stdout)
     assert data["games"] == 20 and len(data["seats"]) == 3
     assert [s["name"] for s in data["seats"]] == ["red", "yellow", "green"]
+
+
+# ---------------------------------------------------------------------- packkub
+PACKKUB_SUITS = ["suns", "moons", "crowns", "arms"]
+PACKKUB_RANKS = ["null", "ace", "2", "3", "4", "5"]
+
+
+def _packkub_plan(seed: int, decisions: int) -> tuple[list[int], list[str]]:
+    """Replay ``play packkub --seat human --seat random --seed <seed>`` next to the
+    CLI: the human (player 1) melds when it can, else plays a tile, else ends the
+    turn, else draws. Returns the numbers to type and the actions they choose."""
+    from rulepack.cli.session import bot_index
+    state = rulepack.load("packkub").new_game(2, seed)
+    bot = make_agent("random", seed, 1)
+    numbers: list[int] = []
+    chosen: list[str] = []
+    while not state.is_terminal() and len(numbers) < decisions:
+        texts = [a.text for a in state.legal_actions()]
+        if state.current_player == 0:
+            pick = next((t for t in texts if t == "meld the played tiles"), None) \
+                or next((t for t in texts if t.startswith("play ")), None) \
+                or next((t for t in texts if t == "end the turn"), None) or texts[0]
+            numbers.append(texts.index(pick) + 1)
+            chosen.append(pick)
+            state.apply(pick)
+        else:
+            state.apply(bot_index(bot, state, 1))
+    return numbers, chosen
+
+
+def _hand_lines(out: str) -> list[list[str]]:
+    """The tiles of every "hand[player 1] (yours)" row printed, in order (a row may
+    wrap onto the next lines of the pieces column)."""
+    hands = []
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^\s*hand\[player 1\] \(yours\)\s+\d+\s+(.*)$", line)
+        if not m:
+            continue
+        text = m.group(1).strip()
+        for more in lines[i + 1:]:
+            if re.match(r"^\s*(hand\[|table|played|box|pile)", more):
+                break
+            text += " " + more.strip()
+        hands.append([t.strip() for t in text.split(",")])
+    return hands
+
+
+def _suit_rank_key(name: str) -> tuple[int, int]:
+    rank, suit = name.split(" of ")
+    return PACKKUB_SUITS.index(suit), PACKKUB_RANKS.index(rank)
+
+
+def test_play_packkub_human_builds_melds_from_the_played_row():
+    """A person plays PackKub: their hand is shown sorted by suit then rank, a play
+    is built with "play ..." actions (the ``played`` row shows the tiles so far)
+    and "meld the played tiles" puts them on the table, shown as numbered melds."""
+    seed = 8
+    numbers, chosen = _packkub_plan(seed, 8)
+    assert "meld the played tiles" in chosen and any(c.startswith("play ") for c in chosen)
+    result = run("play", "packkub", "--seat", "human", "--seat", "random", "--seed", str(seed),
+                 input="".join(f"{n}\n" for n in numbers) + "q\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Traceback" not in result.output
+    for action in chosen:
+        assert f"player 1 (you): {action}" in out, action
+    # the hand, every time it is shown, is sorted by suit, then rank
+    hands = _hand_lines(out)
+    assert len(hands) >= len(numbers)
+    for hand in hands:
+        assert hand == sorted(hand, key=_suit_rank_key), hand
+    # the played row shows the tiles of the play being built, in the order played
+    first_meld = chosen.index("meld the played tiles")
+    played = [c[len("play "):] for c in chosen[:first_meld] if c.startswith("play ")]
+    row = ", ".join(played)
+    assert re.search(rf"^\s*played\s+{len(played)}\s+{re.escape(row)}\s*$", out, re.M), out
+    # after the meld, the table is one numbered meld holding those tiles
+    m = re.search(r"^\s*table\s+(\d+)\s+1\. (.*)$", out, re.M)
+    assert m, out
+    assert sorted(t.strip() for t in m.group(2).split(",")) == sorted(played)
+    assert "Game abandoned" in out
+
+
+def test_render_packkub_table_melds_and_unarranged_groups():
+    """A groups zone shows one numbered line per group; a groups zone holding
+    pieces but not arranged (``groups`` is None) lists its pieces, not "empty"."""
+    tile = lambda i, n: {"id": i, "kind": "tile", "name": n, "face": "up"}  # noqa: E731
+    groups = [[tile(i, f"{r} of suns") for i, r in enumerate((2, 3, 4))]] + \
+        [[tile(10 + k, f"5 of {s}") for k, s in enumerate(PACKKUB_SUITS[:3])]] * 5
+    table = {"name": "table", "kind": "groups", "pieces": [p for g in groups for p in g],
+             "count": 18, "groups": groups}
+    view = {"player": 0, "seats": ["player 1", "player 2"], "zones": {
+        "table": table,
+        "played": {"name": "played", "kind": "row", "count": 1,
+                   "pieces": [tile(30, "ace of moons")]},
+        "loose": {"name": "loose", "kind": "groups", "count": 2, "groups": None,
+                  "pieces": [tile(40, "null of arms"), tile(41, "ace of arms")]},
+        "none": {"name": "none", "kind": "groups", "count": 0, "groups": None, "pieces": []},
+    }}
+    text = _text(render.view_renderable(view, "PackKub", set()))
+    assert re.search(r"^\s*table\s+18\s+1\. 2 of suns, 3 of suns, 4 of suns\s*$", text, re.M)
+    assert re.search(r"^\s+6\. 5 of suns, 5 of moons, 5 of crowns\s*$", text, re.M), text
+    assert re.search(r"^\s*played\s+1\s+ace of moons\s*$", text, re.M)
+    assert re.search(r"^\s*loose\s+2\s+null of arms, ace of arms\s*$", text, re.M), text
+    assert re.search(r"^\s*none\s+0\s+empty\s*$", text, re.M)
+
+
+def test_render_packkub_view_of_a_real_game():
+    """The view of a real PackKub position: numbered melds on the table, the played
+    row, the other hand hidden."""
+    game = rulepack.load("packkub")
+    state = game.new_game(2, 8)
+    numbers, chosen = _packkub_plan(8, 8)
+    # replay to just after the first meld of player 1
+    from rulepack.cli.session import bot_index
+    bot = make_agent("random", 8, 1)
+    done = 0
+    while done < chosen.index("meld the played tiles") + 1:
+        if state.current_player == 0:
+            state.apply(chosen[done])
+            done += 1
+        else:
+            state.apply(bot_index(bot, state, 1))
+    text = _text(render.view_renderable(state.view(0), "PackKub", {"opened", "totals"}))
+    assert re.search(r"^\s*table\s+\d+\s+1\. ", text, re.M), text
+    assert re.search(r"^\s*played\s+0\s+empty\s*$", text, re.M), text
+    assert re.search(r"^\s*hand\[player 2\]\s+\d+\s+\d+ hidden pieces\s*$", text, re.M), text
+    assert re.search(r"^\s*opened\s+player 1: yes; player 2: (yes|no)\s*$", text, re.M), text
+
+
+def test_play_packkub_bots_and_simulate():
+    result = run("play", "packkub", "--players", "3", "--seed", "1", "-o", "rounds=1")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^player \d: meld the played tiles$", result.stdout, re.M)
+    assert "Winner" in result.stdout and "Traceback" not in result.output
+    result = run("simulate", "packkub", "--games", "3", "--players", "2", "-o", "rounds=1",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 3 and len(data["seats"]) == 2
+
+
+def test_play_packkub_bad_options_are_invalid_input():
+    result = run("play", "packkub", "--players", "5", "-o", "six_pack=true")
+    assert result.exit_code != 0
+    assert "Six Pack" in result.output and "Traceback" not in result.output
+    result = run("play", "packkub", "-o", "rounds=11")
+    assert result.exit_code != 0
+    assert "rounds" in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------------- mismemory
+@pytest.fixture(scope="module")
+def mismemory():
+    return rulepack.load("mismemory")
+
+
+def _mismemory_board_lines(out: str, rows: int) -> tuple[str, list[str]]:
+    """The first board printed: its header line (column letters) and one line per row
+    (a row whose names wrap continues on the next lines; those are skipped)."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if re.match(r"^\s*board\s+\d+\s+a\s", line))
+    found: list[str] = []
+    for line in lines[start + 1:]:
+        if re.match(rf"^\s+{len(found) + 1}\s", line):
+            found.append(line)
+            if len(found) == rows:
+                break
+    return lines[start], found
+
+
+def test_play_mismemory_three_bots():
+    """`rulepack play mismemory --players 3 --seed 1` plays a whole game: flips named by
+    cell, the winner's six tiles shown (ruling Y3), a winner."""
+    result = run("play", "mismemory", "--players", "3", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Traceback" not in result.output
+    assert re.search(r"^player [123]: flip the tile at [a-e][1-5]$", out, re.M)
+    assert re.search(r"^revealed in board: \S+ of \w+$", out, re.M)
+    assert re.search(r"^player [123]: keep \S+ of \w+ and put the other face down at "
+                     r"[a-e][1-5]$", out, re.M)
+    m = re.search(r"^Winner: player ([123])$", out, re.M)
+    assert m, out
+    shown = re.search(rf"^revealed in collected\[player {m.group(1)}\]: (.*)$", out, re.M)
+    assert shown and len(shown.group(1).split(", ")) == 6
+    assert run("play", "mismemory", "--players", "3", "--seed", "1").stdout == out
+
+
+def test_play_mismemory_blind_two_bots():
+    """`rulepack play mismemory --players 2 --option blind=true --seed 2` plays to a
+    result: in the blind variant the bots claim or challenge (ruling Y4)."""
+    result = run("play", "mismemory", "--players", "2", "--option", "blind=true", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Traceback" not in result.output
+    assert re.search(r"^player [12]: (claim victory|challenge player [12])$", out, re.M), out
+    assert re.search(r"^(Winner: player [12]|Draw: nobody wins\.)$", out, re.M)
+    data = json.loads(run("play", "mismemory", "--players", "2", "--option", "blind=true",
+                          "--seed", "2", "--json").stdout)
+    assert data["terminal"] is True and data["options"]["blind"] is True
+
+
+def test_simulate_mismemory_500_games():
+    result = run("simulate", "mismemory", "--games", "500", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 500 and data["draws"] == 0 and data["ties"] == 0
+    assert sum(s["wins"] for s in data["seats"]) == 500
+    assert all(0.35 < s["win_rate"] < 0.65 for s in data["seats"])
+
+
+def test_mismemory_bad_options_are_invalid_input():
+    for args in (["-o", "grid=7x7"], ["-o", "blind=maybe"], ["--players", "4"]):
+        result = run("play", "mismemory", *args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_mismemory_board_is_a_grid_with_coordinates_and_a_gap():
+    """The 5x5 board: column letters a-e, row numbers 1-5, every tile a face-down chip,
+    and in row 3 a gap under column c (ruling Y1: "5×5 with an empty centre")."""
+    result = run("play", "mismemory", "--seat", "human", "--seat", "random", "--seed", "1",
+                 input="q\n")
+    assert result.exit_code == 0, result.output
+    header, rows = _mismemory_board_lines(result.stdout, 5)
+    assert re.search(r"\sa\s+b\s+c\s+d\s+e\s*$", header), header
+    assert [len(re.findall("▒+", line)) for line in rows] == [5, 5, 4, 5, 5], rows
+    c = header.rindex(" c") + 1
+    assert rows[1][c] == "▒" and rows[2][c] == " ", (header, rows)
+
+
+@pytest.mark.parametrize("grid,rows,cols", [("4x6", 4, 6), ("6x4", 6, 4)])
+def test_mismemory_other_grids_show_their_shape(grid, rows, cols):
+    result = run("play", "mismemory", "--seat", "human", "--seat", "random", "--seed", "1",
+                 "-o", f"grid={grid}", input="q\n")
+    assert result.exit_code == 0, result.output
+    header, lines = _mismemory_board_lines(result.stdout, rows)
+    letters = " +".join("abcdef"[:cols])
+    assert re.search(rf"\s{letters}\s*$", header), header
+    assert [len(re.findall("▒+", line)) for line in lines] == [cols] * rows
+
+
+def test_mismemory_line_of_24_is_printed_in_bands():
+    """A line of 24 cells does not fit 80 columns: it is printed in bands of columns,
+    each with its letters, all 24 cells in order."""
+    result = run("play", "mismemory", "--seat", "human", "--seat", "random", "--seed", "1",
+                 "-o", "grid=line", input="q\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
+    board = out[out.index("board"):out.index("collected[player 1]")]
+    letters = re.findall(r"^\s*(?:board\s+24\s+)?((?:[a-x]\s+)*[a-x])\s*$", board, re.M)
+    assert " ".join(letters).split() == list("abcdefghijklmnopqrstuvwx"), board
+    assert len(re.findall("▒+", board)) == 24
+
+
+def test_mismemory_names_wrap_inside_the_board(mismemory):
+    """Face-up tiles are named in their cells; on 80 columns long names wrap inside
+    their chip so that all five columns still show."""
+    state = mismemory.new_game(2, 1)
+    state.apply("flip the tile at a1")
+    view = state.view(1)
+    narrow = Console(file=io.StringIO(), width=80, color_system=None)
+    narrow.print(render.view_renderable(view, "Mismemory", set()))
+    text = narrow.file.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    header, rows = _mismemory_board_lines(text, 5)
+    assert re.search(r"\sa\s+b\s+c\s+d\s+e\s*$", header), text
+    name = next(c["piece"]["name"] for c in view["zones"]["board"]["cells"]
+                if c["piece"] and not c["piece"].get("hidden"))
+    board = text[text.index("board"):text.index("collected[")]
+    assert all(word in board for word in name.split())
+    wide = Console(file=io.StringIO(), width=160, color_system=None)
+    wide.print(render.view_renderable(view, "Mismemory", set()))
+    assert re.search(rf"^\s*1 {re.escape(name)}\s", wide.file.getvalue(), re.M)
+
+
+def test_play_mismemory_human_types_cells():
+    """A person plays by typing cells: on the 5x5 grid "c3" is the gap, which no action
+    names; "b2" flips the tile at b2; then a second cell."""
+    result = run("play", "mismemory", "--seat", "human", "--seat", "random", "--seed", "1",
+                 input="c3\nb2\nd4\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "No action names c3" in out
+    assert "player 1 (you): flip the tile at b2" in out
+    assert "player 1 (you): flip the tile at d4" in out
+    assert "a cell like a1" in out
+    assert re.search(r"^revealed in board: \S+ of \w+$", out, re.M)
+
+
+def test_play_mismemory_4x6_accepts_c3():
+    result = run("play", "mismemory", "--seat", "human", "--seat", "random", "--seed", "0",
+                 "-o", "grid=4x6", input="C3\nf4\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "player 1 (you): flip the tile at c3" in result.stdout
+    assert "player 1 (you): flip the tile at f4" in result.stdout
+
+
+def test_mismemory_keep_is_masked_for_the_others(mismemory):
+    """Ruling Y2: "they secretly choose which eligible tile to keep ... (the others see
+    which cell, not which tile)". Both tiles were face up before the keep, yet the
+    event line names the kept tile only for its keeper (and a spectator)."""
+    state = mismemory.new_game(2, 1)
+    by_suit: dict[str, list[str]] = {}
+    cells = {c["cell"]: c for c in state.view(0)["zones"]["board"]["cells"]}
+    for label, piece in zip(cells, state.zones[1]):
+        by_suit.setdefault(piece.attrs["suit"], []).append(label)
+    a, b = by_suit["suns"][:2]
+    actor = state.current_player
+    state.apply(f"flip the tile at {a}")
+    state.apply(f"flip the tile at {b}")
+    keep = next(x for x in state.legal_actions() if x.text.startswith("keep "))
+    kept = keep.values[0].name
+    told = events.step(state.clone(), keep, [actor, 1 - actor, None])
+    assert told[actor][0].text == keep.text and kept in told[None][0].text
+    assert told[1 - actor][0].text == \
+        f"keep a tile and put the other face down at {keep.text.rsplit(' ', 1)[1]}"
+    # blind: not even the keeper's story names it (Y4)
+    blind = mismemory.new_game(2, 1, options={"blind": True})
+    blind.apply(f"flip the tile at {a}")
+    blind.apply(f"flip the tile at {b}")
+    keep = next(x for x in blind.legal_actions() if x.text.startswith("keep "))
+    told = events.step(blind.clone(), keep, [actor, 1 - actor])
+    assert told[actor][0].text.startswith("keep a tile and put the other face down at ")
+
+
+def test_a_face_up_discard_drawn_is_still_named(multzo):
+    """The masking above is for pieces that go out of sight together: a face-up discard
+    drawn into a hand (the only piece leaving the others' sight) is still named."""
+    from rulepack.interpreter.agents import Decision
+    state = multzo.new_game(2, 3)
+    bot = make_agent("random", 3, 0)
+    for _ in range(200):
+        draws = [x for x in state.legal_actions() if x.text.endswith(" from the discards")]
+        if draws:
+            break
+        state.apply(bot.choose(Decision(state, state.current_player)))
+    assert draws
+    actor = state.current_player
+    told = events.step(state.clone(), draws[0], [actor, 1 - actor])
+    assert told[1 - actor][0].text == draws[0].text
+
+
+def test_a_human_never_reads_which_tile_a_bot_kept(mismemory):
+    """Replay a human-vs-bot game next to the CLI: every tile the bot keeps is read by
+    the human as "keep a tile and put the other face down at XX"."""
+    from rulepack.interpreter.agents import Decision
+    seed = 1
+    state = mismemory.new_game(2, seed)
+    bot = make_agent("random", seed, 1)
+    human_moves, bot_keeps = 0, []
+    while not state.is_terminal() and len(bot_keeps) < 2:
+        if state.current_player == 0:
+            state.apply(0)
+            human_moves += 1
+        else:
+            action = state.legal_actions()[bot.choose(Decision(state, 1))]
+            if action.text.startswith("keep "):
+                bot_keeps.append(action)
+            state.apply(action)
+    assert bot_keeps
+    result = run("play", "mismemory", "--seat", "human", "--seat", "random", "--seed", str(seed),
+                 input="1\n" * human_moves + "q\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for action in bot_keeps:
+        cell = action.text.rsplit(" ", 1)[1]
+        assert f"player 2: keep a tile and put the other face down at {cell}" in out
+        assert f"player 2: {action.text}" not in out

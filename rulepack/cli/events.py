@@ -5,7 +5,9 @@ action and any chance events (shuffles, random choices) to ``state.history``.
 :func:`step` applies an action and returns the new events as text for each
 viewer. A piece in an action is named for a viewer when the viewer could see it
 just before the action *or* just after it (a tile discarded face up is named;
-a tile discarded face down is "a tile" to everyone but its owner). A viewer of
+a tile discarded face down is "a tile" to everyone but its owner) — unless
+several pieces the viewer saw went out of sight at once, so that the viewer
+cannot tell which one the action meant (see :func:`step`). A viewer of
 ``None`` is a spectator who sees everything.
 """
 
@@ -97,16 +99,28 @@ def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list
 def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, list[Event]]:
     """Apply ``action`` (legal in ``state``) and return the new events per viewer.
 
+    A piece the viewer saw before the action and cannot see after it is named only
+    if it is the one piece that went out of the viewer's sight: when two or more did
+    (Mismemory: keep one of two face-up tiles secretly, put the other face down),
+    the viewer cannot tell which one the action chose.
+
     :raises RulepackError: the ruleset fails while running.
     """
     pieces = _action_pieces(action)
     before = {v: _visible_ids(state, pieces, v) for v in viewers}
+    every = state.inst.pieces
+    sight = {v: _visible_ids(state, every, v) for v in viewers if v is not None}
     start = len(state.history)
     state.apply(action)
     new = state.history[start:]
     out: dict[Viewer, list[Event]] = {}
     for v in viewers:
-        shown = before[v] | _visible_ids(state, pieces, v)
+        seen = before[v]
+        if v is not None:
+            lost = sight[v] - _visible_ids(state, every, v)
+            if len(lost) > 1:
+                seen = seen - lost
+        shown = seen | _visible_ids(state, pieces, v)
         events: list[Event] = []
         for entry in new:
             if isinstance(entry, Action):

@@ -110,17 +110,18 @@ def zone_contents(zone: dict[str, Any], viewer: int | None,
     kind = zone.get("kind")
     if kind == "grid":
         return grid_table(zone, seats)
-    if "groups" in zone:
-        groups = zone.get("groups") or []
-        if not groups:
-            return Text("empty", style="dim")
+    groups = zone.get("groups")
+    if groups:
+        # a groups zone (PackKub's table): one numbered line per group
         text = Text()
+        width = len(str(len(groups)))
         for k, group in enumerate(groups):
             if k:
                 text.append("\n")
-            text.append(f"{k + 1}. ")
+            text.append(f"{k + 1:>{width}}. ", style="bold")
             text.append_text(_join(_runs(list(group), own)))
         return text
+    # a groups zone not arranged yet (``groups`` is None) lists its pieces as they lie
     pieces = list(zone.get("pieces") or [])
     hidden_count = int(zone.get("hidden") or 0) if kind == "pile" else 0
     if not pieces and not hidden_count:
@@ -176,69 +177,124 @@ class GridBoard:
     A piece with an owner shows in its owner's colour (:func:`seat_style`); on a
     console without colour it carries its owner's mark instead (``24r``), with a
     legend under the board.
+
+    The board fits the width it is given: every piece is a chip of one width, the
+    longest name; if that is too wide, names wrap inside narrower chips (as wide as
+    their longest word); if the columns still do not fit (a line of 24 cells), the
+    board is printed in bands of columns, one under the other, each with its column
+    letters and row numbers.
     """
 
     def __init__(self, zone: dict[str, Any], seats: list[str] | None = None) -> None:
         self.zone = zone
         self.seats = list(seats or [])
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        coloured = console.color_system is not None and not console.no_color
-        yield self.table(coloured)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        coloured = console.color_system is not None and not console.no_color
-        return Measurement.get(console, options, self.table(coloured))
-
-    def table(self, coloured: bool) -> Table:
-        zone = self.zone
         rows, cols = int(zone.get("rows") or 0), int(zone.get("cols") or 0)
-        cells: dict[tuple[int, int], Any] = {}
-        labels: dict[int, str] = {}
+        self.rows, self.cols = rows, cols
+        self.cells: dict[tuple[int, int], Any] = {}
+        self.labels: dict[int, str] = {}
         for cell in zone.get("cells") or []:
             r, c = int(cell["row"]), int(cell["col"])
-            cells[(r, c)] = cell.get("piece")
+            self.cells[(r, c)] = cell.get("piece")
             label = str(cell.get("cell", ""))
-            labels.setdefault(c, label.rstrip("0123456789") or str(c))
-        shown = [p for p in cells.values() if p and not p.get("hidden")]
-        owners = sorted({int(p["owner"]) for p in shown if p.get("owner") is not None})
+            self.labels.setdefault(c, label.rstrip("0123456789") or str(c))
+        self.shown = [p for p in self.cells.values() if p and not p.get("hidden")]
+        owners = sorted({int(p["owner"]) for p in self.shown if p.get("owner") is not None})
         seats = list(self.seats)
         while owners and len(seats) <= owners[-1]:
             seats.append(f"player {len(seats) + 1}")
-        marks = seat_marks(seats) if owners else []
+        self.owners = owners
+        self.all_seats = seats
+        self.marks = seat_marks(seats) if owners else []
+        names = [_piece_label(p, False) for p in self.shown]
         # every piece as a chip of one width: " 24 " (" 24r" without colour)
-        width = max([len(_piece_label(p, False)) for p in shown] + [3])
-        # no column rules: chips of one colour side by side read as a row
-        table = Table(box=None, show_header=True, header_style="bold", padding=(0, 0),
-                      pad_edge=False)
-        table.add_column("", justify="right")
-        for c in range(1, cols + 1):
-            table.add_column(labels.get(c, str(c)), justify="center", min_width=width + 2)
-        for r in range(1, rows + 1):
-            row: list[RenderableType] = [Text(f"{r} ", style="dim")]
-            for c in range(1, cols + 1):
-                if (r, c) not in cells:
-                    row.append(Text(" "))
-                    continue
-                piece = cells[(r, c)]
-                if piece is None:
-                    row.append(Text("·", style="dim"))
-                elif piece.get("hidden"):
-                    row.append(Text("▒" * width, style="dim"))
-                elif piece.get("owner") is not None:
-                    seat = int(piece["owner"])
-                    label = _piece_label(piece, False).rjust(width)
-                    if coloured:
-                        row.append(Text(f" {label} ", style=seat_style(seats, seat)))
-                    else:
-                        row.append(Text(f" {label}{marks[seat]}", style="bold"))
-                else:
-                    row.append(Text(f" {_piece_label(piece, False).rjust(width)} "))
+        self.full_width = max([len(n) for n in names] + [3])
+        # narrow chips: names wrapped at spaces (a mark glued to the last word)
+        words = [len(w) for n in names for w in n.split()]
+        self.narrow_width = min(self.full_width,
+                                max(words + [3]) + (1 if self.owners else 0))
+        self.head = len(str(rows)) + 1
+
+    def width_for(self, chip: int, columns: int) -> int:
+        """Characters a band of ``columns`` columns of chips ``chip`` wide needs."""
+        return self.head + columns * (chip + 2)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        coloured = console.color_system is not None and not console.no_color
+        yield self.table(coloured, options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        smallest = self.width_for(self.narrow_width, min(1, self.cols))
+        largest = self.width_for(self.full_width, self.cols)
+        return Measurement(smallest, largest).clamp(max_width=options.max_width)
+
+    def table(self, coloured: bool, max_width: int | None = None) -> RenderableType:
+        """The board as one table, or as bands of columns if ``max_width`` is too small."""
+        columns = list(range(1, self.cols + 1))
+        if max_width is None or self.width_for(self.full_width, self.cols) <= max_width:
+            return self.band(columns, coloured, self.full_width, wrap=False, legend=True)
+        chip = self.narrow_width
+        if self.width_for(chip, self.cols) <= max_width:
+            return self.band(columns, coloured, chip, wrap=True, legend=True)
+        per = max(1, (max_width - self.head) // (chip + 2))
+        count = -(-self.cols // per)
+        per = -(-self.cols // count)                      # bands of even widths
+        parts: list[RenderableType] = []
+        for k in range(count):
+            if k:
+                parts.append(Text(""))
+            parts.append(self.band(columns[k * per:(k + 1) * per], coloured, chip, wrap=True,
+                                   legend=k == count - 1))
+        return Group(*parts)
+
+    def band(self, columns: list[int], coloured: bool, width: int, wrap: bool,
+             legend: bool) -> Table:
+        """Some columns of the board with chips ``width`` wide (names wrapped if ``wrap``)."""
+        seats, marks = self.all_seats, self.marks
+        if wrap:
+            table = Table(box=None, show_header=True, header_style="bold", padding=(0, 1),
+                          pad_edge=False)
+            table.add_column("", justify="right", no_wrap=True)
+            for c in columns:
+                table.add_column(self.labels.get(c, str(c)), justify="center", width=width)
+        else:
+            # no column rules: chips of one colour side by side read as a row
+            table = Table(box=None, show_header=True, header_style="bold", padding=(0, 0),
+                          pad_edge=False)
+            table.add_column("", justify="right")
+            for c in columns:
+                table.add_column(self.labels.get(c, str(c)), justify="center",
+                                 min_width=width + 2)
+        for r in range(1, self.rows + 1):
+            row: list[RenderableType] = [Text(f"{r} " if not wrap else f"{r}", style="dim")]
+            for c in columns:
+                row.append(self.chip(self.cells.get((r, c), _HOLE), r, c, coloured, width, wrap))
             table.add_row(*row)
-        if owners:
+        if self.owners and legend:
             table.caption = self.legend(seats, marks, coloured)
             table.caption_justify = "left"
         return table
+
+    def chip(self, piece: Any, r: int, c: int, coloured: bool, width: int, wrap: bool) -> Text:
+        if piece is _HOLE:
+            return Text(" ")
+        if piece is None:
+            return Text("·", style="dim")
+        if piece.get("hidden"):
+            return Text("▒" * width, style="dim")
+        label = _piece_label(piece, False)
+        if piece.get("owner") is not None:
+            seat = int(piece["owner"])
+            if wrap:
+                if coloured:
+                    return Text(label, style=seat_style(self.all_seats, seat), justify="center")
+                return Text(f"{label}{self.marks[seat]}", style="bold", justify="center")
+            label = label.rjust(width)
+            if coloured:
+                return Text(f" {label} ", style=seat_style(self.all_seats, seat))
+            return Text(f" {label}{self.marks[seat]}", style="bold")
+        if wrap:
+            return Text(label, justify="center")
+        return Text(f" {label.rjust(width)} ")
 
     @staticmethod
     def legend(seats: list[str], marks: list[str], coloured: bool) -> Text:
@@ -252,6 +308,10 @@ class GridBoard:
                 text.append(f"{marks[p]} = {seat_name(seats, p)}")
         text.append("  plain: nobody's" if coloured else "  no mark: nobody's")
         return text
+
+
+#: A place of a grid's rectangle that is no cell (Mismemory's gap in the centre).
+_HOLE = object()
 
 
 def grid_table(zone: dict[str, Any], seats: list[str] | None = None) -> GridBoard:

@@ -615,12 +615,17 @@ def _natural(v: Any) -> tuple[int, Any, str]:
 
 
 def _test_piece(st: "State", piece: Piece, cond: Fn) -> bool:
-    saved = st.vars.get("$it")
-    st.vars["$it"] = piece
+    v = st.vars
+    had = "$it" in v
+    saved = v.get("$it")
+    v["$it"] = piece
     try:
         return bool(cond(st))
     finally:
-        st.vars["$it"] = saved
+        if had:
+            v["$it"] = saved
+        else:
+            del v["$it"]
 
 
 def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, Any],

@@ -2,27 +2,32 @@
 
 The question tile-grouping games ask of their table: can these pieces (all of
 the *mandatory* ones, and any of the *optional* ones) be split into groups
-that each match the pattern? :func:`find_partition` answers it exactly and returns
-one arrangement.
+that each match the pattern? :func:`find_partition` answers it exactly and
+returns one arrangement.
 
-The search works on *types* (pieces with the same kind and attributes are
-interchangeable for a pure pattern), so identical copies never multiply the
-work, and it is memoised on the pair of count vectors (mandatory, optional).
-At each step it takes the lowest mandatory type that is left (the *pivot*): the
-pivot must belong to some group, so only groups containing it are generated,
-and only from the pattern's structure: a ``same X`` constraint limits the
-candidates to the pivot's X bucket, and ``distinct``/``consecutive``
-constraints allow at most one piece of each type. Mandatory copies of a type
-are always used before optional ones (they are interchangeable, so this loses
-nothing). Wild pieces (a pattern's ``wild`` condition) are counted, not typed.
+How the search stays fast:
 
-The search is bounded by :data:`PARTITION_BUDGET` candidate groups.
+* It works on *types*: pieces with the same kind and attributes are
+  interchangeable for a pure pattern, so identical copies never multiply the
+  work. A piece that every alternative of the pattern calls wild is not typed
+  but counted.
+* Every matching group is known in advance: an :class:`Index`, built once per
+  pattern and game instance, lists for each type the groups (``templates``)
+  that contain it, generated from the pattern's structure (a ``same X``
+  constraint limits a group to one X bucket; ``distinct``/``consecutive``
+  allow one piece of a type). A search step only filters them by what is left.
+* At each step the most constrained mandatory type (the one with the fewest
+  fitting groups) is placed first, so a piece that fits nowhere ends a branch
+  at once; mandatory copies are used before optional ones.
+* Positions already refuted are remembered (memoised on the count vectors).
+
+The search is bounded by :data:`PARTITION_BUDGET` steps.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from rulepack.interpreter.patterns import PatternBudgetError
 from rulepack.interpreter.values import Piece
@@ -31,8 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.patterns import Pattern
     from rulepack.interpreter.state import State
 
-#: Most candidate groups one partition search may try.
-PARTITION_BUDGET = 2_000_000
+#: Most search steps (groups tried) one partition may take.
+PARTITION_BUDGET = 500_000
+
+Template = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
 
 def type_key(piece: Piece) -> tuple[Any, ...]:
@@ -40,23 +47,27 @@ def type_key(piece: Piece) -> tuple[Any, ...]:
     return (piece.kind, tuple(sorted(piece.attrs.items(), key=lambda kv: kv[0])))
 
 
-class _Problem:
-    """One search: the types involved, their pieces, and the pattern's parts."""
+class Index:
+    """Types, buckets and all matching groups of a pattern over a set of pieces.
+
+    :param pieces: every piece a search may meet (for a pure pattern, all the
+        instance's pieces, so the index is built once and reused).
+    """
 
     def __init__(self, st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> None:
-        self.st = st
+        self.pattern = pattern
         alternatives = pattern.alternatives if pattern.alternatives is not None else [pattern]
         self.alternatives = alternatives
-        wild_tests = [a.wild for a in alternatives if a.wild is not None]
-        self.keys: list[tuple[Any, ...]] = []
-        self.reps: list[Piece] = []
-        index: dict[tuple[Any, ...], int] = {}
+        # a piece is counted as wild only if every alternative says it is wild
         self.is_wild: dict[int, bool] = {}
         for piece in pieces:
-            if piece.id in self.is_wild:
-                continue
-            self.is_wild[piece.id] = bool(wild_tests) and any(w(st, piece) for w in wild_tests)
+            self.is_wild[piece.id] = all(a.wild is not None and a.wild(st, piece)
+                                         for a in alternatives)
+        self.keys: list[tuple[Any, ...]] = []
+        self.reps: list[Piece] = []
         self.type_of: dict[int, int] = {}
+        index: dict[tuple[Any, ...], int] = {}
+        total: list[int] = []
         for piece in sorted(pieces, key=lambda p: p.id):
             if self.is_wild[piece.id]:
                 continue
@@ -67,35 +78,72 @@ class _Problem:
                 index[key] = t
                 self.keys.append(key)
                 self.reps.append(piece)
+                total.append(0)
+            total[t] += 1
             self.type_of[piece.id] = t
-        self.budget = PARTITION_BUDGET
-        self.match_cache: dict[tuple[int, tuple[int, ...], int], bool] = {}
-        self.wild_rep: Piece | None = None
-        # per alternative: for each type, the types it may share a group with
-        self.buckets: list[list[list[int]]] = []
+        n = len(self.reps)
+        self.n = n
+        wild_pieces = [p for p in pieces if self.is_wild[p.id]]
+        self.wild_rep = wild_pieces[0] if wild_pieces else None
+        wild_total = len(wild_pieces)
+        self.templates: list[list[Template]] = [[] for _ in range(n)]
+        self.with_wild: list[Template] = []
+        seen: set[tuple[tuple[int, ...], int]] = set()
         for alt in alternatives:
-            per_type = []
-            for t, rep in enumerate(self.reps):
+            lo, hi = alt.size
+            cap = 1 if alt.one_per_type else None
+            buckets: list[list[int]] = []
+            for rep in self.reps:
                 if alt.same:
                     attr = alt.same[0]
-                    per_type.append([u for u, r in enumerate(self.reps)
-                                     if r.attrs.get(attr) == rep.attrs.get(attr)])
+                    buckets.append([u for u, r in enumerate(self.reps)
+                                    if r.attrs.get(attr) == rep.attrs.get(attr)])
                 else:
-                    per_type.append(list(range(len(self.reps))))
-            self.buckets.append(per_type)
+                    buckets.append(list(range(n)))
+            for pivot in list(range(n)) + [None]:
+                if pivot is None:
+                    if not wild_total:
+                        continue
+                    groups: Any = [()]
+                else:
+                    groups = _groups(buckets[pivot], pivot, total, cap, hi)
+                for types in groups:
+                    for w in range(0, min(wild_total, hi - len(types)) + 1):
+                        size = len(types) + w
+                        if size < lo or size == 0 or (types, w) in seen:
+                            continue
+                        if not self._matches(st, alt, types, w):
+                            continue
+                        seen.add((types, w))
+                        need = tuple(sorted((t, types.count(t)) for t in set(types)))
+                        entry = (types, w, need)
+                        if w:
+                            self.with_wild.append(entry)
+                        for t in set(types):
+                            self.templates[t].append(entry)
 
-    def matches(self, alt_index: int, types: tuple[int, ...], wilds: int) -> bool:
-        """Does the group of these types (and wild pieces) match the alternative?"""
-        key = (alt_index, types, wilds)
-        hit = self.match_cache.get(key)
-        if hit is None:
-            group = [self.reps[t] for t in types]
-            if wilds:
-                assert self.wild_rep is not None
-                group += [self.wild_rep] * wilds
-            hit = self.alternatives[alt_index].matches(self.st, group)
-            self.match_cache[key] = hit
-        return hit
+    def _matches(self, st: "State", alt: "Pattern", types: tuple[int, ...], wilds: int) -> bool:
+        group = [self.reps[t] for t in types]
+        if wilds:
+            assert self.wild_rep is not None
+            group += [self.wild_rep] * wilds
+        return alt.matches(st, group)
+
+    def covers(self, pieces: Sequence[Piece]) -> bool:
+        return all(p.id in self.is_wild for p in pieces)
+
+
+def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> Index:
+    """The index of ``pattern`` for this game instance (built once for a pure
+    pattern), or a fresh one over ``pieces`` when the pattern reads the state."""
+    if pattern.pure:
+        cached = pattern._partition_index.get(id(st.inst))
+        if cached is None or cached[0] is not st.inst:
+            index = Index(st, pattern, st.inst.pieces)
+            pattern._partition_index[id(st.inst)] = (st.inst, index)
+            return index
+        return cached[1]
+    return Index(st, pattern, pieces)
 
 
 def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
@@ -103,79 +151,34 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     """Groups, each matching ``pattern``, that use every mandatory piece and
     any optional ones; ``None`` if there are none. ``[]`` for no mandatory piece.
 
-    :raises PatternBudgetError: the search tried more than PARTITION_BUDGET groups.
+    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
     """
     mandatory = list(mandatory)
-    optional = [p for p in optional if p not in mandatory]
-    problem = _Problem(st, pattern, mandatory + optional)
-    n = len(problem.reps)
+    chosen = {p.id for p in mandatory}
+    optional = [p for p in optional if p.id not in chosen]
+    idx = index_for(st, pattern, mandatory + optional)
+    n = idx.n
     m = [0] * n
     o = [0] * n
     wild_m: list[Piece] = []
     wild_o: list[Piece] = []
     for p in mandatory:
-        if problem.is_wild[p.id]:
+        if idx.is_wild[p.id]:
             wild_m.append(p)
         else:
-            m[problem.type_of[p.id]] += 1
+            m[idx.type_of[p.id]] += 1
     for p in optional:
-        if problem.is_wild[p.id]:
+        if idx.is_wild[p.id]:
             wild_o.append(p)
         else:
-            o[problem.type_of[p.id]] += 1
-    if wild_m or wild_o:
-        problem.wild_rep = (wild_m + wild_o)[0]
-    caps = []
-    for alt in problem.alternatives:
-        caps.append(1 if alt.one_per_type else None)
+            o[idx.type_of[p.id]] += 1
+    templates = idx.templates
+    with_wild = idx.with_wild
     memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], Any] = {}
+    budget = [PARTITION_BUDGET]
 
-    wild_total = len(wild_m) + len(wild_o)
-    total = [m[t] + o[t] for t in range(n)]
-
-    # Every matching group containing a type, ignoring what is left: computed once,
-    # then filtered by availability at each step of the search.
-    templates: list[list[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]]] = \
-        [[] for _ in range(n)]
-    # groups with at least one wild (a wild left to place may need optional pieces)
-    with_wild: list[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]] = []
-    seen: set[tuple[tuple[int, ...], int]] = set()
-    for alt_index, alt in enumerate(problem.alternatives):
-        lo, hi = alt.size
-        cap = caps[alt_index]
-        for pivot in list(range(n)) + [None]:
-            if pivot is None:
-                if not wild_total:
-                    continue
-                bucket = list(range(n))
-            else:
-                bucket = problem.buckets[alt_index][pivot]
-            groups = [()] if pivot is None else _groups(bucket, pivot, total, [0] * n, cap, hi)
-            for types in groups:
-                for w in range(0, min(wild_total, hi - len(types)) + 1):
-                    size = len(types) + w
-                    if size < lo or size == 0 or (types, w) in seen:
-                        continue
-                    problem.budget -= 1
-                    if problem.budget < 0:
-                        raise PatternBudgetError(
-                            f"partition by {pattern.name!r} tried more than {PARTITION_BUDGET} "
-                            "groups")
-                    if not problem.matches(alt_index, types, w):
-                        continue
-                    seen.add((types, w))
-                    need = tuple(sorted((t, types.count(t)) for t in set(types)))
-                    entry = (types, w, need)
-                    if w:
-                        with_wild.append(entry)
-                    for t in set(types):
-                        templates[t].append(entry)
-
-    def candidates(pivot: int | None, m: tuple[int, ...], o: tuple[int, ...],
+    def candidates(pool: list[Template], m: tuple[int, ...], o: tuple[int, ...],
                    wilds: int) -> list[tuple[tuple[int, ...], int]]:
-        """Matching groups (types, wild count) that contain the pivot type (or, with
-        no pivot, at least one wild) and fit in what is left."""
-        pool = templates[pivot] if pivot is not None else with_wild
         out = []
         for types, w, need in pool:
             if w > wilds:
@@ -192,7 +195,7 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         key = (m, o, wm, wo)
         if key in memo:
             return memo[key]
-        memo[key] = None  # guards against cycles (none expected: every group uses pieces)
+        memo[key] = None
         pending = [t for t in range(n) if m[t] > 0]
         if not pending and wm == 0:
             memo[key] = []
@@ -200,19 +203,23 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         # the most constrained piece first: the one that fits the fewest groups
         best: list[tuple[tuple[int, ...], int]] | None = None
         for t in pending:
-            options = candidates(t, m, o, wm + wo)
+            options = candidates(templates[t], m, o, wm + wo)
             if best is None or len(options) < len(best):
                 best = options
                 if len(best) <= 1:
                     break
-        if best is None:
-            best = candidates(None, m, o, wm + wo)
+        if best is None:  # only wild pieces are left to place
+            best = candidates(with_wild, m, o, wm + wo)
         if not best:
             return None
         # groups that use up more of what must be placed are tried first
         best.sort(key=lambda g: -sum(1 for t in set(g[0]) if m[t] > 0) - min(g[1], wm))
         result = None
         for types, w in best:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise PatternBudgetError(f"partition by {pattern.name!r} took more than "
+                                         f"{PARTITION_BUDGET} steps")
             m2, o2 = list(m), list(o)
             for t in types:
                 if m2[t] > 0:
@@ -230,11 +237,11 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     found = solve(tuple(m), tuple(o), len(wild_m), len(wild_o))
     if found is None:
         return None
-    # turn types back into pieces: mandatory copies first, then optional ones
+    # types back into pieces: mandatory copies first, then optional ones
     pools: dict[int, list[Piece]] = {}
     for p in mandatory + optional:
-        if not problem.is_wild[p.id]:
-            pools.setdefault(problem.type_of[p.id], []).append(p)
+        if not idx.is_wild[p.id]:
+            pools.setdefault(idx.type_of[p.id], []).append(p)
     wild_pool = wild_m + wild_o
     groups: list[list[Piece]] = []
     for types, w in found:
@@ -244,28 +251,25 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     return groups
 
 
-def _groups(bucket: list[int], pivot: int | None, m: Sequence[int], o: Sequence[int],
-            cap: int | None, hi: int) -> Any:
-    """Sub-multisets of ``bucket`` types (as sorted tuples) that contain the pivot,
-    at most ``cap`` of a type (None: as many as available), at most ``hi`` in all."""
+def _groups(bucket: list[int], pivot: int, total: Sequence[int], cap: int | None,
+            hi: int) -> Iterator[tuple[int, ...]]:
+    """Sub-multisets of ``bucket`` types (as sorted tuples) that contain the pivot:
+    at most ``cap`` of a type (``None``: as many as exist), at most ``hi`` in all."""
     others = [t for t in bucket if t != pivot]
-    avail = {t: m[t] + o[t] for t in bucket}
-    base: tuple[int, ...] = () if pivot is None else (pivot,)
-    room = hi - len(base)
+    room = hi - 1
     if cap == 1:
         for k in range(0, min(room, len(others)) + 1):
             for combo in combinations(others, k):
-                yield tuple(sorted(base + combo))
+                yield tuple(sorted((pivot,) + combo))
         return
-    # general case: multiplicities
-    extra_pivot = 0 if pivot is None else min(avail[pivot] - 1, room)
+    extra_pivot = min(total[pivot] - 1, room)
 
-    def rec(i: int, left: int, chosen: list[int]) -> Any:
+    def rec(i: int, left: int, chosen: list[int]) -> Iterator[tuple[int, ...]]:
         if i == len(others):
-            yield tuple(sorted(base + tuple(chosen)))
+            yield tuple(sorted([pivot] + chosen))
             return
         t = others[i]
-        for k in range(0, min(avail[t], left) + 1):
+        for k in range(0, min(total[t], left) + 1):
             yield from rec(i + 1, left - k, chosen + [t] * k)
     for k in range(0, extra_pivot + 1):
-        yield from rec(0, room - k, [pivot] * k if pivot is not None else [])
+        yield from rec(0, room - k, [pivot] * k)

@@ -76,6 +76,8 @@ class Pattern:
             all(a.pure for a in (alternatives or []))
         self._best_cache: dict[tuple[int, ...], list[Piece]] = {}
         self._match_cache: dict[tuple[int, ...], bool] = {}
+        # per game instance: the partition index (see rulepack.interpreter.partition)
+        self._partition_index: dict[int, Any] = {}
 
     def matches(self, st: "State", group: Sequence[Piece]) -> bool:
         """True if the whole group matches the pattern."""
