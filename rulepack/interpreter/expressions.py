@@ -34,6 +34,9 @@ AXES = [(0, 1), (1, 0), (1, 1), (1, -1)]
 #: The eight directions from a grid cell.
 DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
 
+#: Words that read as values wherever an expression may stand.
+LITERAL_WORDS = ("up", "down", "none", "true", "false")
+
 #: Built-in names whose value changes during play (not usable in constants).
 PLAY_NAMES = ("others", "active", "current", "next", "round")
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
-from rulepack.interpreter.expressions import BUILTIN_NAMES, ExprCompiler, Fn, _bind_names, make_binder
+from rulepack.interpreter.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, Fn, _bind_names, make_binder
 from rulepack.interpreter.runtime import RuleValueError, items
 from rulepack.interpreter.scope import Scope
 from rulepack.interpreter.values import Cell, Player, ZoneRef
@@ -218,7 +218,7 @@ class FlowCompiler:
         return scope.with_locals(*names)
 
     def _check_new_local(self, name: str, node: Any, scope: Scope) -> None:
-        if name in BUILTIN_NAMES:
+        if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise self.error(f"{name!r} is a built-in name; choose another name for this "
                              "variable", node, scope, code="shadowing")
         if name in scope.locals:

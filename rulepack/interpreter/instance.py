@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
 from rulepack.interpreter import patterns as pat
-from rulepack.interpreter.expressions import BUILTIN_FUNCTIONS, BUILTIN_NAMES, ExprCompiler, Fn
+from rulepack.interpreter.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
+                                               ExprCompiler, Fn)
 from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
 from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError
 from rulepack.interpreter.scope import Global, Scope
@@ -142,6 +143,11 @@ class Instance:
             if d["name"] in self.globals or d["name"] in BUILTIN_FUNCTIONS:
                 raise SemanticError.at(f"{d['name']!r} is already a name; choose another name for "
                                        "this define", self._loc(d), code="duplicate-name")
+            for param in d["params"]:
+                if param in LITERAL_WORDS or param in BUILTIN_NAMES:
+                    raise SemanticError.at(f"{param!r} is a word of the language; choose another "
+                                           "name for this parameter", self._loc(d),
+                                           code="builtin-name")
             if len(set(d["params"])) != len(d["params"]):
                 raise SemanticError.at(f"define {d['name']!r} names a parameter twice",
                                        self._loc(d), code="duplicate-name")
@@ -205,7 +211,7 @@ class Instance:
                 raise OptionError.at(r["message"], Location(self.name), code="requirement")
 
     def _declare(self, name: str, node: Any, kind: str) -> None:
-        if name in BUILTIN_NAMES:
+        if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise SemanticError.at(f"{name!r} is a built-in name of the language; choose another "
                                    "name", self._loc(node), code="builtin-name")
         g = self.globals.get(name)
