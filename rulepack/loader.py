@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from rulepack.errors import Diagnostic, Location, RulepackError, SchemaError
+from rulepack.errors import Diagnostic, Location, RulepackError, SchemaError, SemanticError
 from rulepack.grammar.parser import parse_rules
 from rulepack.interpreter.game import Game
 
@@ -53,25 +53,45 @@ def resolve(name_or_path: str | Path) -> Path:
                            Location(text), code="no-file")
 
 
-def read_ir(path: Path, display: str | None = None) -> dict[str, Any]:
+def read_ir(path: Path, display: str | None = None, library: bool = False) -> dict[str, Any]:
     """Read a ``.rules``, ``.yaml`` or ``.json`` file into (unmerged) IR, schema-checked.
 
+    :param library: accept a file without a game declaration (a library).
     :raises RulesetSyntaxError: text that does not parse.
     :raises SchemaError: IR that does not match the schema.
     """
     name = display or str(path)
+    if path.suffix not in RULESET_SUFFIXES:
+        raise RulepackError.at(f"rulepack reads rulesets from .rules text files and .yaml, .yml "
+                               f"or .json data files, not {path.suffix or 'files without a suffix'}"
+                               " (rename it, e.g. to .rules)", Location(name), code="file-type")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulepackError.at(f"cannot read the file: {exc}", Location(name),
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RulepackError.at(f"cannot read the file: {exc.strerror or exc}", Location(name),
                                code="no-file") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RulepackError(Diagnostic(
+            f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read (save it "
+            "as UTF-8)", Location(name, line, column), code="encoding")) from None
+    if not text.strip():
+        raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
+                               "(game NAME { players 2..4 })", Location(name), code="empty")
     if path.suffix == ".rules":
         ir = parse_rules(text, name)
+        if not (library and ir.get("game") is None):
+            check_declarations(ir, name)
+        positions = None
     else:
-        # positions in a data file would point into the text it was made from
-        ir = strip_positions(_read_data(text, name, path.suffix))
+        # positions are those of the data file itself
+        ir = _read_data(text, name, path.suffix)
+        positions = _position_map(_compose(text))
     from rulepack.schemas.validate import validate_ir
-    validate_ir(ir, name)
+    validate_ir(ir, name, positions=positions)
     ir["file"] = name
     return ir
 
@@ -80,6 +100,7 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
     try:
         if suffix == ".json":
             data = json.loads(text)
+            _annotate(data, _compose(text))
         else:
             for event in yaml.parse(text, Loader=yaml.SafeLoader):
                 if isinstance(event, yaml.AliasEvent):
@@ -89,10 +110,20 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
                         Location(name, mark.line + 1, mark.column + 1), code="yaml-alias",
                         source_line=_line(text, mark.line + 1)))
             data = yaml.safe_load(text)
+            _annotate(data, _compose(text))
     except json.JSONDecodeError as exc:
-        raise SchemaError(Diagnostic(f"not valid JSON: {exc.msg}",
-                                     Location(name, exc.lineno, exc.colno), code="json",
-                                     source_line=_line(text, exc.lineno))) from None
+        line, col, hint = exc.lineno, exc.colno, None
+        before = text[:exc.pos].rstrip()
+        if before.endswith(",") and text[exc.pos:exc.pos + 1] in "]}":
+            # a trailing comma: point at it
+            line = before.count("\n") + 1
+            col = len(before) - (before.rfind("\n") + 1)
+            hint = "JSON allows no comma after the last item of a list or an object"
+            message = "not valid JSON: a trailing comma before '" + text[exc.pos] + "'"
+        else:
+            message = f"not valid JSON: {exc.msg}"
+        raise SchemaError(Diagnostic(message, Location(name, line, col), code="json",
+                                     source_line=_line(text, line), hint=hint)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -107,6 +138,103 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
         raise SchemaError.at("a ruleset IR file must hold a mapping at the top",
                              Location(name, None, None, "$"), code="schema")
     return data
+
+
+def _compose(text: str) -> Any:
+    """The YAML node tree of a data file (JSON is read as YAML), for positions."""
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+
+
+def _annotate(data: Any, node: Any, top: bool = True) -> None:
+    """Give every nested mapping of a data file its position (``at``) in that file,
+    so that schema and semantic errors point into it."""
+    if node is None:
+        return
+    if isinstance(data, dict) and isinstance(node, yaml.MappingNode):
+        if not top and "at" not in data:
+            mark = node.start_mark
+            for key_node, value_node in node.value:
+                # a node with a name is best pointed at by its name
+                if key_node.value == "name" and isinstance(value_node, yaml.ScalarNode):
+                    mark = value_node.start_mark
+            data["at"] = [mark.line + 1, mark.column + 1]
+        for key_node, value_node in node.value:
+            key = key_node.value
+            if key in data and key != "at":
+                _annotate(data[key], value_node, False)
+    elif isinstance(data, list) and isinstance(node, yaml.SequenceNode):
+        for item, item_node in zip(data, node.value):
+            _annotate(item, item_node, False)
+
+
+def _position_map(node: Any, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], tuple[int, int]]:
+    """JSON path → (line, column) of every node of a data file (keys of a mapping
+    map to their values' positions)."""
+    out: dict[tuple[Any, ...], tuple[int, int]] = {}
+    if node is None:
+        return out
+    out[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            out.update(_position_map(value_node, path + (key_node.value,)))
+            out[path + (key_node.value, "$key")] = (key_node.start_mark.line + 1,
+                                                    key_node.start_mark.column + 1)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            out.update(_position_map(item, path + (i,)))
+    return out
+
+
+def check_declarations(ir: dict[str, Any], file: str) -> None:
+    """Declarations of a text ruleset that must be right before anything else, with
+    messages in the language's terms (the schema would catch them more bluntly).
+
+    :raises SemanticError: located at the declaration.
+    """
+    def loc(at: Any) -> Location:
+        at = at or [None, None]
+        return Location(file, at[0] or None, at[1] or None)
+    game = ir.get("game")
+    if game is None:
+        raise SemanticError.at("this ruleset has no game declaration (game NAME { players 2..4 })",
+                               Location(file, 1, 1), code="no-game")
+    lo, hi = game["players"]
+    where = loc(game.get("players_at") or game.get("at"))
+    if lo < 1:
+        raise SemanticError.at(f"players {lo}..{hi}: a game needs at least 1 player", where,
+                               code="bad-players")
+    if lo > hi:
+        raise SemanticError.at(f"players {lo}..{hi}: the smallest count comes first "
+                               f"(players {hi}..{lo})", where, code="bad-players")
+    if hi > 16:
+        raise SemanticError.at(f"players {lo}..{hi}: at most 16 players", where,
+                               code="bad-players")
+    seen: set[str] = set()
+    for opt in ir.get("options", []):
+        if opt["name"] in seen:
+            raise SemanticError.at(f"option {opt['name']!r} is declared twice", loc(opt.get("at")),
+                                   code="duplicate-name")
+        seen.add(opt["name"])
+        default = opt["default"]
+        value = default.get("value") if default.get("k") == "lit" else default.get("name")
+        if opt["type"] == "bool" and not isinstance(value, bool):
+            raise SemanticError.at(f"the default of option {opt['name']} must be true or false, "
+                                   f"not {value!r}", loc(default.get("at") or opt.get("at")),
+                                   code="bad-option-default")
+        if opt["type"] == "int":
+            if opt["min"] > opt["max"]:
+                raise SemanticError.at(f"option {opt['name']}: {opt['min']}..{opt['max']} is empty "
+                                       f"(write {opt['max']}..{opt['min']})", loc(opt.get("at")),
+                                       code="bad-option")
+            if isinstance(value, bool) or not isinstance(value, int) or \
+                    not opt["min"] <= value <= opt["max"]:
+                raise SemanticError.at(f"the default of option {opt['name']} must be a whole "
+                                       f"number from {opt['min']} to {opt['max']}, not {value!r}",
+                                       loc(default.get("at") or opt.get("at")),
+                                       code="bad-option-default")
 
 
 def _line(text: str, line: int | None) -> str | None:
@@ -214,6 +342,9 @@ def game_from_ir(ir: dict[str, Any], file: str = "<string>", check: bool = True)
     """Compile IR (already schema-checked) into a :class:`Game`."""
     ir = dict(ir)
     ir.setdefault("file", file)
+    if ir.get("game") is None:
+        raise SemanticError.at("this ruleset has no game declaration (game NAME { players 2..4 })",
+                               Location(file), code="no-game")
     game = Game(merge_libraries(ir), file)
     if check:
         for players in sorted({game.min_players, game.max_players}):

@@ -25,12 +25,27 @@ def check_path(name_or_path: str | Path) -> list[Diagnostic]:
         path = resolve(name_or_path)
         if not Path(display).exists():
             display = str(path)
-        ir = read_ir(path, display)
+        ir = read_ir(path, display, library=True)
+        if ir.get("game") is None and not (ir.get("setup") or ir.get("play") or ir.get("phases")):
+            # a library (like lib/piecepack.rules): check it by compiling a game that uses it all
+            probe = dict(ir)
+            probe["game"] = {"name": "library", "title": "library", "source": None,
+                             "players": [1, 1], "seats": None}
+            game_from_ir(probe, display, check=True)
+            return warnings(ir, None, display)
         game = game_from_ir(ir, display, check=True)
+        # a dry run: set the game up to its first decision and compute the scores,
+        # so mistakes that show only when a game starts are found now
+        state = game.new_game(game.min_players, seed=0)
+        state.scores()
     except RulepackError as exc:
         return [d.with_source() for d in exc.diagnostics]
     except RecursionError:
         return [Diagnostic("the ruleset is nested too deeply", Location(display), code="too-deep")]
+    except Exception as exc:  # noqa: BLE001 - the last guard: never a traceback for a user
+        return [Diagnostic(f"rulepack could not check this ruleset ({type(exc).__name__}); "
+                           "this is a bug in rulepack, please report it with the file",
+                           Location(display), code="internal")]
     return warnings(game.ir, game, display)
 
 

@@ -26,7 +26,7 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from rulepack.errors import SchemaError
+from rulepack.errors import SchemaError, SemanticError
 from rulepack.grammar.parser import parse_rules
 from rulepack.interpreter.rng import Rng
 from rulepack.loader import bundled_dir, bundled_rulesets, game_from_ir, load, read_ir
@@ -60,7 +60,7 @@ def find(ir: Any, pred: Callable[[dict], bool]) -> tuple[str, dict]:
 def strip_at(value: Any) -> Any:
     """The IR as a person would write it: no source positions."""
     if isinstance(value, dict):
-        return {k: strip_at(v) for k, v in value.items() if k != "at"}
+        return {k: strip_at(v) for k, v in value.items() if k not in ("at", "players_at")}
     if isinstance(value, list):
         return [strip_at(v) for v in value]
     return value
@@ -161,7 +161,9 @@ def test_every_key_but_at_is_required() -> None:
     assert len(closed) > 40
     for sub in closed:
         if sub is not schema:
-            assert set(sub["required"]) == set(sub["properties"]) - {"at"}, sub.get("title")
+            # source positions ("at", "players_at") are optional: hand-written IR has none
+            assert set(sub["required"]) == set(sub["properties"]) - {"at", "players_at"}, \
+                sub.get("title")
             assert sub["properties"]["at"] == {"$ref": "#/$defs/at"}, sub.get("title")
 
 
@@ -225,7 +227,8 @@ def test_hand_written_yaml_is_the_ir_of_the_text() -> None:
     by_hand = read_ir(DATA / "nim.yaml")
     from_text = read_ir(DATA / "nim.rules")
     del by_hand["file"], from_text["file"]
-    assert by_hand == strip_at(from_text)
+    # each file's nodes carry positions in that file; the IR is the same without them
+    assert strip_at(by_hand) == strip_at(from_text)
     texts, result, _ = play(load(DATA / "nim.yaml"), 2, 1)
     assert texts and all(t.startswith("take ") for t in texts)
     assert result["terminal"] and len(result["winners"]) == 1
@@ -410,7 +413,7 @@ def test_broken_options(multzo_ir: dict, option: dict, path: str, fragment: str)
     (lambda ir: ir.update(extra=1), "$", "unknown key(s) ('extra' was unexpected)"),
     (lambda ir: ir.pop("phases"), "$", "'phases' is a required property"),
     (lambda ir: ir.update(setup={}), "$.setup", "{} is not of type 'array'"),
-    (lambda ir: ir.update(winner="most"), "$.winner", "'most' is not one of"),
+    (lambda ir: ir.update(winner={"rule": "most"}), "$.winner.rule", "'most' is not one of"),
 ])
 def test_broken_top_level(multzo_ir: dict, change: Callable, path: str, fragment: str) -> None:
     ir = copy.deepcopy(multzo_ir)
@@ -439,25 +442,36 @@ def test_deep_nesting_is_refused_not_crashed(multzo_ir: dict) -> None:
 def test_rules_file_error_carries_the_source_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.rules"
     path.write_text('game g {\n  players 2\n}\nconst big = 10000000000000\n'
-                    'option quick: bool = 3\n', encoding="utf-8")
+                    'const bigger = -10000000000000\n', encoding="utf-8")
     with pytest.raises(SchemaError) as info:
         load(path)
     first, second = info.value.diagnostics
     assert first.location.path == "$.constants[0].expr.value"
     assert (first.location.line, first.location.column) == (4, 13)
-    assert second.location.path == "$.options[0].default.value"
-    assert (second.location.line, second.location.column) == (5, 22)
+    assert second.location.path == "$.constants[1].expr.value"
+    assert (second.location.line, second.location.column) == (5, 16)
     assert f"{path}:4:13: error: $.constants[0].expr.value:" in str(info.value)
+
+
+def test_rules_file_option_default_is_checked_in_the_languages_terms(tmp_path: Path) -> None:
+    """Declarations a designer writes are checked before the schema, in plain words."""
+    path = tmp_path / "bad.rules"
+    path.write_text('game g {\n  players 2\n}\noption quick: bool = 3\n', encoding="utf-8")
+    with pytest.raises(SemanticError) as info:
+        load(path)
+    (diag,) = info.value.diagnostics
+    assert (diag.location.line, diag.location.column) == (4, 22)
+    assert diag.code == "bad-option-default" and "true or false" in diag.message
 
 
 def test_rules_file_player_count(tmp_path: Path) -> None:
     path = tmp_path / "bad.rules"
     path.write_text("# players\ngame g {\n  players 0..99\n}\n", encoding="utf-8")
-    with pytest.raises(SchemaError) as info:
+    with pytest.raises(SemanticError) as info:
         load(path)
-    assert [d.location.line for d in info.value.diagnostics] == [2, 2]
-    assert [d.location.path for d in info.value.diagnostics] == \
-        ["$.game.players[0]", "$.game.players[1]"]
+    (diag,) = info.value.diagnostics
+    assert (diag.location.line, diag.location.column) == (3, 3)
+    assert diag.code == "bad-players" and "at least 1 player" in diag.message
 
 
 @pytest.mark.parametrize("suffix", [".json", ".yaml"])
@@ -473,6 +487,9 @@ def test_data_file_error_names_the_json_path(tmp_path: Path, multzo_ir: dict,
         load(path)
     (diag,) = info.value.diagnostics
     assert diag.location.path == f"$.zones[{index}].kind"
-    assert diag.location.line is None
-    assert str(diag.location) == f"{path}: at $.zones[{index}].kind"
+    # the position is that of the bad value in the data file itself
+    text = path.read_text(encoding="utf-8")
+    assert diag.location.line is not None and diag.location.column is not None
+    line = text.splitlines()[diag.location.line - 1]
+    assert line[diag.location.column - 1:].startswith(("heap", '"heap"'))
     assert "'heap' is not one of" in diag.message

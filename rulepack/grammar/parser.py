@@ -66,9 +66,13 @@ def _glued_word_error(text: str, lines: list[str], filename: str) -> RulesetSynt
     while end < len(text) and (text[end].isalnum() or text[end] == "_"):
         end += 1
     word = text[start:end]
+    rest = word[len(str(token)):]
+    if len(rest) <= 2:
+        message = f"unknown word '{word}'; did you mean '{token}'?"
+    else:
+        message = f"unknown word '{word}'; is a space missing after '{token}'?"
     return RulesetSyntaxError(Diagnostic(
-        f"unknown word '{word}'; is a space missing after '{token}'?",
-        Location(filename, token.line, token.column), code="misspelt-keyword",
+        message, Location(filename, token.line, token.column), code="syntax",
         source_line=lines[token.line - 1] if token.line and token.line <= len(lines) else None))
 
 
@@ -236,6 +240,14 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
         message = f"unexpected character {char!r}"
         if char == "'":
             hint = 'strings are written in double quotes: "like this"'
+        elif char in "&|!":
+            nxt = text[exc.pos_in_stream + 1:exc.pos_in_stream + 2]
+            word = {"&": "and", "|": "or", "!": "not"}[char]
+            if char == "!" and nxt == "=":
+                pass
+            else:
+                message = f"unexpected character {char!r}; this language writes {word!r}"
+                hint = "conditions combine with 'and', 'or' and 'not'"
         elif char == '"':
             message = "a string is not closed"
             hint = 'a string must end with " on the same line'
@@ -266,7 +278,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
             if close:
                 message = f"unknown word '{token}'; did you mean '{close[0]}'?"
                 code = "misspelt-keyword"
-        if str(token) == "=" and "EQUAL" not in expected:
+        if str(token) == "=" and exc.pos_in_stream > 0 and text[exc.pos_in_stream - 1] == "=":
+            column = max(1, column - 1)
+            message = ("unexpected '=='; '==' compares two values, but 'let' and 'set' assign "
+                       "with a single '='")
+        elif str(token) in ("<", ">", "<=", ">=", "==", "!=") and "CMP" not in expected:
+            message = (f"unexpected '{token}': comparisons cannot be chained (a < b < c); "
+                       "write a < b and b < c")
+            code = "syntax"
+        elif str(token) == "=" and "EQUAL" not in expected:
             hint = "to compare two values write ==; = only assigns (let x = ..., set x = ...)"
             code = "assign-in-condition"
         elif str(token) == "-" and "__ANON_0" in expected:

@@ -72,8 +72,7 @@ class ToIR(Transformer):
                 ir[key].extend(value)
             else:
                 if ir[key] is not None:
-                    at = value.get("at") if isinstance(value, dict) else getattr(
-                        self, f"_{key}_at", None)
+                    at = value.get("at") if isinstance(value, dict) else None
                     line, col = (at or [None, None])
                     raise SemanticError.at(f"a ruleset has one '{key}' declaration; this is a "
                                            "second one", Location("<string>", line, col),
@@ -83,9 +82,12 @@ class ToIR(Transformer):
 
     def game_decl(self, meta: Meta, name: Token, *fields: tuple[str, Any]) -> tuple[str, IR]:
         game: IR = {"name": str(name), "title": str(name), "source": None,
-                    "players": [2, 2], "seats": None, "at": _at(meta)}
+                    "players": [2, 2], "players_at": None, "seats": None, "at": _at(meta)}
         for key, value in fields:
-            game[key] = value
+            if key == "players":
+                game["players"], game["players_at"] = value
+            else:
+                game[key] = value
         return ("game", game)
 
     def game_title(self, meta: Meta, s: Token) -> tuple[str, Any]:
@@ -95,10 +97,10 @@ class ToIR(Transformer):
         return ("source", _string(s))
 
     def game_players(self, meta: Meta, lo: Token, hi: Token) -> tuple[str, Any]:
-        return ("players", [int(lo), int(hi)])
+        return ("players", ([int(lo), int(hi)], _at(meta)))
 
     def game_players_fixed(self, meta: Meta, n: Token) -> tuple[str, Any]:
-        return ("players", [int(n), int(n)])
+        return ("players", ([int(n), int(n)], _at(meta)))
 
     def game_seats(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
         return ("seats", names)
@@ -193,23 +195,23 @@ class ToIR(Transformer):
     def pattern_any(self, meta: Meta, *names: Token) -> IR:
         return {"all": None, "any": [str(n) for n in names]}
 
-    def _constraint(self, meta: Meta, c: str, arg: Any) -> IR:
+    def _constraint(self, meta: Meta | Token, c: str, arg: Any) -> IR:
         return {"c": c, "arg": arg, "at": _at(meta)}
 
     def c_size(self, meta: Meta, expr: IR) -> IR:
         return self._constraint(meta, "size", expr)
 
     def c_same(self, meta: Meta, name: Token) -> IR:
-        return self._constraint(meta, "same", str(name))
+        return self._constraint(name, "same", str(name))
 
     def c_distinct(self, meta: Meta, name: Token) -> IR:
-        return self._constraint(meta, "distinct", str(name))
+        return self._constraint(name, "distinct", str(name))
 
     def c_consecutive(self, meta: Meta, name: Token) -> IR:
-        return self._constraint(meta, "consecutive", str(name))
+        return self._constraint(name, "consecutive", str(name))
 
     def c_covers(self, meta: Meta, name: Token) -> IR:
-        return self._constraint(meta, "covers", str(name))
+        return self._constraint(name, "covers", str(name))
 
     def c_each(self, meta: Meta, expr: IR) -> IR:
         return self._constraint(meta, "each", expr)
@@ -242,13 +244,11 @@ class ToIR(Transformer):
     def heuristic_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("heuristic", {"player": str(name), "expr": expr, "at": _at(meta)})
 
-    def winner_highest(self, meta: Meta) -> tuple[str, str]:
-        self._winner_at = _at(meta)
-        return ("winner", "highest")
+    def winner_highest(self, meta: Meta) -> tuple[str, IR]:
+        return ("winner", {"rule": "highest", "at": _at(meta)})
 
-    def winner_lowest(self, meta: Meta) -> tuple[str, str]:
-        self._winner_at = _at(meta)
-        return ("winner", "lowest")
+    def winner_lowest(self, meta: Meta) -> tuple[str, IR]:
+        return ("winner", {"rule": "lowest", "at": _at(meta)})
 
     def setup_decl(self, meta: Meta, block: list[IR]) -> tuple[str, list[IR]]:
         return ("setup", block)
@@ -398,7 +398,7 @@ class ToIR(Transformer):
 
     def sort(self, meta: Meta, of: IR, name: Token, descending: Any = None) -> IR:
         return {"k": "sort", "of": of, "by": str(name), "descending": descending is not None,
-                "at": _at(meta)}
+                "at": _at(name)}
 
     def descending(self, meta: Meta) -> bool:
         return True
@@ -433,7 +433,7 @@ class ToIR(Transformer):
         return _op("neg", [a], _at(meta))
 
     def attr(self, meta: Meta, of: IR, name: Token) -> IR:
-        return {"k": "attr", "of": of, "name": str(name), "at": _at(meta)}
+        return {"k": "attr", "of": of, "name": str(name), "at": _at(name)}
 
     def index(self, meta: Meta, of: IR, idx: IR) -> IR:
         return {"k": "index", "of": of, "index": idx, "at": _at(meta)}

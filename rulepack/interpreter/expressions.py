@@ -179,8 +179,13 @@ class ExprCompiler:
             if name in scope.attributes:
                 hint = f"{name!r} is an attribute: write it inside a 'where' filter or as x.{name}"
             else:
-                known = list(scope.globals) + list(scope.locals) + list(BUILTIN_NAMES)
-                close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+                known = list(scope.locals) + list(scope.globals) + list(BUILTIN_NAMES) + \
+                    list(LITERAL_WORDS)
+                if scope.candidate is not None:
+                    known = [a for a in scope.attributes if not a.startswith("$")] + known
+                lowered = {k.lower(): k for k in known}
+                close = [lowered[name.lower()]] if name.lower() in lowered else \
+                    difflib.get_close_matches(name, known, n=1, cutoff=0.75)
                 if close:
                     hint = f"did you mean {close[0]!r}?"
             raise self.error(f"unknown name {name!r}", node, scope, code="unknown-name",
@@ -523,6 +528,10 @@ class ExprCompiler:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             raise self.error(f"{fn}() takes {want} argument(s), not {len(raw)}", node, scope,
                              code="arity")
+        if fn in _CHANCE_FUNCTIONS and (scope.static or scope.declares_symbols):
+            raise self.error(f"{fn}() is a chance event of play; a constant, an attribute or a "
+                             "zone's shape is fixed before any chance (set a variable in setup "
+                             "instead)", node, scope, code="chance-in-constant")
         if fn in _CHANCE_FUNCTIONS and scope.deterministic:
             raise self.error(f"{fn}() is a chance event and cannot be used in a condition or "
                              "an action parameter", node, scope, code="chance-in-guard")

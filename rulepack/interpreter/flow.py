@@ -537,7 +537,14 @@ class FlowCompiler:
         try:
             fields = [f for _, f, _, _ in string.Formatter().parse(alt["text"]) if f is not None]
         except ValueError as exc:
-            raise self.error(f"bad action text {alt['text']!r}: {exc}", alt, scope,
+            problem = str(exc)
+            if "'}'" in problem:
+                why = "a '}' that closes nothing (a parameter is written {name}; a brace as text is '}}')"
+            elif "'{'" in problem or "end of string" in problem:
+                why = "a '{' that is never closed (a parameter is written {name}; a brace as text is '{{')"
+            else:
+                why = "braces must enclose a parameter name, like {t}"
+            raise self.error(f"bad action text {alt['text']!r}: {why}", alt, scope,
                              code="bad-template") from None
         for f in fields:
             if f not in names:

@@ -43,17 +43,21 @@ class Game:
         def at(node: dict[str, Any]) -> Location:
             pos = node.get("at") or [None, None]
             return Location(self.file, pos[0] or None, pos[1] or None)
+        players_at = {"at": game.get("players_at") or game.get("at")}
         if self.min_players > self.max_players:
             raise SemanticError.at(f"players {self.min_players}..{self.max_players}: the smallest "
-                                   "count comes first", at(game), code="bad-players")
+                                   "count comes first", at(players_at), code="bad-players")
         if self.min_players < 1:
-            raise SemanticError.at("a game needs at least one player", at(game), code="bad-players")
+            raise SemanticError.at("a game needs at least one player", at(players_at),
+                                   code="bad-players")
         seen: set[str] = set()
-        for name, spec in self.options.items():
+        for spec in self.ir.get("options", []):
+            name = spec["name"]
             if name in seen:
                 raise SemanticError.at(f"option {name!r} is declared twice", at(spec),
                                        code="duplicate-name")
             seen.add(name)
+        for name, spec in self.options.items():
             if spec["type"] == "int" and spec["min"] > spec["max"]:
                 raise SemanticError.at(f"option {name}: {spec['min']}..{spec['max']} is empty",
                                        at(spec), code="bad-option")
@@ -63,12 +67,6 @@ class Game:
                 raise SemanticError.at(f"the default of option {name} is not one of its values: "
                                        f"{exc.diagnostics[0].message}", at(spec),
                                        code="bad-option-default") from None
-        names = [o["name"] for o in self.ir.get("options", [])]
-        for n in names:
-            if names.count(n) > 1:
-                spec = next(o for o in self.ir["options"] if o["name"] == n)
-                raise SemanticError.at(f"option {n!r} is declared twice", at(spec),
-                                       code="duplicate-name")
 
     def __repr__(self) -> str:
         return f"<Game {self.name} {self.min_players}-{self.max_players} players>"

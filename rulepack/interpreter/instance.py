@@ -103,7 +103,8 @@ class Instance:
         self.score_param = "p"
         self.heuristic_fn: Fn | None = None
         self.heuristic_param = "p"
-        self.winner_rule: str | None = ir.get("winner")
+        winner = ir.get("winner")
+        self.winner_rule: str | None = winner["rule"] if winner else None
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
@@ -137,7 +138,13 @@ class Instance:
         for i, seat in enumerate(self.seat_names):
             self.globals.setdefault(seat, Global("const", Player(i)))
         for i, p in enumerate(ir.get("patterns", [])):
-            self.globals.setdefault(p["name"], Global("pattern", PatternRef(p["name"], i)))
+            self.globals.setdefault(p["name"], Global("pattern", PatternRef(p["name"], i), p))
+        seen_phases: set[str] = set()
+        for ph in ir.get("phases", []):
+            if ph["name"] in seen_phases:
+                raise SemanticError.at(f"phase {ph['name']!r} is declared twice", self._loc(ph),
+                                       code="duplicate-name")
+            seen_phases.add(ph["name"])
         self.defines_active: list[str] = []
         for d in ir.get("defines", []):
             if d["name"] in self.globals or d["name"] in BUILTIN_FUNCTIONS:
@@ -200,7 +207,7 @@ class Instance:
         for c in self.ir.get("constants", []):
             self._declare(c["name"], c, "const")
             value = self._eval(c["expr"])
-            self.globals[c["name"]] = Global("const", value)
+            self.globals[c["name"]] = Global("const", value, c)
             self.later_names.pop(c["name"], None)
 
     def _requirements(self) -> None:
@@ -215,11 +222,17 @@ class Instance:
             raise SemanticError.at(f"{name!r} is a built-in name of the language; choose another "
                                    "name", self._loc(node), code="builtin-name")
         g = self.globals.get(name)
-        if g is not None and g.kind not in ("symbol",) and not (g.kind == kind == "const") \
-                and not (g.kind == "pattern" and kind == "pattern"):
-            raise SemanticError.at(f"{name!r} is declared twice (already a "
-                                   f"{g.kind.replace('_', ' ')})", self._loc(node),
-                                   code="duplicate-name")
+        if g is not None and g.kind not in ("symbol",) \
+                and not (g.kind == "pattern" and kind == "pattern" and g.node is node):
+            # point at the declaration that has a place in this file (a library's has none)
+            where = node if isinstance(node, dict) and node.get("at") else g.node
+            other = g.kind.replace("_", " ").replace("player var", "variable").replace(
+                "zone family", "zone")
+            if other == kind.replace("var", "variable"):
+                message = f"{other} {name!r} is declared twice"
+            else:
+                message = f"{name!r} is declared twice (already a {other})"
+            raise SemanticError.at(message, self._loc(where), code="duplicate-name")
 
     # ------------------------------------------------------------------ components
     def _components(self) -> None:
@@ -236,6 +249,13 @@ class Instance:
             for a in comp["attributes"]:
                 self.attributes.add(a["name"])
                 values = self._flatten([self._eval(v) for v in a["values"]])
+                for v in values:
+                    if type(v) not in (int, str, bool):
+                        what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v))
+                        raise SemanticError.at(
+                            f"attribute {a['name']!r} of {name!r}: each value must be a number, "
+                            f"a name or a text, not {what} ({describe(v)})", self._loc(a),
+                            code="bad-value")
                 if not values:
                     raise SemanticError.at(f"attribute {a['name']!r} of {name!r} has no values",
                                            self._loc(a), code="empty-attribute")
@@ -295,7 +315,7 @@ class Instance:
                                                code="too-many")
             self.kind_pieces[name] = kind_list
             self._declare(name, comp, "component")
-            self.globals[name] = Global("component", kind_list)
+            self.globals[name] = Global("component", kind_list, comp)
         # Every attribute's values, fixed and derived, in the order pieces show them.
         for piece in self.pieces:
             for attr, value in piece.attrs.items():
@@ -348,13 +368,18 @@ class Instance:
             name = z["name"]
             self._declare(name, z, "zone")
             kind = z["kind"]
+            per = z.get("per")
+            if per is not None and per != "player" and per not in self.domains:
+                raise SemanticError.at(f"zone {name!r} is per {per!r}, which is not an attribute "
+                                       "of any component (write 'per player' for one zone per "
+                                       "player)", self._loc(z), code="unknown-attribute")
             seen_by = "nobody"
             if z.get("seen_by") is not None:
                 seen_by = self._eval(z["seen_by"], self.static_scope())
                 if seen_by not in VISIBILITIES:
                     raise SemanticError.at(f"'seen by' must be owner, nobody or everyone, not "
-                                           f"{seen_by!r}", self._loc(z["seen_by"]),
-                                           code="bad-visibility")
+                                           f"{describe(seen_by, self.seat_names)}",
+                                           self._loc(z["seen_by"]), code="bad-visibility")
                 if seen_by == "owner" and z.get("per") != "player":
                     raise SemanticError.at(f"zone {name!r} is seen by its owner, but only a zone "
                                            "'per player' has an owner", self._loc(z),
@@ -376,7 +401,7 @@ class Instance:
             if per is None:
                 ref = self._add_zone(ZoneInfo(0, name, name, kind, None, None, seen_by,
                                               rows, cols, cells))
-                self.globals[name] = Global("zone", ref)
+                self.globals[name] = Global("zone", ref, z)
                 continue
             if per == "player":
                 keys: list[Any] = [Player(i) for i in range(self.num_players)]
@@ -397,7 +422,7 @@ class Instance:
                     family.append(ref)
                 else:
                     family[key] = ref
-            self.globals[name] = Global("zone_family", {"per": per, "zones": family})
+            self.globals[name] = Global("zone_family", {"per": per, "zones": family}, z)
 
     def _flatten_cells(self, value: Any) -> list[tuple[int, int]]:
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
@@ -416,11 +441,12 @@ class Instance:
         decls = self.ir.get("patterns", [])
         names: set[str] = set()
         for i, p in enumerate(decls):
+            self._declare(p["name"], p, "pattern")
             if p["name"] in names:
                 raise SemanticError.at(f"pattern {p['name']!r} is declared twice", self._loc(p),
                                        code="duplicate-name")
             names.add(p["name"])
-            self.globals[p["name"]] = Global("pattern", PatternRef(p["name"], i))
+            self.globals[p["name"]] = Global("pattern", PatternRef(p["name"], i), p)
         compiled: dict[str, pat.Pattern] = {}
         for p in decls:
             if p.get("all") is not None:
@@ -524,7 +550,7 @@ class Instance:
         for v in self.ir.get("variables", []):
             name = v["name"]
             self._declare(name, v, "var")
-            self.globals[name] = Global("player_var" if v.get("per_player") else "var")
+            self.globals[name] = Global("player_var" if v.get("per_player") else "var", None, v)
         names = [v["name"] for v in self.ir.get("variables", [])]
         for i, v in enumerate(self.ir.get("variables", [])):
             later = set(names[i:])
@@ -549,9 +575,12 @@ class Instance:
         if s is None:
             if self.winner_rule is not None:
                 raise SemanticError.at(f"'winner {self.winner_rule} score' needs a score "
-                                       "declaration (score(p) = ...)", self._loc(None),
-                                       code="no-score")
+                                       "declaration (score(p) = ...)",
+                                       self._loc(self.ir.get("winner")), code="no-score")
             return
+        if _calls(s["expr"], "score"):
+            raise SemanticError.at("the score uses score() itself; write it from the zones and "
+                                   "variables", self._loc(s), code="recursive-score")
         self.score_param = s["player"]
         if s["player"] in self.attributes or s["player"] in self.globals or \
                 s["player"] in BUILTIN_NAMES:
@@ -595,6 +624,17 @@ class Instance:
         self.code, self.code_nodes = flow.link()
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+
+
+def _calls(node: Any, fn: str) -> bool:
+    """True if an IR subtree calls the function ``fn``."""
+    if isinstance(node, dict):
+        if node.get("k") == "call" and node.get("fn") == fn:
+            return True
+        return any(_calls(v, fn) for k, v in node.items() if k != "at")
+    if isinstance(node, list):
+        return any(_calls(v, fn) for v in node)
+    return False
 
 
 def _names_in(node: Any) -> set[str]:

@@ -25,6 +25,7 @@ class Global:
 
     kind: str
     value: Any = None
+    node: Any = None  # the declaration, for messages
 
 
 @dataclass

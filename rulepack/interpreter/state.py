@@ -158,7 +158,14 @@ class State:
         self.knowledge: tuple[int, frozenset[int]] | None = None
         self.groupings: dict[int, tuple[int, ...]] = {}
         for name in inst.var_inits:
-            self.vars[name] = inst.initial_value(self, name)
+            try:
+                self.vars[name] = inst.initial_value(self, name)
+            except RuleValueError as exc:
+                decl = next((v for v in inst.ir.get("variables", []) if v["name"] == name), {})
+                at = decl.get("at") or [None, None]
+                raise RulesetRuntimeError.at(
+                    f"the initial value of {name!r} cannot be computed: {exc}",
+                    Location(inst.file, at[0] or None, at[1] or None), code="bad-value") from None
         self._run(0)
 
     # ------------------------------------------------------------------ contract
@@ -278,18 +285,22 @@ class State:
         name = self.inst.score_param
         saved = self.vars.get(name, _MISSING)
         self.vars[name] = Player(player)
+        at = (self.inst.ir.get("score") or {}).get("at") or [None, None]
+        where = Location(self.inst.file, at[0] or None, at[1] or None)
         try:
-            return fn(self)
+            value = fn(self)
         except RuleValueError as exc:
-            at = (self.inst.ir.get("score") or {}).get("at") or [None, None]
-            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}",
-                                         Location(self.inst.file, at[0] or None, at[1] or None),
+            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}", where,
                                          code="runtime") from None
         finally:
             if saved is _MISSING:
                 self.vars.pop(name, None)
             else:
                 self.vars[name] = saved
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
+                                         where, code="bad-score")
+        return value
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` may know, as JSON-able data (see :mod:`rulepack.interpreter.views`)."""

@@ -58,9 +58,11 @@ def _position(ir: Any, path: Any) -> tuple[int | None, int | None]:
     return found if found else best
 
 
-def validate_ir(ir: Any, file: str = "<string>", limit: int = 20) -> None:
+def validate_ir(ir: Any, file: str = "<string>", limit: int = 20,
+                positions: dict[tuple[Any, ...], tuple[int, int]] | None = None) -> None:
     """Check IR against the schema.
 
+    :param positions: for a data file, JSON path → (line, column) in that file.
     :raises SchemaError: with one diagnostic per problem (at most ``limit``), each
         naming the JSON path and, where the IR came from text, the source position.
     """
@@ -75,6 +77,16 @@ def validate_ir(ir: Any, file: str = "<string>", limit: int = 20) -> None:
     for err in errors[:limit]:
         path = _json_path(err.absolute_path)
         line, col = _position(ir, err.absolute_path)
+        if positions:
+            where = tuple(err.absolute_path)
+            if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+                extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
+                if extra:
+                    where = where + (extra[0], "$key")
+            while where not in positions and where:
+                where = where[:-1]
+            if where in positions:
+                line, col = positions[where]
         diagnostics.append(Diagnostic(f"{path}: {_message(err)}", Location(file, line, col, path),
                                       code="schema"))
     raise SchemaError(diagnostics)

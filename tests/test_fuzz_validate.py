@@ -1,0 +1,330 @@
+"""Fuzzing ``check_path``: no mutated ruleset may crash or hang the validator.
+
+The seeds are the bundled rulesets (``rulepack/rulesets/*.rules`` and
+``lib/*.rules``) and the YAML IR of Multzo (``rulepack compile multzo --format
+yaml``). Each example applies one to three small edits a designer could make by
+accident — delete, duplicate or swap tokens or lines, replace a token by another
+token of the file or by a built-in name or call, insert a keyword, truncate — and
+validates the result. The outcome must be either valid or error diagnostics that
+each carry a file and a message; no exception may escape :func:`rulepack.validation.check_path`, and no
+example may take more than :data:`TIME_LIMIT` seconds. A mutated ruleset that is
+still valid is played with two players for up to :data:`PLAY_ACTIONS` random
+actions, where only :class:`~rulepack.errors.RulepackError` may be raised.
+
+The mutation functions are plain code driven by a :class:`Chooser`, so
+``benchmarks/fuzz_validate.py`` runs the same loop with a seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import threading
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Protocol
+
+import pytest
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
+
+import rulepack
+from rulepack.errors import RulepackError
+from rulepack.validation import check_path
+
+PACKAGE = Path(rulepack.__file__).parent
+#: Seconds one example (validation and play) may take before it counts as a hang.
+TIME_LIMIT = 10
+#: Random actions played on a mutated ruleset that is still valid.
+PLAY_ACTIONS = 200
+EXAMPLES = 200
+#: The code of the diagnostic ``check_path`` gives when rulepack itself failed.
+INTERNAL = "internal"
+
+TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|[0-9]+'
+                   r'|\.\.|==|!=|<=|>=|//|\s+|.', re.S)
+
+
+# ---------------------------------------------------------------------- seeds
+@lru_cache(maxsize=1)
+def keywords() -> tuple[str, ...]:
+    """Every keyword of the grammar (the quoted words of rulepack.lark)."""
+    grammar = (PACKAGE / "grammar" / "rulepack.lark").read_text(encoding="utf-8")
+    return tuple(sorted(set(re.findall(r'"([a-z_]+)"', grammar))))
+
+
+@lru_cache(maxsize=1)
+def builtins() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The language's built-in names and functions."""
+    try:
+        from rulepack.interpreter.expressions import BUILTIN_FUNCTIONS, BUILTIN_NAMES
+        return tuple(sorted(BUILTIN_NAMES)), tuple(sorted(BUILTIN_FUNCTIONS))
+    except ImportError:  # pragma: no cover - if they move, keep fuzzing with the documented ones
+        return (("players", "active", "others", "current", "next", "round", "box"),
+                ("count", "sum", "max", "min", "random", "order", "after", "score", "cells"))
+
+
+def multzo_yaml() -> str:
+    """The YAML IR of Multzo, as ``rulepack compile multzo --format yaml`` prints it."""
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main
+    result = CliRunner().invoke(main, ["compile", "multzo", "--format", "yaml"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@lru_cache(maxsize=1)
+def seeds() -> tuple[tuple[str, str], ...]:
+    """(file name, text) of every seed ruleset."""
+    out = [(p.name, p.read_text(encoding="utf-8"))
+           for p in sorted(PACKAGE.glob("rulesets/*.rules")) + sorted(PACKAGE.glob("rulesets/lib/*.rules"))]
+    out.append(("multzo.yaml", multzo_yaml()))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- mutations
+class Chooser(Protocol):
+    def below(self, n: int) -> int:
+        """A whole number from 0 to n - 1 (n >= 1)."""
+
+
+class RandomChooser:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def below(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+
+class DataChooser:
+    """Draws from Hypothesis, so failing examples shrink."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def below(self, n: int) -> int:
+        return self.data.draw(st.integers(0, n - 1))
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN.findall(text)
+
+
+def _solid(toks: list[str]) -> list[int]:
+    """Indexes of the tokens that are not whitespace."""
+    return [i for i, t in enumerate(toks) if not t.isspace()]
+
+
+def _token_edit(text: str, kind: str, choose: Chooser) -> tuple[str, str]:
+    toks = tokens(text)
+    solid = _solid(toks)
+    if not solid:
+        return text, f"{kind}: nothing to edit"
+    i = solid[choose.below(len(solid))]
+    if kind == "delete token":
+        what = toks[i]
+        toks[i] = ""
+        return "".join(toks), f"delete token {what!r} (token {i})"
+    if kind == "duplicate token":
+        toks[i] = toks[i] + " " + toks[i]
+        return "".join(toks), f"duplicate token {toks[i]!r} (token {i})"
+    if kind == "swap tokens":
+        j = solid[choose.below(len(solid))]
+        toks[i], toks[j] = toks[j], toks[i]
+        return "".join(toks), f"swap tokens {toks[j]!r} and {toks[i]!r} ({i}, {j})"
+    if kind == "replace token":
+        j = solid[choose.below(len(solid))]
+        old, toks[i] = toks[i], toks[j]
+        return "".join(toks), f"replace token {old!r} (token {i}) by {toks[j]!r}"
+    if kind == "replace by built-in":
+        names, functions = builtins()
+        old = toks[i]
+        if choose.below(2):
+            toks[i] = names[choose.below(len(names))]
+        else:
+            arg = toks[solid[choose.below(len(solid))]]
+            toks[i] = f"{functions[choose.below(len(functions))]}({arg})"
+        return "".join(toks), f"replace token {old!r} (token {i}) by {toks[i]!r}"
+    if kind == "insert keyword":
+        words = keywords()
+        word = words[choose.below(len(words))]
+        toks[i] = f"{word} {toks[i]}"
+        return "".join(toks), f"insert keyword {word!r} before token {i}"
+    raise AssertionError(kind)
+
+
+def _line_edit(text: str, kind: str, choose: Chooser) -> tuple[str, str]:
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return text, f"{kind}: no lines"
+    i = choose.below(len(lines))
+    if kind == "delete line":
+        del lines[i]
+        return "".join(lines), f"delete line {i + 1}"
+    if kind == "duplicate line":
+        lines.insert(i, lines[i] if lines[i].endswith("\n") else lines[i] + "\n")
+        return "".join(lines), f"duplicate line {i + 1}"
+    if kind == "swap lines":
+        j = choose.below(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+        if not lines[-1].endswith("\n") and any(not x.endswith("\n") for x in lines[:-1]):
+            lines = [x if x.endswith("\n") else x + "\n" for x in lines]
+        return "".join(lines), f"swap lines {i + 1} and {j + 1}"
+    raise AssertionError(kind)
+
+
+MUTATIONS = ("delete token", "duplicate token", "swap tokens", "replace token", "insert keyword",
+             "replace by built-in", "delete line", "duplicate line", "swap lines", "truncate")
+
+
+def mutate_once(text: str, choose: Chooser) -> tuple[str, str]:
+    kind = MUTATIONS[choose.below(len(MUTATIONS))]
+    if kind.endswith("line") or kind.endswith("lines"):
+        return _line_edit(text, kind, choose)
+    if kind == "truncate":
+        at = choose.below(len(text) + 1)
+        return text[:at], f"truncate at character {at}"
+    return _token_edit(text, kind, choose)
+
+
+def mutate(choose: Chooser) -> tuple[str, str, list[str]]:
+    """A seed chosen by ``choose`` with one to three mutations: (file name, text, edits)."""
+    all_seeds = seeds()
+    name, text = all_seeds[choose.below(len(all_seeds))]
+    edits = []
+    for _ in range(1 + choose.below(3)):
+        text, what = mutate_once(text, choose)
+        edits.append(what)
+    return name, text, edits
+
+
+# ---------------------------------------------------------------------- checking
+class Hang(Exception):
+    """An example ran longer than the time limit."""
+
+
+@contextmanager
+def time_limit(seconds: int) -> Iterator[None]:
+    """Raise :class:`Hang` in the main thread after ``seconds`` (no-op elsewhere)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise Hang(f"more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def reproduce_internal_error(path: Path) -> None:
+    """Run the steps of ``check_path`` without its last guard, so that the
+    exception behind an ``internal`` diagnostic escapes with its traceback."""
+    try:
+        game = rulepack.load(path)
+        game.new_game(game.min_players, seed=0).scores()
+    except RulepackError:
+        pass
+
+
+def check_outcome(path: Path) -> tuple[str, list[Any]]:
+    """Validate ``path``: (outcome, diagnostics). The outcome is "valid", "located"
+    (every error has a line), "path only" (some have only a JSON path into an IR
+    file) or "unlocated" (some have neither).
+
+    Raises whatever ``check_path`` lets escape, or the exception behind an
+    ``internal`` diagnostic (a bug in rulepack caught by its last guard);
+    asserts that every error carries a file and a message.
+    """
+    diagnostics = check_path(path)
+    if any(d.code == INTERNAL for d in diagnostics):
+        reproduce_internal_error(path)
+        raise AssertionError(f"check_path reported an internal error: {diagnostics}")
+    return classify(diagnostics), diagnostics
+
+
+def classify(diagnostics: list[Any]) -> str:
+    """The outcome of a validation (see :func:`check_outcome`); asserts that every
+    diagnostic carries a file and a message."""
+    assert isinstance(diagnostics, list)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    for d in diagnostics:
+        assert d.severity in ("error", "warning"), d
+        assert isinstance(d.message, str) and d.message.strip(), f"an empty message: {d!r}"
+        assert d.location.file, f"a diagnostic without a file: {d!r}"
+        assert "Traceback" not in d.message
+    if not errors:
+        return "valid"
+    if all(d.location.line is not None for d in errors):
+        return "located"
+    if all(d.location.line is not None or d.location.path for d in errors):
+        return "path only"
+    return "unlocated"
+
+
+def play(path: Path, seed: int, actions: int = PLAY_ACTIONS) -> int:
+    """Load the ruleset and play it with random legal actions. Only
+    :class:`RulepackError` may be raised (and is swallowed). Returns actions played."""
+    try:
+        game = rulepack.load(path)
+        players = min(max(2, game.min_players), game.max_players)
+        state = game.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        for n in range(actions):
+            if state.is_terminal():
+                return n
+            legal = state.legal_actions()
+            if not legal:
+                return n
+            state.apply(rng.randrange(len(legal)))
+            state.view(rng.randrange(players))
+        return actions
+    except RulepackError:
+        return -1
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    seeds()  # compile the YAML seed outside the timed examples
+    return tmp_path_factory.mktemp("fuzz")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=False,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_mutated_rulesets_never_crash_the_validator(workdir: Path, data: Any, seed: int) -> None:
+    name, text, edits = mutate(DataChooser(data))
+    path = workdir / name
+    path.write_text(text, encoding="utf-8")
+    note(f"{name} after {edits}:\n{text}")
+    with time_limit(TIME_LIMIT):
+        outcome, _ = check_outcome(path)
+        event(outcome)
+        if outcome == "valid":
+            played = play(path, seed)
+            event("played" if played >= 0 else "runtime error while playing")
+
+
+def test_the_seeds_are_valid_and_playable(workdir: Path) -> None:
+    for name, text in seeds():
+        path = workdir / name
+        path.write_text(text, encoding="utf-8")
+        outcome, diagnostics = check_outcome(path)
+        assert outcome == "valid", (name, [d.format() for d in diagnostics])
+        if not name.startswith("piecepack"):  # a library has no flow to play
+            assert play(path, 1) >= 0, name
+
+
+def test_the_mutations_change_the_text() -> None:
+    rng = RandomChooser(random.Random(7))
+    changed = sum(mutate(rng)[1] not in dict(seeds()).values() for _ in range(50))
+    assert changed >= 45
