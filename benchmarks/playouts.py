@@ -127,7 +127,7 @@ def time_calls(positions: list[Any], players: int, min_calls: int,
     going round them until at least ``min_calls`` calls were made."""
     calls = 0
     start = time.perf_counter()
-    while calls < min_calls:
+    while calls < max(min_calls, 1):
         if what == "view":
             for state in positions:
                 for p in range(players):
@@ -138,6 +138,7 @@ def time_calls(positions: list[Any], players: int, min_calls: int,
                 state.clone()
             calls += len(positions)
     wall = time.perf_counter() - start
+    wall = max(wall, 1e-9)
     return {"calls": calls, "seconds": wall, "per_second": calls / wall,
             "microseconds_per_call": 1e6 * wall / calls}
 
