@@ -896,3 +896,17 @@ def test_a_human_never_reads_which_tile_a_bot_kept(mismemory):
         cell = action.text.rsplit(" ", 1)[1]
         assert f"player 2: keep a tile and put the other face down at {cell}" in out
         assert f"player 2: {action.text}" not in out
+
+
+def test_explain_lists_options_patterns_and_the_rulings_applied():
+    """RULINGS.md: "the CLI's explain output and the docs state them"."""
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main as cli
+    result = CliRunner().invoke(cli, ["explain", "packkub"], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    for text in ("PackKub", "2-6 players", "rounds", "1..10", "jokers", "six_pack",
+                 "set_meld", "sequence", "Rulings applied", "P6", "P8"):
+        assert text in result.output
+    bad = CliRunner().invoke(cli, ["explain", "no-such-game"])
+    assert bad.exit_code == 1 and "Traceback" not in bad.output

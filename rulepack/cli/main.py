@@ -252,5 +252,20 @@ def compile_command(ruleset: str, fmt: str, positions: bool) -> None:
     click.echo(export.dump(ir, fmt), nl=False)
 
 
+@main.command("explain")
+@click.argument("ruleset")
+def explain_command(ruleset: str) -> None:
+    """Describe a ruleset: players, options, components, zones, patterns, and the
+    rulings it applies where the original rules are open."""
+    from pathlib import Path
+
+    from rulepack.cli.explain import explain
+    from rulepack.loader import load, resolve
+    with reported():
+        path = resolve(ruleset)
+        game = load(ruleset)
+        make_console().print(explain(game, Path(path)))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
