@@ -20,7 +20,7 @@ from rich.text import Text
 from rulepack.interpreter.game import Game
 from rulepack.interpreter.values import describe
 
-RULING = re.compile(r"\bruling[s]?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z]?\d+)*)")
+RULING = re.compile(r"\b(?i:rulings?)(?:\.md)?:?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z]?\d+)*)")
 
 
 def rulings_cited(path: Path) -> list[tuple[int, str, str]]:
