@@ -70,6 +70,8 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
     except OSError as exc:
         raise RulepackError.at(f"cannot read the file: {exc.strerror or exc}", Location(name),
                                code="no-file") from None
+    if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
+        raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -211,6 +213,11 @@ def check_declarations(ir: dict[str, Any], file: str) -> None:
                                f"(players {hi}..{lo})", where, code="bad-players")
     if hi > 16:
         raise SemanticError.at(f"players {lo}..{hi}: at most 16 players", where,
+                               code="bad-players")
+    seats = game.get("seats")
+    if seats is not None and len(seats) < hi:
+        raise SemanticError.at(f"the game names {len(seats)} seats but allows up to {hi} players; "
+                               "name one seat per player", loc(game.get("at")),
                                code="bad-players")
     seen: set[str] = set()
     for opt in ir.get("options", []):

@@ -26,7 +26,8 @@ def check_path(name_or_path: str | Path) -> list[Diagnostic]:
         if not Path(display).exists():
             display = str(path)
         ir = read_ir(path, display, library=True)
-        if ir.get("game") is None and not (ir.get("setup") or ir.get("play") or ir.get("phases")):
+        if ir.get("game") is None and not (ir.get("setup") or ir.get("play") or ir.get("phases")) \
+                and (ir.get("components") or ir.get("constants") or ir.get("patterns")):
             # a library (like lib/piecepack.rules): check it by compiling a game that uses it all
             probe = dict(ir)
             probe["game"] = {"name": "library", "title": "library", "source": None,

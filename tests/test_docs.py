@@ -11,12 +11,16 @@
   TEXT. Python blocks run in order, in a folder holding the tutorial's game.
   ``text`` blocks marked ``output of "rulepack ..."`` must show lines the command
   prints, in order (``...`` skips lines).
-* ``docs/rulings.md``: every code quote in an **Applied:** note is still in the
-  ruleset it quotes (``rulepack/rulesets/multzo.rules``; for G1 also the piecepack
-  library); every ruling that multzo.rules cites is in docs/rulings.md; and where
-  the project's shared RULINGS.md is at hand (``../shared`` next to the repository,
-  or ``/work/shared``), the ruling texts are the same as there. The texts live in
-  docs/rulings.md, so the suite also runs on a clean clone without ``../shared``.
+* ``docs/rulings.md``: every ruling has an **Applied:** note, and every quote in its
+  notes (code in backticks; words in double quotes, from the comments) is still in the
+  ruleset it quotes, comments included: the ruleset of the ruling's section (G and M:
+  ``multzo.rules``, and for G1 also the piecepack library; P: ``packkub.rules``; X:
+  ``multiplay.rules``; Y: ``mismemory.rules``), or the one a note names (``**Applied
+  in Mismemory:**``); every ruling that a bundled ruleset cites is in docs/rulings.md;
+  and where the project's shared RULINGS.md is at hand (``../shared`` next to the
+  repository, or ``/work/shared``), the ruling texts are the same as there. The texts
+  live in docs/rulings.md, so the suite also runs on a clean clone without
+  ``../shared``.
 """
 
 from __future__ import annotations
@@ -317,28 +321,88 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_rulings_of_multzo_are_applied_and_quote_the_ruleset():
-    multzo = _squash((RULESETS / "multzo.rules").read_text(encoding="utf-8"))
+#: The ruleset that applies the rulings of each section (by the letter of their ids).
+SECTION_RULESET = {"G": "multzo", "M": "multzo", "P": "packkub", "X": "multiplay",
+                   "Y": "mismemory"}
+#: The bundled rulesets as the notes name them (``**Applied in PackKub:**``).
+RULESET_TITLES = {"Multzo": "multzo", "PackKub": "packkub", "Multiplay": "multiplay",
+                  "Mismemory": "mismemory"}
+#: How a note starts: ``**Applied:**``, ``**Applied in Mismemory:**``, ``**Project decision:**``.
+NOTE_LABEL = re.compile(r"^\*\*(Applied|Project decision)(?: in (\w+))?:\*\*")
+#: The rulings each bundled ruleset must apply (and quote).
+EXPECTED = {"multzo": [f"G{i}" for i in range(1, 4)] + [f"M{i}" for i in range(1, 9)],
+            "packkub": [f"P{i}" for i in range(1, 9)],
+            "multiplay": [f"X{i}" for i in range(1, 7)],
+            "mismemory": [f"Y{i}" for i in range(1, 6)]}
+
+
+def _ruleset_text(name: str) -> str:
+    """A ruleset's text as quotes are matched against it: whitespace squashed, once as
+    written and once with the comment marks taken out (so a quote of a comment may run
+    over several lines)."""
+    text = (RULESETS / f"{name}.rules").read_text(encoding="utf-8")
+    prose = re.sub(r"(^|\s)#+[ \t]?", " ", text, flags=re.M)
+    return _squash(text) + " \n " + _squash(prose)
+
+
+def _notes(rid: str, note: str) -> list[tuple[str, str]]:
+    """(ruleset name, text) for each labelled note of a ruling, with the paragraphs that
+    follow it: ``**Applied in Mismemory:**`` names its ruleset, ``**Applied:**`` and
+    ``**Project decision:**`` take the section's."""
+    current = SECTION_RULESET[rid[0]]
+    out = []
+    for paragraph in re.split(r"\n(?=\*\*(?:Applied|Project decision))", note):
+        m = NOTE_LABEL.match(paragraph)
+        if m:
+            named = m.group(2)
+            assert named is None or named in RULESET_TITLES, \
+                f"{rid}: no bundled ruleset is called {named!r}"
+            current = RULESET_TITLES[named] if named else SECTION_RULESET[rid[0]]
+        out.append((current, paragraph))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", sorted(EXPECTED))
+def test_rulings_are_applied_and_quote_the_ruleset(ruleset: str):
     library = _squash((RULESETS / "lib" / "piecepack.rules").read_text(encoding="utf-8"))
     found = rulings()
-    for rid in [f"G{i}" for i in range(1, 4)] + [f"M{i}" for i in range(1, 9)]:
+    for rid in EXPECTED[ruleset]:
         assert rid in found, f"ruling {rid} is missing from docs/rulings.md"
         note = found[rid][1]
         assert note.startswith("**Applied:**"), f"{rid} has no Applied note"
-        sources = multzo + " " + library if rid == "G1" else multzo
-        quotes = re.findall(r"`([^`]+)`", note)
-        assert quotes, f"{rid}: the Applied note quotes nothing"
-        for quote in quotes:
-            for part in (p.strip() for p in quote.split("...")):
-                if part:
-                    assert _squash(part) in sources, \
-                        f"{rid}: `{quote}` is not in the ruleset (looking for {part!r})"
+        quoted = False
+        for name, paragraph in _notes(rid, note):
+            sources = _ruleset_text(name)
+            if rid == "G1" and name == "multzo":
+                sources += " " + library
+            code = re.findall(r"`([^`]+)`", paragraph)
+            # words in double quotes (outside code) come from the ruleset's comments
+            words = [q for q in re.findall(r'"([^"]+)"', re.sub(r"`[^`]*`", "", paragraph))
+                     if len(q.split()) > 1]
+            for quote in code + words:
+                quoted = quoted or (name == ruleset and quote in code)
+                for part in (p.strip() for p in quote.split("...")):
+                    if part:
+                        assert _squash(part) in sources, \
+                            f"{rid}: {quote!r} is not in {name}.rules (looking for {part!r})"
+        assert quoted, f"{rid}: the Applied note quotes nothing from {ruleset}.rules"
 
 
-def test_later_rulings_are_marked():
+def test_every_ruling_is_applied():
+    """Every ruleset the rulings were written for exists now: no ruling waits."""
+    expected = {rid for rids in EXPECTED.values() for rid in rids}
     for rid, (_, note) in rulings().items():
-        if rid[0] in "PXY":
-            assert note == "*Applies to a later ruleset.*", rid
+        assert rid in expected, f"{rid} is not expected to be applied by any ruleset"
+        assert "later ruleset" not in note, f"{rid} still says it applies to a later ruleset"
+
+
+def test_general_rulings_are_applied_by_the_other_rulesets_too():
+    """G1-G3 name where PackKub, Multiplay and Mismemory apply them, where they do."""
+    notes = {rid: {name for name, _ in _notes(rid, note)}
+             for rid, (_, note) in rulings().items() if rid[0] == "G"}
+    assert notes["G1"] >= {"multzo", "packkub", "mismemory"}    # Multiplay has no piecepack
+    assert notes["G2"] >= {"multzo", "packkub", "multiplay", "mismemory"}
+    assert notes["G3"] >= {"multzo", "packkub", "multiplay", "mismemory"}
 
 
 def _cited(text: str) -> set[str]:
@@ -350,12 +414,15 @@ def _cited(text: str) -> set[str]:
     return ids
 
 
-def test_rulings_cited_by_multzo_are_in_the_docs():
-    cited = _cited((RULESETS / "multzo.rules").read_text(encoding="utf-8"))
-    cited |= _cited((RULESETS / "lib" / "piecepack.rules").read_text(encoding="utf-8"))
-    assert {"M1", "M5", "G1"} <= cited      # the reader works
+@pytest.mark.parametrize("ruleset", sorted(EXPECTED))
+def test_rulings_cited_by_the_rulesets_are_in_the_docs(ruleset: str):
+    cited = _cited((RULESETS / f"{ruleset}.rules").read_text(encoding="utf-8"))
+    if ruleset == "multzo":
+        cited |= _cited((RULESETS / "lib" / "piecepack.rules").read_text(encoding="utf-8"))
+        assert {"M1", "M5", "G1"} <= cited      # the reader works
+    assert cited, f"{ruleset}.rules cites no ruling"
     missing = sorted(cited - set(rulings()))
-    assert not missing, f"cited in the rulesets but not in docs/rulings.md: {missing}"
+    assert not missing, f"cited in {ruleset}.rules but not in docs/rulings.md: {missing}"
 
 
 def _shared_rulings() -> Path | None:

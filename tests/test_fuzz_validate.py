@@ -233,6 +233,16 @@ def reproduce_internal_error(path: Path) -> None:
         game.new_game(game.min_players, seed=0).scores()
     except RulepackError:
         pass
+    if path.suffix == ".rules":
+        # a library (no game, no flow) is checked inside a game that uses it: append
+        # one, which keeps the line numbers
+        probe = path.with_name(f"probe-{path.name}")
+        probe.write_text(path.read_text(encoding="utf-8") + "\ngame probe {\n  players 1\n}\n",
+                         encoding="utf-8")
+        try:
+            rulepack.load(probe)
+        except RulepackError:
+            pass
 
 
 def check_outcome(path: Path) -> tuple[str, list[Any]]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
 from rulepack.interpreter import runtime as rt
-from rulepack.interpreter.runtime import RuleValueError, attribute, contains, count, items
+from rulepack.interpreter.runtime import RuleValueError, attribute, contains, count, items, show
 from rulepack.interpreter.scope import Global, Scope
 from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef
 
@@ -52,6 +52,11 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
 }
 
 _CHANCE_FUNCTIONS = {"random"}
+
+#: Functions that read a game in progress (zones, cells, turn order, scores).
+STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "empty", "at", "step",
+                   "neighbours", "ends", "knows", "best", "matches", "partition",
+                   "partitionable"}
 
 
 def _const(value: Any) -> Fn:
@@ -194,6 +199,10 @@ class ExprCompiler:
             return _const(g.value)
         if g.kind in ("var", "player_var"):
             return lambda st: st.vars[name]
+        if g.kind in ("zone", "zone_family") and (scope.static or scope.declares_symbols):
+            raise self.error(f"zone {name!r} has no pieces yet where constants, attributes, "
+                             "copies, zone shapes and pattern sizes are computed", node, scope,
+                             code="play-name-in-constant")
         if g.kind == "zone":
             return _const(g.value)
         if g.kind == "zone_family":
@@ -253,7 +262,7 @@ class ExprCompiler:
         def rng(st: "State") -> list[int]:
             a, b = lo(st), hi(st)
             if not isinstance(a, int) or not isinstance(b, int):
-                raise RuleValueError(f"a range needs whole numbers, not {a!r}..{b!r}")
+                raise RuleValueError(f"a range needs whole numbers, not {show(a)}..{show(b)}")
             if b - a > 1_000_000:
                 raise RuleValueError("a range of more than a million numbers")
             return list(range(a, b + 1))
@@ -296,6 +305,10 @@ class ExprCompiler:
         if base.get("k") == "name" and base["name"] not in scope.locals:
             g = scope.globals.get(base["name"])
             if g is not None and g.kind == "zone_family":
+                if scope.static or scope.declares_symbols:
+                    raise self.error(f"zone {base['name']!r} has no pieces yet where constants, "
+                                     "attributes and zone shapes are computed", node, scope,
+                                     code="play-name-in-constant")
                 family = g.value["zones"]
                 zname = base["name"]
 
@@ -318,7 +331,7 @@ class ExprCompiler:
                     return items(st, container)[key]
                 return container[key]
             except (KeyError, IndexError, TypeError):
-                raise RuleValueError(f"no element [{key!r}] in {container!r}") from None
+                raise RuleValueError(f"no element [{show(key)}] in {show(container)}") from None
         return index
 
     # ------------------------------------------------------------------ operators
@@ -443,7 +456,7 @@ class ExprCompiler:
                     try:
                         better = not best or k > best_key
                     except TypeError:
-                        raise RuleValueError(f"argmax cannot compare {k!r} with {best_key!r}") \
+                        raise RuleValueError(f"argmax cannot compare {show(k)} with {show(best_key)}") \
                             from None
                     if better:
                         best, best_key = [x], k
@@ -495,6 +508,10 @@ class ExprCompiler:
         return run
 
     def _e_top(self, node: dict[str, Any], scope: Scope) -> Fn:
+        if scope.static or scope.declares_symbols:
+            raise self.error("'top of' reads a zone of a game in progress; it cannot be used in "
+                             "a constant, an attribute or a zone's shape", node, scope,
+                             code="play-name-in-constant")
         of = self.compile(node["of"], scope)
         n = self.compile(node["count"], scope) if node.get("count") else None
         from_top = node["end"] == "top"
@@ -507,7 +524,7 @@ class ExprCompiler:
                 return xs[-1] if from_top else xs[0]
             k = n(st)
             if not isinstance(k, int) or k < 0:
-                raise RuleValueError(f"cannot take {k!r} pieces")
+                raise RuleValueError(f"cannot take {show(k)} pieces")
             if k == 0:
                 return []
             return xs[::-1][:k] if from_top else xs[:k]
@@ -528,6 +545,10 @@ class ExprCompiler:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             raise self.error(f"{fn}() takes {want} argument(s), not {len(raw)}", node, scope,
                              code="arity")
+        if fn in STATE_FUNCTIONS and (scope.static or scope.declares_symbols):
+            raise self.error(f"{fn}() reads a game in progress and cannot be used in a constant, "
+                             "an attribute, copies, a zone's shape or a pattern's size", node,
+                             scope, code="play-name-in-constant")
         if fn in _CHANCE_FUNCTIONS and (scope.static or scope.declares_symbols):
             raise self.error(f"{fn}() is a chance event of play; a constant, an attribute or a "
                              "zone's shape is fixed before any chance (set a variable in setup "
@@ -587,7 +608,7 @@ class ExprCompiler:
                 if x is None:
                     continue
                 if isinstance(x, bool) or not isinstance(x, (int, float)):
-                    raise RuleValueError(f"sum() of something that is not a number: {x!r}")
+                    raise RuleValueError(f"sum() of something that is not a number: {show(x)}")
                 s += x
             return s
         return total
@@ -665,7 +686,7 @@ class ExprCompiler:
         def get(st: "State") -> Any:
             ref = f(st)
             if type(ref) is not PatternRef:
-                raise RuleValueError(f"{ref!r} is not a pattern")
+                raise RuleValueError(f"{show(ref)} is not a pattern")
             return patterns[ref.index]
         return get
 
@@ -776,7 +797,7 @@ class ExprCompiler:
         def at(st: "State") -> Any:
             c = a(st)
             if type(c) is not Cell:
-                raise RuleValueError(f"at() needs a cell, not {c!r}")
+                raise RuleValueError(f"at() needs a cell, not {show(c)}")
             return st.piece_at(c)
         return at
 
@@ -800,7 +821,7 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
 
     def bind_many(st: "State", value: Any) -> None:
         if not isinstance(value, (tuple, list)) or len(value) != len(names):
-            raise RuleValueError(f"cannot unpack {value!r} into ({', '.join(names)})")
+            raise RuleValueError(f"cannot unpack {show(value)} into ({', '.join(names)})")
         v = st.vars
         for n, x in zip(names, value):
             v[n] = x
@@ -822,7 +843,7 @@ def _pieces(st: "State", value: Any) -> list[Piece]:
     xs = items(st, value)
     for x in xs:
         if type(x) is not Piece:
-            raise RuleValueError(f"a pattern applies to pieces, not {x!r}")
+            raise RuleValueError(f"a pattern applies to pieces, not {show(x)}")
     return xs
 
 
@@ -835,19 +856,19 @@ def _as_cell(st: "State", value: Any) -> Cell:
         if cell is not None:
             return cell
         raise RuleValueError(f"{value.name} is not on a grid")
-    raise RuleValueError(f"a cell is needed here, not {value!r}")
+    raise RuleValueError(f"a cell is needed here, not {show(value)}")
 
 
 def _direction(value: Any) -> tuple[int, int]:
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value):
         return (int(value[0]), int(value[1]))
-    raise RuleValueError(f"a direction is written (row step, column step), not {value!r}")
+    raise RuleValueError(f"a direction is written (row step, column step), not {show(value)}")
 
 
 def _number(x: Any, what: str) -> Any:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise RuleValueError(f"{what} needs a number, not {x!r}")
+        raise RuleValueError(f"{what} needs a number, not {show(x)}")
     return x
 
 
@@ -857,7 +878,7 @@ def _extreme(pick: Any, xs: list[Any]) -> Any:
     try:
         return pick(xs)
     except TypeError:
-        raise RuleValueError(f"{pick.__name__}() cannot compare the values {xs!r} "
+        raise RuleValueError(f"{pick.__name__}() cannot compare the values {show(xs)} "
                              "(mixed numbers and names? compare by an attribute's order with "
                              "'by', or use a numeric attribute)") from None
 
@@ -865,7 +886,7 @@ def _extreme(pick: Any, xs: list[Any]) -> Any:
 def _comparison(op: str, a: Fn, b: Fn) -> Fn:
     def check(x: Any, y: Any) -> None:
         if type(x) is Piece or type(y) is Piece or x is None or y is None:
-            raise RuleValueError(f"cannot compare {x!r} {op} {y!r}")
+            raise RuleValueError(f"cannot compare {show(x)} {op} {show(y)}")
     if op == "<":
         def lt(st: "State") -> bool:
             x, y = a(st), b(st)
@@ -873,7 +894,7 @@ def _comparison(op: str, a: Fn, b: Fn) -> Fn:
                 return x < y
             except TypeError:
                 check(x, y)
-                raise RuleValueError(f"cannot compare {x!r} < {y!r}") from None
+                raise RuleValueError(f"cannot compare {show(x)} < {show(y)}") from None
         return lt
     if op == "<=":
         def le(st: "State") -> bool:
@@ -881,7 +902,7 @@ def _comparison(op: str, a: Fn, b: Fn) -> Fn:
             try:
                 return x <= y
             except TypeError:
-                raise RuleValueError(f"cannot compare {x!r} <= {y!r}") from None
+                raise RuleValueError(f"cannot compare {show(x)} <= {show(y)}") from None
         return le
     if op == ">":
         def gt(st: "State") -> bool:
@@ -889,7 +910,7 @@ def _comparison(op: str, a: Fn, b: Fn) -> Fn:
             try:
                 return x > y
             except TypeError:
-                raise RuleValueError(f"cannot compare {x!r} > {y!r}") from None
+                raise RuleValueError(f"cannot compare {show(x)} > {show(y)}") from None
         return gt
 
     def ge(st: "State") -> bool:
@@ -897,7 +918,7 @@ def _comparison(op: str, a: Fn, b: Fn) -> Fn:
         try:
             return x >= y
         except TypeError:
-            raise RuleValueError(f"cannot compare {x!r} >= {y!r}") from None
+            raise RuleValueError(f"cannot compare {show(x)} >= {show(y)}") from None
     return ge
 
 
@@ -911,7 +932,7 @@ def _plus(a: Fn, b: Fn) -> Fn:
         if isinstance(x, (int, float)) and isinstance(y, (int, float)) and \
                 not isinstance(x, bool) and not isinstance(y, bool):
             return x + y
-        raise RuleValueError(f"cannot add {x!r} and {y!r}")
+        raise RuleValueError(f"cannot add {show(x)} and {show(y)}")
     return plus
 
 
@@ -926,7 +947,7 @@ def _arith(op: str, a: Fn, b: Fn) -> Fn:
         if not (type(x) is int or type(x) is Player) or not (type(y) is int or type(y) is Player):
             if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) \
                     or not isinstance(y, (int, float)):
-                raise RuleValueError(f"cannot compute {x!r} {op} {y!r}")
+                raise RuleValueError(f"cannot compute {show(x)} {op} {show(y)}")
 
     if op == "-":
         def minus(st: "State") -> Any:

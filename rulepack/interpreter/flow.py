@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
 from rulepack.interpreter.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, Fn, _bind_names, make_binder
-from rulepack.interpreter.runtime import RuleValueError, items
+from rulepack.interpreter.runtime import RuleValueError, items, show
 from rulepack.interpreter.scope import Scope
 from rulepack.interpreter.values import Cell, Player, ZoneRef
 
@@ -168,7 +168,7 @@ class FlowCompiler:
             d = f(st)
             if type(d) is ZoneRef or type(d) is Cell:
                 return d
-            raise RuleValueError(f"cannot move pieces to {d!r}: not a zone or a cell")
+            raise RuleValueError(f"cannot move pieces to {show(d)}: not a zone or a cell")
         return dest
 
     def _s_flip(self, node: dict[str, Any], scope: Scope) -> None:
@@ -194,7 +194,7 @@ class FlowCompiler:
             def shuffle(st: "State") -> int:
                 z = zone(st)
                 if type(z) is not ZoneRef:
-                    raise RuleValueError(f"only a zone can be shuffled, not {z!r}")
+                    raise RuleValueError(f"only a zone can be shuffled, not {show(z)}")
                 st.shuffle(z)
                 return nxt
             return shuffle
@@ -265,7 +265,7 @@ class FlowCompiler:
                 def assign_item(st: "State") -> int:
                     i = index(st)
                     if not isinstance(i, int) or not 0 <= i < n:
-                        raise RuleValueError(f"{name}[{i!r}]: not a player")
+                        raise RuleValueError(f"{name}[{show(i)}]: not a player")
                     lst = list(st.vars[name])
                     lst[i] = value(st)
                     st.vars[name] = lst
@@ -391,7 +391,7 @@ class FlowCompiler:
                 if times is not None:
                     n = times(st)
                     if isinstance(n, bool) or not isinstance(n, int):
-                        raise RuleValueError(f"rounds ... times needs a number, not {n!r}")
+                        raise RuleValueError(f"rounds ... times needs a number, not {show(n)}")
                     if n < 1:
                         return done.pc
                 st.vars["round"] = 1
@@ -442,7 +442,7 @@ class FlowCompiler:
                 st.vars[outer] = st.vars.get("current")
                 p = start(st)
                 if not isinstance(p, int) or not 0 <= p < n:
-                    raise RuleValueError(f"turns must start from a player, not {p!r}")
+                    raise RuleValueError(f"turns must start from a player, not {show(p)}")
                 if not st.active[p]:
                     p = st.next_active(p)
                     if p is None:

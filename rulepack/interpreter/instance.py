@@ -20,7 +20,7 @@ from rulepack.interpreter import patterns as pat
 from rulepack.interpreter.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
-from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError
+from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
 from rulepack.interpreter.scope import Global, Scope
 from rulepack.interpreter.values import PatternRef, Piece, Player, ZoneRef, describe
 
@@ -269,7 +269,7 @@ class Instance:
             for d in derived_top:
                 if d.get("of") is None or name in d["of"]:
                     self.attributes.add(d["name"])
-            self_scope = self.scope(candidate="$self", locals=["$self"])
+            self_scope = self.scope(candidate="$self", locals=["$self"], static=True)
             copies_fn = self.exprs.compile(comp["copies"], self_scope) if comp.get("copies") else None
             derived = [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
                        for d in comp.get("derived", [])]
@@ -289,7 +289,7 @@ class Instance:
                                 type(attrs[dname]) not in (int, str, bool, float, type(None)):
                             raise RuleValueError(
                                 f"attribute {dname!r} must be a number, a name or a text, not "
-                                f"{attrs[dname]!r}")
+                                f"{show(attrs[dname])}")
                     except RuleValueError:
                         raise
                     except Exception:
@@ -303,7 +303,7 @@ class Instance:
                     if isinstance(copies, bool) or not isinstance(copies, int) or \
                             not 0 <= copies <= 1000:
                         raise SemanticError.at(f"copies of {name} must be a number from 0 to 1000,"
-                                               f" not {copies!r}", self._loc(comp["copies"]),
+                                               f" not {show(copies)}", self._loc(comp["copies"]),
                                                code="bad-copies")
                 label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
@@ -428,11 +428,11 @@ class Instance:
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
             value = [value]
         if value is not None and not isinstance(value, list):
-            raise RuleValueError(f"a grid's holes are a list of (row, column), not {value!r}")
+            raise RuleValueError(f"a grid's holes are a list of (row, column), not {show(value)}")
         out = []
         for v in value or []:
             if not (isinstance(v, (tuple, list)) and len(v) == 2):
-                raise RuleValueError(f"a grid hole is written (row, column), not {v!r}")
+                raise RuleValueError(f"a grid hole is written (row, column), not {show(v)}")
             out.append((int(v[0]) - 1, int(v[1]) - 1))
         return out
 

@@ -19,6 +19,36 @@ class RuleValueError(Exception):
     """A value of the wrong kind met an operation (turned into a located error)."""
 
 
+def show(value: Any) -> str:
+    """A value as a message shows it, in the language's terms (``player 2``,
+    ``red 4``, ``[1, 2]``, ``none``), never a Python repr."""
+    from rulepack.interpreter.values import PatternRef, Player
+    t = type(value)
+    if t is str:
+        return repr(value)
+    if t is Player:
+        return f"player {int(value) + 1}"
+    if t is Piece:
+        return value.name
+    if t is ZoneRef:
+        return value.label
+    if t is Cell:
+        return str(value)
+    if t is PatternRef:
+        return f"pattern {value.name}"
+    if value is None:
+        return "none"
+    if t is bool:
+        return "true" if value else "false"
+    if t is list:
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if t is tuple:
+        return "(" + ", ".join(show(v) for v in value) + ")"
+    if t is dict:
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def items(st: "State", value: Any) -> list[Any]:
     """The elements a value stands for when used as a collection.
 
@@ -77,10 +107,10 @@ def attribute(st: "State", value: Any, name: str) -> Any:
             return value.row + 1
         if name == "col":
             return value.col + 1
-        raise RuleValueError(f"a cell has no attribute {name!r} (it has row and col)")
+        raise RuleValueError(f"a cell has no attribute {show(name)} (it has row and col)")
     if value is None:
         return None
-    raise RuleValueError(f"{value!r} has no attribute {name!r}")
+    raise RuleValueError(f"{show(value)} has no attribute {show(name)}")
 
 
 def _pseudo(st: "State", piece: Piece, name: str) -> Any:
@@ -99,7 +129,7 @@ def _pseudo(st: "State", piece: Piece, name: str) -> Any:
     if name in ("row", "col"):
         cell = st.cell_of(piece)
         return None if cell is None else attribute(st, cell, name)
-    raise RuleValueError(f"{piece.name} has no attribute {name!r}")
+    raise RuleValueError(f"{piece.name} has no attribute {show(name)}")
 
 
 def contains(st: "State", container: Any, element: Any) -> bool:
@@ -117,8 +147,8 @@ def contains(st: "State", container: Any, element: Any) -> bool:
         try:
             return element in container
         except TypeError:
-            raise RuleValueError(f"cannot look for {element!r} in {container!r}") from None
-    raise RuleValueError(f"'in' needs a list, a zone or a map on its right, not {container!r}")
+            raise RuleValueError(f"cannot look for {show(element)} in {show(container)}") from None
+    raise RuleValueError(f"'in' needs a list, a zone or a map on its right, not {show(container)}")
 
 
 def sort_key(order: dict[Any, int] | None):  # type: ignore[no-untyped-def]

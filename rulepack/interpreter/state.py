@@ -20,7 +20,7 @@ from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.interpreter.flow import HALT, Alternative, Choice
 from rulepack.interpreter.patterns import PatternBudgetError
 from rulepack.interpreter.rng import Rng
-from rulepack.interpreter.runtime import RuleValueError, items
+from rulepack.interpreter.runtime import RuleValueError, items, show
 from rulepack.interpreter.values import Cell, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -278,7 +278,7 @@ class State:
     def score(self, player: int) -> Any:
         """One seat's score. :raises RuleValueError: if ``player`` is not a seat."""
         if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise RuleValueError(f"score() of {player!r}, which is not a player")
+            raise RuleValueError(f"score() of {show(player)}, which is not a player")
         fn = self.inst.score_fn
         if fn is None:
             raise RuleValueError("the ruleset declares no score")
@@ -380,7 +380,7 @@ class State:
         else:
             player = self.vars.get("current")
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
-            raise RuleValueError(f"a decision needs a player to make it, not {player!r}")
+            raise RuleValueError(f"a decision needs a player to make it, not {show(player)}")
         self.pending = choice
         self.pc = choice.pc
         self.decider = Player(player)
@@ -448,7 +448,7 @@ class State:
         loc = self.loc
         for piece in pieces:
             if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be moved, not {piece!r}")
+                raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
             z = loc[piece.id]
             src = zones[z]
             try:
@@ -510,7 +510,7 @@ class State:
         revealed: list[Piece] = []
         for piece in pieces:
             if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be flipped, not {piece!r}")
+                raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
             was = face[piece.id]
             now = (not was) if up is None else up
             face[piece.id] = now
@@ -525,7 +525,7 @@ class State:
 
     def eliminate(self, player: Any) -> None:
         if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise RuleValueError(f"cannot eliminate {player!r}: not a player")
+            raise RuleValueError(f"cannot eliminate {show(player)}: not a player")
         self.active[player] = False
 
     def end_game(self, winners: list[Any] | None) -> None:
@@ -549,7 +549,7 @@ class State:
         """``player`` checked to be a seat number. :raises RuleValueError: otherwise."""
         if isinstance(player, bool) or not isinstance(player, int) or \
                 not 0 <= player < self.num_players:
-            raise RuleValueError(f"{player!r} is not a player")
+            raise RuleValueError(f"{show(player)} is not a player")
         return int(player)
 
     def seats_from(self, player: Any) -> list[Player]:
@@ -561,7 +561,7 @@ class State:
     def cells(self, zone: Any) -> list[Cell]:
         """All cells of a grid zone, row-major."""
         if type(zone) is not ZoneRef or self.inst.zones[zone.index].kind != "grid":
-            raise RuleValueError(f"{zone!r} is not a grid")
+            raise RuleValueError(f"{show(zone)} is not a grid")
         info = self.inst.zones[zone.index]
         return [Cell(zone.index, r, c, i) for i, (r, c) in enumerate(info.cells)]
 
@@ -582,7 +582,7 @@ class State:
         owner = self.owner
         for piece in pieces:
             if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be claimed, not {piece!r}")
+                raise RuleValueError(f"only pieces can be claimed, not {show(piece)}")
             owner[piece.id] = player
 
     def piece_at(self, cell: Cell) -> Piece | None:
@@ -611,7 +611,7 @@ class State:
         that player) it was placed from what the player saw or remembers."""
         p = self.seat(player)
         if type(piece) is not Piece:
-            raise RuleValueError(f"knows() needs a piece, not {piece!r}")
+            raise RuleValueError(f"knows() needs a piece, not {show(piece)}")
         if self.visible(piece, p):
             return True
         k = self.knowledge
