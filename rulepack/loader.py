@@ -317,7 +317,7 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
 def strip_positions(node: Any) -> Any:
     """A copy of IR without source positions (``at`` keys)."""
     if isinstance(node, dict):
-        return {k: strip_positions(x) for k, x in node.items() if k != "at"}
+        return {k: strip_positions(x) for k, x in node.items() if k not in ("at", "players_at")}
     if isinstance(node, list):
         return [strip_positions(x) for x in node]
     return node
@@ -362,6 +362,7 @@ def game_from_ir(ir: dict[str, Any], file: str = "<string>", check: bool = True)
 def loads(text: str, filename: str = "<string>", check: bool = True) -> Game:
     """Compile a ruleset from its ``.rules`` text."""
     ir = parse_rules(text, filename)
+    check_declarations(ir, filename)
     from rulepack.schemas.validate import validate_ir
     validate_ir(ir, filename)
     return game_from_ir(ir, filename, check)

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulepack.interpreter.game import Game
+from rulepack.interpreter.runtime import show
 from rulepack.interpreter.values import describe
 
 RULING = re.compile(r"\b(?i:rulings?)(?:\.md)?:?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z]?\d+)*)")
@@ -96,8 +97,8 @@ def explain(game: Game, path: Path | None) -> RenderableType:
 
 def _lit(node: Any) -> Any:
     if isinstance(node, dict):
-        return node.get("value", node.get("name"))
-    return node
+        node = node.get("value", node.get("name"))
+    return show(node) if isinstance(node, bool) or node is None else node
 
 
 def _constraint(c: dict[str, Any]) -> str:

@@ -18,23 +18,14 @@ from rulepack.cli.errors import reported
 FORMATS = ("yaml", "json")
 
 
-def strip_positions(node: Any) -> Any:
-    """The IR without source positions (``at``): they point into the ``.rules``
-    text, not into the data file, so messages fall back to JSON paths."""
-    if isinstance(node, dict):
-        return {k: strip_positions(v) for k, v in node.items() if k != "at"}
-    if isinstance(node, list):
-        return [strip_positions(v) for v in node]
-    return node
-
-
 def standalone_ir(ruleset: str, positions: bool = False) -> dict[str, Any]:
     """Read a ruleset (bundled name or path) into merged IR.
 
-    :param positions: keep the ``at`` source positions.
+    :param positions: keep the source positions (they point into the ``.rules`` text,
+        not into the data file the output is saved as).
     :raises InvalidInput: the ruleset cannot be read (exit 1).
     """
-    from rulepack.loader import merge_libraries, read_ir, resolve
+    from rulepack.loader import merge_libraries, read_ir, resolve, strip_positions
     with reported():
         path = resolve(ruleset)
         display = ruleset if Path(ruleset).exists() else str(path)

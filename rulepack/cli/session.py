@@ -129,8 +129,9 @@ class Session:
             else:
                 index = self.ask_human(player)
             action = self.state.legal_actions()[index]
+            since = len(self.state.history)
             events = step(self.state, action, self.viewers)
-            notify(self.observers, self.state)
+            notify(self.observers, self.state, since)
             scores_note, round_note = self._public_notes()
             for v in self.viewers:
                 acts = [e for e in events[v] if e.kind == "action"]

@@ -102,10 +102,12 @@ def _expected(names: set[str]) -> str:
                   "'eliminate'", "';'"}
     if _DECLARATION_WORDS <= words:
         groups.append("a declaration (game, use, component, order, attribute, option, zone, "
-                      "pattern, const, var, score, winner, setup, phase, play)")
+                      "pattern, const, define, var, score, heuristic, winner, require, setup, "
+                      "phase, play)")
         words -= {"'game'", "'use'", "'component'", "'order'", "'attribute'", "'option'",
                   "'zone'", "'pattern'", "'const'", "'var'", "'score'", "'winner'", "'setup'",
-                  "'phase'", "'play'", "the end of the file"}
+                  "'phase'", "'play'", "'define'", "'heuristic'", "'require'",
+                  "the end of the file"}
     rest = sorted(words)
     if len(rest) > 8:
         rest = rest[:8] + ["..."]

@@ -110,9 +110,9 @@ class ToIR(Transformer):
 
     def component_decl(self, meta: Meta, name: Token, *fields: tuple[str, Any]) -> tuple[str, IR]:
         comp: IR = {"name": str(name), "attributes": [], "derived": [], "copies": None,
-                    "called": None, "at": _at(meta)}
+                    "called": None, "back": None, "at": _at(meta)}
         for key, value in fields:
-            if key in ("copies", "called"):
+            if key in ("copies", "called", "back"):
                 comp[key] = value
             else:
                 comp[key].append(value)
@@ -126,6 +126,9 @@ class ToIR(Transformer):
 
     def comp_copies(self, meta: Meta, expr: IR) -> tuple[str, IR]:
         return ("copies", expr)
+
+    def comp_back(self, meta: Meta, name: Token) -> tuple[str, Any]:
+        return ("back", str(name))
 
     def comp_called(self, meta: Meta, text: Token) -> tuple[str, Any]:
         return ("called", _string(text))

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from rulepack.errors import Location, RulesetRuntimeError
+from rulepack.interpreter.patterns import PatternBudgetError
 from rulepack.interpreter.rng import Rng, mix_seed
+from rulepack.interpreter.runtime import RuleValueError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.state import State
@@ -96,7 +99,19 @@ class Memory:
     def __init__(self) -> None:
         self.places: dict[tuple[str, Any], int] = {}
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: dict[str, Any], reveals: list[dict[str, Any]] | None = None) -> None:
+        """Learn from a view and from the pieces shown since the last one.
+
+        :param reveals: public reveals, each ``{"zone": label, "places": [[position,
+            piece id], ...]}`` (pieces turned up and down again between two views).
+        """
+        for reveal in reveals or []:
+            for pos, pid in reveal["places"]:
+                if pos is None:
+                    continue
+                for key in [k for k, v in self.places.items() if v == pid]:
+                    del self.places[key]
+                self.places[(reveal["zone"], pos)] = pid
         seen_at: dict[int, tuple[str, Any]] = {}
         empty: list[tuple[str, Any]] = []
         for label, zone in view["zones"].items():
@@ -143,8 +158,8 @@ class LookaheadAgent:
         self.depth = depth
         self.memory = Memory()
 
-    def observe(self, view: dict[str, Any]) -> None:
-        self.memory.observe(view)
+    def observe(self, view: dict[str, Any], reveals: list[dict[str, Any]] | None = None) -> None:
+        self.memory.observe(view, reveals)
 
     def choose(self, decision: Decision) -> int:
         if decision.count == 1:
@@ -230,9 +245,18 @@ def evaluate(st: Any, player: int) -> float:
         name = inst.heuristic_param
         st.vars[name] = player
         try:
-            return float(inst.heuristic_fn(st))
+            value = inst.heuristic_fn(st)
+        except (RuleValueError, PatternBudgetError) as exc:
+            at = (inst.ir.get("heuristic") or {}).get("at") or [None, None]
+            raise RulesetRuntimeError.at(f"the heuristic cannot be computed: {exc}",
+                                         Location(inst.file, at[0] or None, at[1] or None),
+                                         code="runtime") from None
         finally:
             st.vars.pop(name, None)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesetRuntimeError.at("a heuristic must be a number", Location(inst.file),
+                                         code="bad-score")
+        return float(value)
     if inst.score_fn is not None:
         return float(st.score(player))
     return 0.0
@@ -285,12 +309,24 @@ def play_out(state: "State", agents: list[Any],
         action = state.legal_actions()[index]
         if on_action is not None:
             on_action(state, player, action)
+        start = len(state.history)
         state._apply(action)
-        notify(observers, state)
+        notify(observers, state, start)
     return state
 
 
-def notify(observers: list[tuple[int, Any]], state: "State") -> None:
-    """Show each observing agent its view of ``state`` (after every action)."""
+def notify(observers: list[tuple[int, Any]], state: "State", since: int | None = None) -> None:
+    """Show each observing agent its view of ``state`` (after every action) and the
+    pieces the flow showed to everyone since history entry ``since``."""
+    if not observers:
+        return
+    from rulepack.interpreter.state import Reveal
+    reveals = []
+    if since is not None:
+        for event in state.history[since:]:
+            if isinstance(event, Reveal):
+                reveals.append({"zone": event.zone,
+                                "places": [[pos, p.id] for pos, p in zip(event.places,
+                                                                         event.pieces)]})
     for seat, agent in observers:
-        agent.observe(state.view(seat))
+        agent.observe(state.view(seat), reveals)

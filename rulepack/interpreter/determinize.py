@@ -99,7 +99,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     pool: dict[str, list[Piece]] = {}
     for piece in inst.pieces:
         if piece.id not in seen:
-            pool.setdefault(piece.kind, []).append(piece)
+            pool.setdefault(piece.back, []).append(piece)
     known = set(seen)
     remaining: list[tuple[int, Any, str]] = []
     memory = memory or {}
@@ -177,7 +177,7 @@ class _HiddenPicker:
         for zone in zones:
             for p in zone:
                 if p is not None and p.id not in seen:
-                    self.by_kind.setdefault(p.kind, []).append(p)
+                    self.by_kind.setdefault(p.back, []).append(p)
         self.rng = rng
 
     def __call__(self, kind: str) -> Piece | None:

@@ -575,7 +575,8 @@ class ExprCompiler:
         private = [f"${fn}:{p}" for p in params]
         body_ir = _rename(define["expr"], dict(zip(params, private)))
         body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
-                           deterministic=scope.deterministic)
+                           deterministic=scope.deterministic, static=scope.static or
+                           scope.declares_symbols)
         active.append(fn)
         try:
             body = self.compile(body_ir, body_scope)
@@ -715,7 +716,7 @@ class ExprCompiler:
             seen: set[Any] = set()
             out = []
             for x in items(st, a(st)):
-                key = type_key(x) if type(x) is Piece else x
+                key = type_key(x) if type(x) is Piece else _hashable(x)
                 if key not in seen:
                     seen.add(key)
                     out.append(x)
@@ -826,6 +827,14 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
         for n, x in zip(names, value):
             v[n] = x
     return bind_many
+
+
+def _hashable(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return tuple(_hashable(v) for v in x)
+    if isinstance(x, dict):
+        return tuple(sorted((repr(k), _hashable(v)) for k, v in x.items()))
+    return x
 
 
 def _rename(node: Any, names: dict[str, str]) -> Any:

@@ -127,7 +127,7 @@ class Instance:
                             ("pattern", [p["name"] for p in ir.get("patterns", [])]),
                             ("define", [d["name"] for d in ir.get("defines", [])])):
             for n in names:
-                if n in BUILTIN_NAMES:
+                if n in BUILTIN_NAMES or n in LITERAL_WORDS:
                     node = next((d for key in ("options", "patterns", "defines")
                                  for d in ir.get(key, []) if d.get("name") == n), game)
                     raise SemanticError.at(f"{n!r} is a built-in name of the language; choose "
@@ -169,6 +169,7 @@ class Instance:
             self._variables()
             self._score()
             self._heuristic()
+            self._defines()
             self._flow()
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
@@ -307,7 +308,7 @@ class Instance:
                                                code="bad-copies")
                 label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
-                    piece = Piece(len(self.pieces), name, dict(attrs), label)
+                    piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"))
                     self.pieces.append(piece)
                     kind_list.append(piece)
                     if len(self.pieces) > MAX_PIECES:
@@ -322,6 +323,11 @@ class Instance:
                 dom = self.domains.setdefault(attr, [])
                 if value not in dom:
                     dom.append(value)
+        for comp in self.ir.get("components", []):
+            if comp.get("back") and comp["back"] not in self.kind_pieces:
+                raise SemanticError.at(f"component {comp['name']!r} has the back of "
+                                       f"{comp['back']!r}, which is not a component",
+                                       self._loc(comp), code="unknown-component")
         for d in derived_top:
             for kind in d.get("of") or []:
                 if kind not in self.kind_pieces:
@@ -583,7 +589,7 @@ class Instance:
                                    "variables", self._loc(s), code="recursive-score")
         self.score_param = s["player"]
         if s["player"] in self.attributes or s["player"] in self.globals or \
-                s["player"] in BUILTIN_NAMES:
+                s["player"] in BUILTIN_NAMES or s["player"] in LITERAL_WORDS:
             raise SemanticError.at(f"{s['player']!r} is already a name in this ruleset; choose "
                                    "another name for the player", self._loc(s), code="shadowing")
         self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
@@ -594,12 +600,25 @@ class Instance:
         if h is None:
             return
         if h["player"] in self.attributes or h["player"] in self.globals or \
-                h["player"] in BUILTIN_NAMES:
+                h["player"] in BUILTIN_NAMES or h["player"] in LITERAL_WORDS:
             raise SemanticError.at(f"{h['player']!r} is already a name in this ruleset; choose "
                                    "another name for the player", self._loc(h), code="shadowing")
         self.heuristic_param = h["player"]
         self.heuristic_fn = self.exprs.compile(h["expr"], self.scope(locals=[h["player"]],
                                                                      deterministic=True))
+
+    def _defines(self) -> None:
+        """Compile every define once on its own, so a mistake in one that is never
+        called is still reported."""
+        from rulepack.interpreter.expressions import _rename
+        for d in self.ir.get("defines", []):
+            private = [f"${d['name']}:{p}" for p in d["params"]]
+            body = _rename(d["expr"], dict(zip(d["params"], private)))
+            self.defines_active.append(d["name"])
+            try:
+                self.exprs.compile(body, self.scope(locals=private))
+            finally:
+                self.defines_active.pop()
 
     # ------------------------------------------------------------------ flow
     def _flow(self) -> None:

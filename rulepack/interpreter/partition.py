@@ -92,12 +92,14 @@ class Index:
         for alt in alternatives:
             lo, hi = alt.size
             cap = 1 if alt.one_per_type else None
+            # pieces this alternative alone calls wild stand for anything in its groups
+            wild_here = [alt.wild is not None and alt.wild(st, r) for r in self.reps]
             buckets: list[list[int]] = []
-            for rep in self.reps:
-                if alt.same:
+            for t, rep in enumerate(self.reps):
+                if alt.same and not wild_here[t]:
                     attr = alt.same[0]
                     buckets.append([u for u, r in enumerate(self.reps)
-                                    if r.attrs.get(attr) == rep.attrs.get(attr)])
+                                    if wild_here[u] or r.attrs.get(attr) == rep.attrs.get(attr)])
                 else:
                     buckets.append(list(range(n)))
             for pivot in list(range(n)) + [None]:

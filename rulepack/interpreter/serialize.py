@@ -101,7 +101,8 @@ def encode_event(event: Any) -> dict[str, Any]:
     if isinstance(event, ChanceEvent):
         return {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
     if isinstance(event, Reveal):
-        return {"reveal": event.zone, "pieces": [p.id for p in event.pieces]}
+        return {"reveal": event.zone, "pieces": [p.id for p in event.pieces],
+                "places": list(event.places)}
     raise TypeError(f"unknown history entry {event!r}")  # pragma: no cover
 
 
@@ -114,7 +115,8 @@ def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
         return Action(a["choice"], alt, tuple(decode(inst, v) for v in a["values"]), a["player"])
     if "chance" in data:
         return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")))
-    return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]])
+    return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]],
+                  list(data.get("places") or []))
 
 
 def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) -> "State":

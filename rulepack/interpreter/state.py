@@ -13,7 +13,7 @@ next to the players' actions, so one seed fixes the whole game.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
@@ -113,10 +113,12 @@ class ChanceEvent:
 
 @dataclass
 class Reveal:
-    """Pieces turned face up by the flow (all players see them), by zone."""
+    """Pieces turned face up by the flow (all players see them), by zone, with the
+    position of each in its zone (grid slot or index; ``None`` in a pile)."""
 
     zone: str
     pieces: list[Piece]
+    places: list[Any] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -289,7 +291,7 @@ class State:
         where = Location(self.inst.file, at[0] or None, at[1] or None)
         try:
             value = fn(self)
-        except RuleValueError as exc:
+        except (RuleValueError, PatternBudgetError) as exc:
             raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}", where,
                                          code="runtime") from None
         finally:
@@ -521,7 +523,9 @@ class State:
             for piece in revealed:
                 by_zone.setdefault(self.loc[piece.id], []).append(piece)
             for z, group in by_zone.items():
-                self.history.append(Reveal(self.inst.zones[z].label, group))
+                kind = self.inst.zone_kinds[z]
+                places = [None if kind == "pile" else self.zones[z].index(p) for p in group]
+                self.history.append(Reveal(self.inst.zones[z].label, group, places))
 
     def eliminate(self, player: Any) -> None:
         if not isinstance(player, int) or not 0 <= player < self.num_players:
@@ -623,7 +627,7 @@ class State:
 
         def render(value: Any) -> str:
             if type(value) is Piece and player is not None and not self.visible(value, player):
-                return f"a {value.kind}"
+                return f"a {value.back}"
             if isinstance(value, (list, tuple)):
                 return ", ".join(render(v) for v in value)
             return describe(value, seats)

@@ -36,15 +36,20 @@ class Piece:
     :param kind: the component name (``"tile"``).
     :param attrs: attribute name → value (``{"colour": "red", "number": 4}``).
     :param name: readable text (``"red 4"``).
+    :param back: the kind whose back it shows face down (default: its own).
     """
 
-    __slots__ = ("id", "kind", "attrs", "name")
+    __slots__ = ("id", "kind", "attrs", "name", "back")
 
-    def __init__(self, id: int, kind: str, attrs: dict[str, Any], name: str) -> None:
+    def __init__(self, id: int, kind: str, attrs: dict[str, Any], name: str,
+                 back: str | None = None) -> None:
         self.id = id
         self.kind = kind
         self.attrs = attrs
         self.name = name
+        #: what the piece looks like face down: its own kind unless the component
+        #: says it has another kind's back (a joker with a tile's back)
+        self.back = back or kind
 
     def __repr__(self) -> str:
         return f"Piece({self.id}, {self.name!r})"

@@ -31,7 +31,8 @@ def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
 
 
 def hidden_json(piece: Piece) -> dict[str, Any]:
-    return {"hidden": True, "kind": piece.kind}
+    """A piece seen from its back: only the kind of back it has."""
+    return {"hidden": True, "kind": piece.back}
 
 
 def masked_value(st: "State", value: Any, player: int) -> Any:
@@ -61,7 +62,7 @@ def encode_masked(st: "State", value: Any, player: int) -> Any:
     if t is Piece:
         if st.visible(value, player):
             return {"piece": value.id}
-        return {"hidden": value.kind}
+        return {"hidden": value.back}
     if t is list:
         return [encode_masked(st, v, player) for v in value]
     if t is tuple:
@@ -95,7 +96,7 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         hidden_kinds: dict[str, int] = {}
         for p in content:
             if not st.visible(p, player):
-                hidden_kinds[p.kind] = hidden_kinds.get(p.kind, 0) + 1
+                hidden_kinds[p.back] = hidden_kinds.get(p.back, 0) + 1
         data["pieces"] = shown
         data["hidden"] = len(content) - len(shown)
         data["hidden_kinds"] = hidden_kinds
