@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepack.errors import Diagnostic, Location, RulepackError
+from rulepack.ir import calls_in, names_in, nodes
 
 
 def check_path(name_or_path: str | Path) -> list[Diagnostic]:
@@ -73,38 +74,15 @@ def _warn(message: str, node: dict[str, Any], file: str, code: str) -> Diagnosti
 
 
 def _calls_used(ir: dict[str, Any]) -> set[str]:
-    found: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("k") == "call":
-                found.add(node["fn"])
-            for key, value in node.items():
-                if key != "at":
-                    walk(value)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-    walk(ir)
-    return found
+    return calls_in(ir)
 
 
 def _names_used(ir: dict[str, Any]) -> set[str]:
-    found: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("k") == "name":
-                found.add(node["name"])
-            if node.get("k") in ("set", "reset"):
-                found.add(node["name"])
-            if "any" in node and isinstance(node.get("any"), list):
-                found.update(n for n in node["any"] if isinstance(n, str))
-            for key, value in node.items():
-                if key != "at":
-                    walk(value)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-    walk(ir)
+    """Names read, variables set, and patterns named in unions."""
+    found = names_in(ir)
+    for node in nodes(ir):
+        if node.get("k") in ("set", "reset"):
+            found.add(node["name"])
+        if isinstance(node.get("any"), list):
+            found.update(n for n in node["any"] if isinstance(n, str))
     return found

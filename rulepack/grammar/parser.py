@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import threading
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -126,9 +126,8 @@ def _keywords(names: set[str]) -> list[str]:
     return out
 
 
-def _open_blocks(text: str) -> list[tuple[int, int]]:
-    """Positions (line, column) of the brackets still open at the end of the text."""
-    stack: list[tuple[int, int]] = []
+def _brackets(text: str) -> Iterator[tuple[str, int, int]]:
+    """Each bracket of the text outside strings and comments: (char, line, column)."""
     line, col = 1, 0
     in_comment = in_string = False
     for ch in text:
@@ -146,42 +145,33 @@ def _open_blocks(text: str) -> list[tuple[int, int]]:
             in_comment = True
         elif ch == '"':
             in_string = True
-        elif ch in "([{":
+        elif ch in "([{)]}":
+            yield ch, line, col
+
+
+def _open_blocks(text: str) -> list[tuple[int, int]]:
+    """Positions (line, column) of the brackets still open at the end of the text."""
+    stack: list[tuple[int, int]] = []
+    for ch, line, col in _brackets(text):
+        if ch in "([{":
             stack.append((line, col))
-        elif ch in ")]}" and stack:
+        elif stack:
             stack.pop()
     return stack
 
 
 def _nesting_check(text: str, filename: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_NESTING` before the parser recurses."""
     depth = 0
-    line = 1
-    col = 0
-    in_comment = False
-    in_string = False
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col, in_comment, in_string = line + 1, 0, False, False
-            continue
-        if in_comment:
-            continue
-        if in_string:
-            if ch == '"':
-                in_string = False
-            continue
-        if ch == "#":
-            in_comment = True
-        elif ch == '"':
-            in_string = True
-        elif ch in "([{":
+    for ch, line, col in _brackets(text):
+        if ch in "([{":
             depth += 1
             if depth > MAX_NESTING:
                 raise RulesetSyntaxError(Diagnostic(
                     f"nesting deeper than {MAX_NESTING} levels of brackets or blocks",
                     Location(filename, line, col), code="too-deep",
                     source_line=text.splitlines()[line - 1]))
-        elif ch in ")]}":
+        else:
             depth = max(0, depth - 1)
 
 

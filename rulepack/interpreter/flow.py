@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
+from rulepack.ir import names_in
 from rulepack.interpreter.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, Fn, _bind_names, make_binder
 from rulepack.interpreter.runtime import RuleValueError, items, show
 from rulepack.interpreter.scope import Scope
@@ -70,17 +71,6 @@ class Choice:
     alternatives: list[Alternative] = field(default_factory=list)
     at: list[int] | None = None
     pc: int = -1
-
-
-def _uses_names(node: Any, names: set[str]) -> bool:
-    """True if the IR subtree mentions any of ``names`` as a bare name."""
-    if isinstance(node, dict):
-        if node.get("k") == "name" and node.get("name") in names:
-            return True
-        return any(_uses_names(v, names) for k, v in node.items() if k != "at")
-    if isinstance(node, list):
-        return any(_uses_names(v, names) for v in node)
-    return False
 
 
 @dataclass
@@ -506,7 +496,7 @@ class FlowCompiler:
                                  [_bind_names(p["bind"]) for p in alt["params"]])
             pre = post = None
             if alt.get("guard") is not None:
-                if _uses_names(alt["guard"], set(names_so_far)):
+                if names_in(alt["guard"]) & set(names_so_far):
                     post = self.exprs.compile(alt["guard"], pscope)
                 else:
                     pre = self.exprs.compile(alt["guard"], det)

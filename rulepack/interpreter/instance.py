@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
+from rulepack.ir import calls_in, names_in
 from rulepack.interpreter import patterns as pat
 from rulepack.interpreter.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
@@ -560,7 +561,7 @@ class Instance:
         names = [v["name"] for v in self.ir.get("variables", [])]
         for i, v in enumerate(self.ir.get("variables", [])):
             later = set(names[i:])
-            bad = _names_in(v["expr"]) & later
+            bad = names_in(v["expr"]) & later
             if bad:
                 raise SemanticError.at(f"the initial value of {v['name']!r} uses "
                                        f"{sorted(bad)[0]!r}, which is not set yet (a variable "
@@ -584,7 +585,7 @@ class Instance:
                                        "declaration (score(p) = ...)",
                                        self._loc(self.ir.get("winner")), code="no-score")
             return
-        if _calls(s["expr"], "score"):
+        if "score" in calls_in(s["expr"]):
             raise SemanticError.at("the score uses score() itself; write it from the zones and "
                                    "variables", self._loc(s), code="recursive-score")
         self.score_param = s["player"]
@@ -643,32 +644,6 @@ class Instance:
         self.code, self.code_nodes = flow.link()
         self.choices = flow.choices
         self.phases_used = flow.phases_used
-
-
-def _calls(node: Any, fn: str) -> bool:
-    """True if an IR subtree calls the function ``fn``."""
-    if isinstance(node, dict):
-        if node.get("k") == "call" and node.get("fn") == fn:
-            return True
-        return any(_calls(v, fn) for k, v in node.items() if k != "at")
-    if isinstance(node, list):
-        return any(_calls(v, fn) for v in node)
-    return False
-
-
-def _names_in(node: Any) -> set[str]:
-    """Bare names an IR subtree mentions."""
-    found: set[str] = set()
-    if isinstance(node, dict):
-        if node.get("k") == "name":
-            found.add(node["name"])
-        for k, v in node.items():
-            if k != "at":
-                found |= _names_in(v)
-    elif isinstance(node, list):
-        for v in node:
-            found |= _names_in(v)
-    return found
 
 
 def _natural(v: Any) -> tuple[int, Any, str]:

@@ -1,0 +1,27 @@
+"""Small helpers over ruleset IR (plain JSON-able data)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+
+def nodes(ir: Any) -> Iterator[dict[str, Any]]:
+    """Every dict in an IR tree, depth first (source positions are not entered)."""
+    stack = [ir]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(v for k, v in node.items() if k not in ("at", "players_at"))
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def names_in(ir: Any) -> set[str]:
+    """Bare names an IR tree mentions (``{"k": "name"}`` nodes)."""
+    return {n["name"] for n in nodes(ir) if n.get("k") == "name"}
+
+
+def calls_in(ir: Any) -> set[str]:
+    """Functions an IR tree calls."""
+    return {n["fn"] for n in nodes(ir) if n.get("k") == "call"}
