@@ -189,3 +189,28 @@ def test_cli_validate_without_paths_is_a_usage_error():
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
+
+
+def test_every_mistake_of_a_file_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    """Issue: "reports all errors in each (not only the first)". Four independent
+    mistakes in the flow of one ruleset give four located errors."""
+    path = tmp_path / "four.rules"
+    path.write_text(
+        "game g { players 2 }\n"
+        "use piecepack (tile)\n"
+        "zone stack: stack\n"
+        "zone hand: pile per player seen by owner\n"
+        "play {\n"
+        "  move tile to stak face down\n"              # line 6: unknown zone
+        "  let n = count(hnad[0])\n"                   # line 7: unknown zone
+        "  turns from players[0] {\n"
+        "    choose {\n"
+        "      action \"draw\" { move top of stack to hand[curent] }\n"   # line 10
+        "      action \"pass {n}\" for n in 1..2 { }\n"                   # line 11: shadowing
+        "    }\n"
+        "  }\n"
+        "}\n", encoding="utf-8")
+    errors = [d for d in check_path(path) if d.severity == "error"]
+    assert [(d.location.line, d.code) for d in errors] == [
+        (6, "unknown-name"), (7, "unknown-name"), (10, "unknown-name"), (11, "shadowing")]
+    assert ["stack", "hand", "current"] == [d.hint.split("'")[1] for d in errors[:3]]

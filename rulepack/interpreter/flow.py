@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # pragma: no cover
 SUSPEND = -1
 HALT = -2
 
+#: Most errors one compilation reports.
+MAX_ERRORS = 20
+
 Instr = Callable[["State"], int]
 
 
@@ -94,6 +97,7 @@ class FlowCompiler:
         self.phase_stack: list[str] = []
         self.counter = 0
         self.phases_used: set[str] = set()
+        self.errors: list[Any] = []
 
     # ------------------------------------------------------------------ emitting
     def place(self, label: Label) -> None:
@@ -120,9 +124,20 @@ class FlowCompiler:
 
     # ------------------------------------------------------------------ statements
     def block(self, stmts: list[dict[str, Any]], scope: Scope) -> Scope:
-        """Compile a block; returns the scope after it (``let`` names added)."""
+        """Compile a block; returns the scope after it (``let`` names added).
+
+        A statement that cannot be compiled is recorded in :attr:`errors` and the
+        block goes on, so one pass reports every mistake (a failed ``let`` still
+        introduces its names, so they do not cause more errors below)."""
         for stmt in stmts:
-            scope = self.statement(stmt, scope)
+            try:
+                scope = self.statement(stmt, scope)
+            except SemanticError as exc:
+                if len(self.errors) >= MAX_ERRORS:
+                    raise SemanticError(self.errors) from None
+                self.errors.extend(exc.diagnostics)
+                if stmt.get("k") == "let":
+                    scope = scope.with_locals(*_bind_names(stmt["bind"]))
         return scope
 
     def statement(self, node: dict[str, Any], scope: Scope) -> Scope:
@@ -475,34 +490,13 @@ class FlowCompiler:
         done = Label()
         det = scope.child(deterministic=True)
         for i, alt in enumerate(node["actions"]):
-            params = []
-            names_so_far: list[str] = []
-            pscope = det
-            for param in alt["params"]:
-                names = _bind_names(param["bind"])
-                for nm in names:
-                    self._check_new_local(nm, param, scope)
-                    if nm in names_so_far or names.count(nm) > 1:
-                        raise self.error(f"this action names its parameter {nm!r} twice", param,
-                                         scope, code="shadowing")
-                if len(names) == 1:
-                    source = self.exprs.compile_filtered(param["in"], pscope, names[0])
-                else:
-                    source = self.exprs.compile(param["in"], pscope)
-                params.append((names, make_binder(param["bind"]), source))
-                names_so_far.extend(names)
-                pscope = pscope.with_locals(*names)
-            self._check_template(alt, names_so_far, scope,
-                                 [_bind_names(p["bind"]) for p in alt["params"]])
-            pre = post = None
-            if alt.get("guard") is not None:
-                if names_in(alt["guard"]) & set(names_so_far):
-                    post = self.exprs.compile(alt["guard"], pscope)
-                else:
-                    pre = self.exprs.compile(alt["guard"], det)
-            choice.alternatives.append(Alternative(i, alt["text"], names_so_far, params, pre,
-                                                   post, Label(), alt.get("at"),
-                                                   self.inst.seat_names))
+            try:
+                choice.alternatives.append(self._alternative(i, alt, scope, det))
+            except SemanticError as exc:
+                # report it, and go on with the other actions to find their mistakes too
+                self.errors.extend(exc.diagnostics)
+                choice.alternatives.append(Alternative(i, alt["text"], [], [], None, None,
+                                                       Label(), alt.get("at")))
 
         def factory(pc: int) -> Instr:
             choice.pc = pc
@@ -515,11 +509,42 @@ class FlowCompiler:
         self.jump(done, node)  # never reached: applying an action jumps into its body
         for alt_ir, alternative in zip(node["actions"], choice.alternatives):
             self.place(alternative.body)
-            body_scope = scope.with_locals(*alternative.param_names)
+            names = [n for p in alt_ir["params"] for n in _bind_names(p["bind"])]
+            body_scope = scope.with_locals(*[n for n in names if n not in scope.locals])
             body_scope.in_action += 1
             self.block(alt_ir.get("body") or [], body_scope)
             self.jump(done, alt_ir)
         self.place(done)
+
+    def _alternative(self, i: int, alt: dict[str, Any], scope: Scope, det: Scope) -> Alternative:
+        """Compile one ``action`` of a ``choose``: parameters, text, guard."""
+        params = []
+        names_so_far: list[str] = []
+        pscope = det
+        for param in alt["params"]:
+            names = _bind_names(param["bind"])
+            for nm in names:
+                self._check_new_local(nm, param, scope)
+                if nm in names_so_far or names.count(nm) > 1:
+                    raise self.error(f"this action names its parameter {nm!r} twice", param,
+                                     scope, code="shadowing")
+            if len(names) == 1:
+                source = self.exprs.compile_filtered(param["in"], pscope, names[0])
+            else:
+                source = self.exprs.compile(param["in"], pscope)
+            params.append((names, make_binder(param["bind"]), source))
+            names_so_far.extend(names)
+            pscope = pscope.with_locals(*names)
+        self._check_template(alt, names_so_far, scope,
+                             [_bind_names(p["bind"]) for p in alt["params"]])
+        pre = post = None
+        if alt.get("guard") is not None:
+            if names_in(alt["guard"]) & set(names_so_far):
+                post = self.exprs.compile(alt["guard"], pscope)
+            else:
+                pre = self.exprs.compile(alt["guard"], det)
+        return Alternative(i, alt["text"], names_so_far, params, pre, post, Label(),
+                           alt.get("at"), self.inst.seat_names)
 
     def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope,
                         params: list[list[str]]) -> None:

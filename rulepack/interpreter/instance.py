@@ -638,9 +638,13 @@ class Instance:
             if phase["name"] not in flow.phases_used:
                 # compile it anyway (never reached) so mistakes inside are reported
                 flow.block(phase["body"], scope)
-                raise SemanticError.at(f"phase {phase['name']!r} is described but never run "
-                                       f"(no 'do {phase['name']}' reaches it)", self._loc(phase),
-                                       code="unreachable-phase")
+                flow.errors.extend(SemanticError.at(
+                    f"phase {phase['name']!r} is described but never run (no 'do "
+                    f"{phase['name']}' reaches it)", self._loc(phase),
+                    code="unreachable-phase").diagnostics)
+        if flow.errors:
+            raise SemanticError(sorted(flow.errors[:20], key=lambda d: (
+                d.location.line or 0, d.location.column or 0)))
         self.code, self.code_nodes = flow.link()
         self.choices = flow.choices
         self.phases_used = flow.phases_used
