@@ -203,7 +203,7 @@ def test_every_mistake_of_a_file_is_reported_not_only_the_first(tmp_path: Path) 
         "play {\n"
         "  move tile to stak face down\n"              # line 6: unknown zone
         "  let n = count(hnad[0])\n"                   # line 7: unknown zone
-        "  turns from players[0] {\n"
+        "  turns from players[0] until count(stack) == 0 {\n"
         "    choose {\n"
         "      action \"draw\" { move top of stack to hand[curent] }\n"   # line 10
         "      action \"pass {n}\" for n in 1..2 { }\n"                   # line 11: shadowing

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
-from rulepack.ir import calls_in, names_in
+from rulepack.ir import calls_in, names_in, nodes
 from rulepack.interpreter import patterns as pat
 from rulepack.interpreter.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
@@ -608,6 +608,30 @@ class Instance:
         self.heuristic_fn = self.exprs.compile(h["expr"], self.scope(locals=[h["player"]],
                                                                      deterministic=True))
 
+    def _endless_loops(self) -> list[Any]:
+        """A loop that can never stop, in a ruleset that never says ``end game``:
+        the game could never end (a flow with no end)."""
+        everything = [self.ir.get("setup", []), self.ir.get("play", []),
+                      [p["body"] for p in self.ir.get("phases", [])]]
+        if any(n.get("k") == "end" and n.get("what") == "game" for n in nodes(everything)):
+            return []
+        out = []
+        for n in nodes(everything):
+            k = n.get("k")
+            always = k == "turns" and n.get("until") is None
+            cond = n.get("cond") if k == "while" else n.get("until") if k == "repeat" else None
+            if k in ("while", "repeat") and isinstance(cond, dict) and cond.get("k") == "lit":
+                always = bool(cond["value"]) if k == "while" else not cond["value"]
+            if always and any(e.get("k") == "end" and e.get("what") == "round"
+                              for e in nodes(n.get("body", []))):
+                always = False  # left by 'end round'
+            if always:
+                out.extend(SemanticError.at(
+                    f"this {k} loop never stops and the ruleset never says 'end game', so the "
+                    "game could never end", self._loc(n), code="endless-flow",
+                    hint="add 'until CONDITION' or an 'end game' where the game is won").diagnostics)
+        return out
+
     def _defines(self) -> None:
         """Compile every define once on its own, so a mistake in one that is never
         called is still reported."""
@@ -642,6 +666,7 @@ class Instance:
                     f"phase {phase['name']!r} is described but never run (no 'do "
                     f"{phase['name']}' reaches it)", self._loc(phase),
                     code="unreachable-phase").diagnostics)
+        flow.errors.extend(self._endless_loops())
         if flow.errors:
             raise SemanticError(sorted(flow.errors[:20], key=lambda d: (
                 d.location.line or 0, d.location.column or 0)))
