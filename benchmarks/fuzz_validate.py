@@ -42,11 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from rulepack.errors import RulepackError  # noqa: E402
 from rulepack.validation import check_path  # noqa: E402
 from test_fuzz_validate import (  # noqa: E402
-    INTERNAL, PLAY_ACTIONS, Hang, RandomChooser, classify, mutate, reproduce_internal_error, seeds,
-    time_limit)
+    INTERNAL, Hang, RandomChooser, classify, mutate, play, reproduce_internal_error,
+    seeds, time_limit)
 
 
 def case_rng(seed: int, index: int) -> random.Random:
@@ -63,24 +62,9 @@ def where(exc: BaseException) -> str:
 
 
 def play_crashing(path: Path, seed: int) -> tuple[str, BaseException | None]:
-    """Like ``play`` of the test, but returns the escaping exception instead of raising."""
-    import rulepack
+    """The test's ``play``, but returning the escaping exception instead of raising."""
     try:
-        game = rulepack.load(path)
-        players = min(max(2, game.min_players), game.max_players)
-        state = game.new_game(players=players, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(PLAY_ACTIONS):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            if not legal:
-                break
-            state.apply(rng.randrange(len(legal)))
-            state.view(rng.randrange(players))
-        return "played", None
-    except RulepackError:
-        return "runtime error", None
+        return ("runtime error" if play(path, seed) < 0 else "played"), None
     except Hang:
         raise
     except Exception as exc:  # noqa: BLE001 - what we are looking for

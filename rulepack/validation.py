@@ -61,7 +61,7 @@ def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
     for v in ir.get("variables", []):
         if v["name"] not in used:
             out.append(_warn(f"variable {v['name']!r} is never used", v, file, "unused-variable"))
-    calls = _calls_used(ir)
+    calls = calls_in(ir)
     for d in ir.get("defines", []):
         if d["name"] not in calls:
             out.append(_warn(f"define {d['name']!r} is never used", d, file, "unused-define"))
@@ -71,10 +71,6 @@ def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
 def _warn(message: str, node: dict[str, Any], file: str, code: str) -> Diagnostic:
     at = node.get("at") or [None, None]
     return Diagnostic(message, Location(file, at[0] or None, at[1] or None), "warning", code)
-
-
-def _calls_used(ir: dict[str, Any]) -> set[str]:
-    return calls_in(ir)
 
 
 def _names_used(ir: dict[str, Any]) -> set[str]:

@@ -34,14 +34,9 @@ class InvalidInput(click.ClickException):
     def show(self, file: IO[Any] | None = None) -> None:
         if self.diagnostics:
             for d in self.diagnostics:
-                click.echo(with_source(d).format(), file=file, err=True)
+                click.echo(d.with_source().format(), file=file, err=True)
         else:
             click.echo(f"error: {self.message}", file=file, err=True)
-
-
-def with_source(diagnostic: Diagnostic) -> Diagnostic:
-    """The diagnostic with its source line filled in (see :meth:`Diagnostic.with_source`)."""
-    return diagnostic.with_source()
 
 
 @contextmanager

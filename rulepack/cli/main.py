@@ -20,7 +20,7 @@ from rich.text import Text
 from rulepack import __version__
 from rulepack.cli import args as cli_args
 from rulepack.cli import export, render
-from rulepack.cli.errors import reported, with_source
+from rulepack.cli.errors import reported
 from rulepack.interpreter.agents import AGENTS
 from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS
 
@@ -113,7 +113,7 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
             found.extend(d.to_json() for d in diagnostics)
             continue
         for d in diagnostics:
-            click.echo(with_source(d).format())
+            click.echo(d.with_source().format())
         if not errors:
             click.echo(f"{path}: ok")
     if as_json:
