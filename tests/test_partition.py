@@ -368,3 +368,35 @@ def test_scale_through_the_ruleset():
     table = state.zones[zone_index(state, "table")]
     assert sorted(p.id for g in groups for p in g) == sorted(p.id for p in table)
     assert all(oracle_meld(g) for g in groups)
+
+
+def test_memo_outlasts_a_search_and_an_abandoned_search_leaves_no_false_refutations(
+        monkeypatch):
+    """The memo of solved sub-positions is shared by the searches on one index (a
+    pure pattern): a repeated question is answered from it. A search cut off by
+    the budget marks the positions it was exploring as unsolvable while it runs;
+    they must not outlive it, or a later, solvable question would be refused."""
+    from rulepack.interpreter import partition as partition_module
+    state = PACKKUB.new_game(4, 3)
+    meld = pattern(state, "meld")
+    rng = random.Random(3)
+    melds, hand, fits = build_table(rng, state, 45, 20)
+    table = [p for m in melds for p in m]
+    index = partition_module.index_for(state, meld, table)
+    index.memo.clear()
+    assert meld.partition(state, table + [fits[0]]) is not None
+    remembered = len(index.memo)
+    assert remembered > 0
+    assert meld.partition(state, table + [fits[0]]) is not None
+    assert len(index.memo) == remembered            # answered from the memo
+    # cut the same kind of question off after a few steps...
+    index.memo.clear()
+    monkeypatch.setattr(partition_module, "PARTITION_BUDGET", 3)
+    with pytest.raises(PatternBudgetError):
+        meld.partition(state, table + [fits[1]], hand)
+    assert index.memo == {}
+    # ...then, with the budget back, the answer is still found
+    monkeypatch.setattr(partition_module, "PARTITION_BUDGET", PARTITION_BUDGET)
+    got = meld.partition(state, table + [fits[1]], hand)
+    assert got is not None
+    check_arrangement(got, table + [fits[1]], hand, lambda g: oracle_meld(g))

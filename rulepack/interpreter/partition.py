@@ -19,7 +19,12 @@ How the search stays fast:
 * At each step the most constrained mandatory type (the one with the fewest
   fitting groups) is placed first, so a piece that fits nowhere ends a branch
   at once; mandatory copies are used before optional ones.
-* Positions already refuted are remembered (memoised on the count vectors).
+* Positions already solved or refuted are remembered, memoised on the count
+  vectors. For a pure pattern the memo lives on the index and so outlasts one
+  search: a game that asks about the same table again and again (a legal-move
+  generator trying each hand piece, a bot weighing several determinizations)
+  finds most sub-positions solved already. It holds at most :data:`MEMO_LIMIT`
+  positions and is emptied when full.
 
 The search is bounded by :data:`PARTITION_BUDGET` steps.
 """
@@ -39,6 +44,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Most search steps (groups tried) one partition may take.
 PARTITION_BUDGET = 500_000
 
+#: Most sub-positions an index remembers between searches.
+MEMO_LIMIT = 200_000
+
 Template = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
 
@@ -56,6 +64,9 @@ class Index:
 
     def __init__(self, st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> None:
         self.pattern = pattern
+        #: solved sub-positions, (mandatory counts, optional counts, mandatory
+        #: wilds, optional wilds) -> groups or None; shared by searches on this index
+        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], Any] = {}
         alternatives = pattern.alternatives if pattern.alternatives is not None else [pattern]
         self.alternatives = alternatives
         # a piece is counted as wild only if every alternative says it is wild
@@ -176,21 +187,31 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
             o[idx.type_of[p.id]] += 1
     templates = idx.templates
     with_wild = idx.with_wild
-    memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], Any] = {}
+    memo = idx.memo
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
     budget = [PARTITION_BUDGET]
 
-    def candidates(pool: list[Template], m: tuple[int, ...], o: tuple[int, ...],
-                   wilds: int) -> list[tuple[tuple[int, ...], int]]:
-        out = []
+    def candidates(pool: list[Template], avail: list[int],
+                   wilds: int) -> Iterator[tuple[tuple[int, ...], int]]:
+        """The groups of ``pool`` that the pieces left (``avail``, ``wilds``) can form."""
         for types, w, need in pool:
             if w > wilds:
                 continue
             for t, k in need:
-                if m[t] + o[t] < k:
+                if avail[t] < k:
                     break
             else:
-                out.append((types, w))
-        return out
+                yield types, w
+
+    def fitting(pool: list[Template], avail: list[int], wilds: int, enough: float) -> int:
+        """How many groups of ``pool`` fit, counting no further than ``enough``."""
+        count = 0
+        for _ in candidates(pool, avail, wilds):
+            count += 1
+            if count >= enough:
+                break
+        return count
 
     def solve(m: tuple[int, ...], o: tuple[int, ...], wm: int, wo: int) -> Any:
         """A list of (types, wilds) groups, or None."""
@@ -202,16 +223,24 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         if not pending and wm == 0:
             memo[key] = []
             return []
+        avail = [a + b for a, b in zip(m, o)]
+        wilds = wm + wo
         # the most constrained piece first: the one that fits the fewest groups
-        best: list[tuple[tuple[int, ...], int]] | None = None
+        # (the first such type; counting stops once a type cannot beat the best)
+        chosen = -1
+        fewest = float("inf")
         for t in pending:
-            options = candidates(templates[t], m, o, wm + wo)
-            if best is None or len(options) < len(best):
-                best = options
-                if len(best) <= 1:
+            count = fitting(templates[t], avail, wilds, fewest)
+            if count < fewest:
+                chosen, fewest = t, count
+                if count <= 1:
                     break
-        if best is None:  # only wild pieces are left to place
-            best = candidates(with_wild, m, o, wm + wo)
+        if chosen < 0:  # only wild pieces are left to place
+            best = list(candidates(with_wild, avail, wilds))
+        elif fewest == 0:
+            return None
+        else:
+            best = list(candidates(templates[chosen], avail, wilds))
         if not best:
             return None
         # groups that use up more of what must be placed are tried first
@@ -236,7 +265,13 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         memo[key] = result
         return result
 
-    found = solve(tuple(m), tuple(o), len(wild_m), len(wild_o))
+    try:
+        found = solve(tuple(m), tuple(o), len(wild_m), len(wild_o))
+    except BaseException:
+        # positions on the abandoned search path are marked unsolvable in the
+        # memo while they are being explored: forget them all
+        memo.clear()
+        raise
     if found is None:
         return None
     # types back into pieces: mandatory copies first, then optional ones
