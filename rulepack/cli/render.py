@@ -487,20 +487,45 @@ def result_renderable(result: dict[str, Any], seats: list[str], kinds: list[str]
     return Group(table, winners_text(result, seats))
 
 
+def rate_text(row: dict[str, Any]) -> str:
+    """A win rate with its 95% interval, e.g. ``"47.0% (42.1–52.0)"``.
+
+    :param row: a seat or agent row of a summary (``win_rate``, ``win_rate_ci95``).
+    """
+    lo, hi = row["win_rate_ci95"]
+    return f"{row['win_rate']:.1%} ({lo * 100:.1f}–{hi * 100:.1f})"
+
+
 def summary_renderable(summary: dict[str, Any]) -> RenderableType:
-    """The table of a simulation (see :func:`rulepack.cli.simulate.summarise`)."""
-    table = Table(title=f"{summary['title']}: {summary['games']} games, "
-                        f"{summary['players']} players, seed {summary['seed']}",
-                  box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column("seat")
-    table.add_column("agent")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("mean score", justify="right")
+    """The tables of a simulation summary (see :func:`rulepack.cli.simulate.simulate`): one row per seat,
+    with ``rotate`` one row per agent entry too, then length, draws, ties, speed."""
+    rotated = summary.get("rotate", False)
+    title = (f"{summary['title']}: {summary['games']} games, {summary['players']} players, "
+             f"seed {summary['seed']}" + (", seats rotated" if rotated else ""))
+    seats = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    seats.add_column("seat")
+    seats.add_column("agent")
+    seats.add_column("wins", justify="right")
+    seats.add_column("win rate (95% CI)", justify="right")
+    seats.add_column("mean score", justify="right")
     for s in summary["seats"]:
         mean = s["mean_score"]
-        table.add_row(Text(s["name"]), Text(s["agent"]), str(s["wins"]), f"{s['win_rate']:.1%}",
+        seats.add_row(Text(s["name"]), Text(s["agent"]), str(s["wins"]), rate_text(s),
                       "—" if mean is None else f"{mean:.2f}")
+    parts: list[RenderableType] = [seats]
+    if rotated:
+        entries = Table(box=box.SIMPLE_HEAD)
+        entries.add_column("#", justify="right")
+        entries.add_column("agent")
+        entries.add_column("games", justify="right")
+        entries.add_column("wins", justify="right")
+        entries.add_column("win rate (95% CI)", justify="right")
+        entries.add_column("mean score", justify="right")
+        for a in summary["agents"]:
+            mean = a["mean_score"]
+            entries.add_row(str(a["entry"]), Text(a["name"]), str(a["games"]), str(a["wins"]),
+                            rate_text(a), "—" if mean is None else f"{mean:.2f}")
+        parts.append(entries)
     facts = Table(box=None, show_header=False, padding=(0, 1))
     facts.add_column("what", style="bold")
     facts.add_column("value", justify="right")
@@ -508,4 +533,5 @@ def summary_renderable(summary: dict[str, Any]) -> RenderableType:
     facts.add_row("draws", str(summary["draws"]))
     facts.add_row("ties", f"{summary['ties']} (games with more than one winner)")
     facts.add_row("speed", f"{summary['games_per_second']:.1f} games/s")
-    return Group(table, facts)
+    parts.append(facts)
+    return Group(*parts)
