@@ -276,3 +276,50 @@ def test_lookahead_agent_is_deterministic_for_a_seed(name, players):
     a = make_agent("lookahead", 5, 1)
     b = make_agent("lookahead", 5, 1)
     assert a.rng.below(1 << 30) == b.rng.below(1 << 30)
+
+
+def test_greedy_plays_every_tile_it_can_at_packkub():
+    """Issue 5: "a greedy agent that plays as many tiles as it can each turn". At every
+    decision of the greedy agent in whole games against random agents, if a hand tile
+    can be played it plays one: it never draws, melds early or ends its turn while a
+    tile of its hand could still go to the table. (Every step leads somewhere legal, so
+    its turns end with every playable tile melded.)"""
+    g = rulepack.load("packkub")
+    checked = 0
+    for seed in range(3):
+        greedy_seat = seed % 2
+        state = g.new_game(2, seed, options={"rounds": 1})
+        agents = [GreedyAgent(seed) if s == greedy_seat else RandomAgent(seed + 100)
+                  for s in range(2)]
+        seen_play = []
+
+        def on_action(st, player, action):
+            if player != greedy_seat:
+                return
+            texts = [a.text for a in st.legal_actions()]
+            if any(t.startswith("play ") for t in texts):
+                seen_play.append(action.text)
+
+        play_out(state, agents, on_action=on_action)
+        assert state.is_terminal()
+        assert seen_play and all(t.startswith("play ") for t in seen_play), seen_play
+        checked += len(seen_play)
+    assert checked > 20
+
+
+def test_greedy_beats_random_clearly_at_packkub():
+    """Issue 5: the greedy agent "must beat the random agent clearly over many games".
+    Four players, one greedy agent against three random ones, seats rotated, two
+    rounds: a random agent's fair share is a quarter of the wins. The greedy agent
+    takes half again as many at least, and ends with clearly fewer tiles counted
+    against it. (Larger runs, in the note of issue 5 and docs/games.md: 2 players,
+    61% of 1,000 games; 3 players, 54% of 300 against a fair share of 33%.)"""
+    from rulepack.cli.simulate import simulate
+    games = 32
+    summary = simulate(rulepack.load("packkub"), games, ["greedy", "random", "random", "random"],
+                       seed=1, options={"rounds": 2}, rotate=True)
+    greedy, *randoms = summary["agents"]
+    assert greedy["name"] == "greedy"
+    assert greedy["wins"] >= 1.5 * games / 4, summary["agents"]
+    random_mean = sum(a["mean_score"] for a in randoms) / len(randoms)
+    assert greedy["mean_score"] < 0.8 * random_mean, summary["agents"]
