@@ -1572,3 +1572,53 @@ def test_derived_attribute_reading_a_pseudo_attribute_is_a_located_error():
     with pytest.raises(RulepackError):
         rulepack.loads("game g { players 2 }\ncomponent card { n: 1..3 }\n"
                        "attribute f of card = face\n")
+
+
+# ---------------------------------------------------------------------- legal actions on demand
+
+COUNTDOWN = """
+game g { players 2 }
+var left = 3
+var last = 0
+play {
+  turns from 0 until left == 0 {
+    choose {
+      action "take {n}" for n in [1, 2, 3] if n <= left {
+        set left = left - n
+        set last = n
+      }
+      action "shout" if left == 99 { set left = 0 }
+    }
+  }
+}
+"""
+
+
+def test_asking_for_the_legal_actions_changes_nothing_in_the_state():
+    """Legal actions are computed when first asked for; trying the parameter values
+    binds them for a moment, and they are put back: the state (its JSON, hidden
+    information included) is the same before and after the question."""
+    st = game(COUNTDOWN).new_game(2, 0)
+    st.apply("take 1")
+    before = json.dumps(st.to_json(), sort_keys=True)
+    assert [a.text for a in st.legal_actions()] == ["take 1", "take 2"]
+    assert json.dumps(st.to_json(), sort_keys=True) == before
+    assert st.vars["n"] == 1                      # as the action taken bound it, not 2
+    st.apply("take 2")
+    assert st.vars["last"] == 2 and st.is_terminal()
+
+
+def test_no_legal_action_at_a_later_decision_is_a_located_error_when_asked():
+    """A decision with no legal action is the ruleset's mistake, located at its
+    ``choose``; reported at the first decision by ``new_game``, at a later one as
+    soon as the legal actions are asked for (which every player of the game does)."""
+    stuck = COUNTDOWN.replace("if n <= left", "if n <= left and left == 3")
+    st = game(stuck).new_game(2, 0)
+    st.apply("take 1")                            # left is 2: nothing is legal now
+    with pytest.raises(RulesetRuntimeError) as info:
+        st.legal_actions()
+    diagnostic = info.value.diagnostics[0]
+    assert "no legal action" in diagnostic.message
+    assert diagnostic.location.line == 7          # the choose
+    with pytest.raises(RulesetRuntimeError):
+        game(stuck.replace("var left = 3", "var left = 2")).new_game(2, 0)

@@ -169,6 +169,7 @@ class State:
                     f"the initial value of {name!r} cannot be computed: {exc}",
                     Location(inst.file, at[0] or None, at[1] or None), code="bad-value") from None
         self._run(0)
+        self.legal_actions()        # a first decision with no legal action fails here
 
     # ------------------------------------------------------------------ contract
     @property
@@ -199,11 +200,28 @@ class State:
     def legal_actions(self) -> list[Action]:
         """The legal actions of the pending decision, in canonical order.
 
-        The list is shared with the state: do not modify it. Empty when the game is over.
+        They are computed when first asked for, not when the flow stops at the
+        decision: a bot that only weighs the position an action leads to never
+        pays for them. The list is shared with the state: do not modify it.
+        Empty when the game is over.
+
+        :raises RulesetRuntimeError: the player has no legal action, or a guard or
+            parameter of an action cannot be computed (located at the ``choose``).
         """
-        if self._legal is None:
-            return []
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            choice = self.pending
+            if choice is None:
+                return []
+            try:
+                legal = self._generate(choice, int(self.decider))  # type: ignore[arg-type]
+                if not legal:
+                    raise RuleValueError(f"{describe(self.decider, self.inst.seat_names)} has "
+                                         "no legal action here")
+            except Exception as exc:
+                raise self._located(exc, choice.pc) from None
+            self._legal = legal
+        return legal
 
     def apply(self, action: Action | int | str) -> None:
         """Take a legal action (an :class:`Action`, its index, or its exact text)
@@ -352,31 +370,37 @@ class State:
                 if steps > FLOW_STEP_LIMIT:
                     raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
                                          "decision (a loop that never ends?)")
-        except (RuleValueError, PatternBudgetError) as exc:
-            node = self.inst.code_nodes[pc] if 0 <= pc < len(code) else None
-            at = node.get("at") if isinstance(node, dict) else None
-            loc = Location(self.inst.file, at[0], at[1]) if at and at[0] else Location(self.inst.file)
-            raise RulesetRuntimeError.at(str(exc), loc, code="runtime") from None
-        except RecursionError:
-            raise RulesetRuntimeError.at("the ruleset recursed too deeply",
-                                         Location(self.inst.file), code="runtime") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError,
-                ZeroDivisionError, OverflowError) as exc:
-            # A value of an unexpected kind reached an operation that does not check
-            # for it; still the user's ruleset, so still a located message.
-            node = self.inst.code_nodes[pc] if 0 <= pc < len(code) else None
-            at = node.get("at") if isinstance(node, dict) else None
-            loc = Location(self.inst.file, at[0], at[1]) if at and at[0] else Location(self.inst.file)
-            raise RulesetRuntimeError.at(f"this rule cannot be carried out: {exc}", loc,
-                                         code="runtime") from None
+        except Exception as exc:
+            raise self._located(exc, pc) from None
         if pc == HALT:
             self.terminal = True
             self.pending = None
             self.decider = None
             self._legal = None
 
+    def _located(self, exc: Exception, pc: int) -> Exception:
+        """The error to raise for ``exc``, met while running instruction ``pc``: a
+        :class:`RulesetRuntimeError` located at that instruction's rule. Errors of
+        the engine itself (``AssertionError`` and the like) pass unchanged."""
+        node = self.inst.code_nodes[pc] if 0 <= pc < len(self.inst.code) else None
+        at = node.get("at") if isinstance(node, dict) else None
+        loc = Location(self.inst.file, at[0], at[1]) if at and at[0] else Location(self.inst.file)
+        if isinstance(exc, (RuleValueError, PatternBudgetError)):
+            return RulesetRuntimeError.at(str(exc), loc, code="runtime")
+        if isinstance(exc, RecursionError):
+            return RulesetRuntimeError.at("the ruleset recursed too deeply",
+                                          Location(self.inst.file), code="runtime")
+        if isinstance(exc, (TypeError, ValueError, IndexError, KeyError, AttributeError,
+                            ZeroDivisionError, OverflowError)):
+            # A value of an unexpected kind reached an operation that does not check
+            # for it; still the user's ruleset, so still a located message.
+            return RulesetRuntimeError.at(f"this rule cannot be carried out: {exc}", loc,
+                                          code="runtime")
+        return exc
+
     def suspend(self, choice: Choice) -> None:
-        """Called by a ``choose`` instruction: compute the legal actions and stop."""
+        """Called by a ``choose`` instruction: stop the flow at this decision (its
+        legal actions are computed when first asked for, see :meth:`legal_actions`)."""
         if choice.by is not None:
             player = choice.by(self)
         else:
@@ -386,22 +410,29 @@ class State:
         self.pending = choice
         self.pc = choice.pc
         self.decider = Player(player)
-        legal = self._generate(choice, int(player))
-        if not legal:
-            raise RuleValueError(f"{describe(Player(player), self.inst.seat_names)} has no legal "
-                                 "action here")
-        self._legal = legal
+        self._legal = None
 
     def _generate(self, choice: Choice, player: int) -> list[Action]:
+        """The legal actions of ``choice``. The action parameters it binds while it
+        tries them are put back as they were: asking changes nothing in the state."""
         out: list[Action] = []
-        for alt in choice.alternatives:
-            if alt.pre_guard is not None and not alt.pre_guard(self):
-                continue
-            if not alt.params:
-                if alt.post_guard is None or alt.post_guard(self):
-                    out.append(Action(choice.index, alt, (), player))
-                continue
-            self._expand(choice, alt, 0, (), player, out)
+        saved = {name: self.vars.get(name, _MISSING)
+                 for alt in choice.alternatives for names, _, _ in alt.params for name in names}
+        try:
+            for alt in choice.alternatives:
+                if alt.pre_guard is not None and not alt.pre_guard(self):
+                    continue
+                if not alt.params:
+                    if alt.post_guard is None or alt.post_guard(self):
+                        out.append(Action(choice.index, alt, (), player))
+                    continue
+                self._expand(choice, alt, 0, (), player, out)
+        finally:
+            for name, value in saved.items():
+                if value is _MISSING:
+                    self.vars.pop(name, None)
+                else:
+                    self.vars[name] = value
         return out
 
     def _expand(self, choice: Choice, alt: Alternative, i: int, values: tuple[Any, ...],
