@@ -312,8 +312,8 @@ def test_greedy_beats_random_clearly_at_packkub():
     Four players, one greedy agent against three random ones, seats rotated, two
     rounds: a random agent's fair share is a quarter of the wins. The greedy agent
     takes half again as many at least, and ends with clearly fewer tiles counted
-    against it. (Larger runs, in the note of issue 5 and docs/games.md: 2 players,
-    61% of 1,000 games; 3 players, 54% of 300 against a fair share of 33%.)"""
+    against it. (Larger runs, in docs/games.md: 2 players, 59.7% of 1,000 games; 3
+    players, 56.7% of 300 against a fair share of 33%; 4 players, 44% of 200.)"""
     from rulepack.cli.simulate import simulate
     games = 32
     summary = simulate(rulepack.load("packkub"), games, ["greedy", "random", "random", "random"],
