@@ -28,6 +28,7 @@ from rulepack.errors import Diagnostic, Location, RulepackError
 from rulepack.interpreter.agents import play_out
 from rulepack.interpreter.rng import mix_seed
 from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS
+from rulepack.interpreter.values import player_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.game import Game
@@ -83,10 +84,10 @@ def seat_of(entry: int, index: int, players: int, rotate: bool) -> int:
 def lineup(agents: Sequence[str], index: int, rotate: bool) -> list[str]:
     """The agent name in each seat of game ``index``: ``agents`` itself, or with
     ``rotate`` the list rotated so that ``agents[k]`` sits in seat ``(k + index) % n``."""
-    n = len(agents)
-    if not rotate:
-        return list(agents)
-    return [agents[(seat - index) % n] for seat in range(n)]
+    seated = list(agents)
+    for k, name in enumerate(agents):
+        seated[seat_of(k, index, len(agents), rotate)] = name
+    return seated
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -110,8 +111,6 @@ class GameRecord:
     """What one finished game adds to the summary.
 
     :ivar index: the game's index (0-based) in the simulation.
-    :ivar seed: its seed, :func:`game_seed` of the simulation seed and ``index``.
-    :ivar seats: the seat names (``state.view(0)["seats"]``), one per seat.
     :ivar winners: the winning seats (0-based); several for a shared win.
     :ivar draw: the result says draw.
     :ivar scores: the final score of each seat, or ``None`` if the game has no
@@ -120,8 +119,6 @@ class GameRecord:
     """
 
     index: int
-    seed: int
-    seats: tuple[str, ...]
     winners: tuple[int, ...]
     draw: bool
     scores: tuple[float, ...] | None
@@ -143,7 +140,6 @@ def play_game(game: Game, index: int, seed: int, agents: Sequence[str],
     s = game_seed(seed, index)
     try:
         state = game.new_game(players, seed=s, options=options, max_decisions=max_decisions)
-        seats = tuple(state.view(0)["seats"])
         bots = make_agents(lineup(agents, index, rotate), s)
         play_out(state, [bots[p] for p in range(players)])
     except RulepackError as exc:
@@ -154,7 +150,7 @@ def play_game(game: Game, index: int, seed: int, agents: Sequence[str],
     scores = result["scores"]
     if scores is None or not all(isinstance(x, (int, float)) for x in scores):
         scores = None
-    return GameRecord(index=index, seed=s, seats=seats, winners=tuple(result["winners"]),
+    return GameRecord(index=index, winners=tuple(result["winners"]),
                       draw=bool(result["draw"]),
                       scores=None if scores is None else tuple(scores),
                       decisions=state.decisions)
@@ -335,7 +331,8 @@ def summarise(game: Game, records: list[GameRecord], agents: Sequence[str], seed
             for p in range(players):
                 seat_scores[p] += r.scores[p]
                 entry_scores[p] += r.scores[entry_in[p]]
-    seats = list(records[0].seats) if records else [f"player {p + 1}" for p in range(players)]
+    seat_names = game.instance(players, options).seat_names
+    seats = [player_name(p, seat_names) for p in range(players)]
     mixed = rotate and len(set(agents)) > 1
 
     def rate(wins: int) -> dict[str, Any]:
