@@ -14,6 +14,7 @@ Special return values: :data:`SUSPEND` (a decision is pending) and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
@@ -74,6 +75,12 @@ class Choice:
     alternatives: list[Alternative] = field(default_factory=list)
     at: list[int] | None = None
     pc: int = -1
+
+    @cached_property
+    def bound_names(self) -> tuple[str, ...]:
+        """Every name the actions' parameters bind (asked once the flow is compiled)."""
+        return tuple(dict.fromkeys(name for alt in self.alternatives
+                                   for names, _, _ in alt.params for name in names))
 
 
 @dataclass

@@ -416,8 +416,7 @@ class State:
         """The legal actions of ``choice``. The action parameters it binds while it
         tries them are put back as they were: asking changes nothing in the state."""
         out: list[Action] = []
-        saved = {name: self.vars.get(name, _MISSING)
-                 for alt in choice.alternatives for names, _, _ in alt.params for name in names}
+        saved = {name: self.vars.get(name, _MISSING) for name in choice.bound_names}
         try:
             for alt in choice.alternatives:
                 if alt.pre_guard is not None and not alt.pre_guard(self):
