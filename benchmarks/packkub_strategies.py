@@ -36,8 +36,9 @@ import rulepack  # noqa: E402
 from rulepack.cli.simulate import wilson_interval  # noqa: E402
 from rulepack.interpreter.agents import (Decision, GreedyAgent, RandomAgent,  # noqa: E402
                                          agent_seed, play_out)
+from rulepack.interpreter.determinize import determinize  # noqa: E402
 from rulepack.interpreter.partition import find_partition  # noqa: E402
-from rulepack.interpreter.rng import mix_seed  # noqa: E402
+from rulepack.interpreter.rng import Rng, mix_seed  # noqa: E402
 
 
 class HoldAgent:
@@ -74,8 +75,9 @@ class HoldAgent:
         pieces = [inst.pieces[p["id"]] for p in mine["pieces"]]
         if view["variables"]["opened"][decision.player]:
             pieces += [inst.pieces[p["id"]] for p in zones["table"]["pieces"]]
-        # the pattern is pure: the state only gives it a context to run in
-        return find_partition(decision._state, meld, pieces) is not None
+        # the pattern is pure: a state rebuilt from the view only gives it a context
+        context = determinize(inst, view, Rng(0))
+        return find_partition(context, meld, pieces) is not None
 
 
 def make(name: str, seed: int, hold_until: int) -> Any:
