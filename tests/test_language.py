@@ -1622,3 +1622,35 @@ def test_no_legal_action_at_a_later_decision_is_a_located_error_when_asked():
     assert diagnostic.location.line == 7          # the choose
     with pytest.raises(RulesetRuntimeError):
         game(stuck.replace("var left = 3", "var left = 2")).new_game(2, 0)
+
+
+ENDLESS = """
+game g { players 2 }
+var x = 0
+play {
+  turns from 0 until x > 100 {
+    for p in players {
+      set x = x
+    }
+    repeat {
+      set x = x
+    } until x < 100
+    for q in players {
+      set x = x + 0
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("loop, line", [("repeat", 9), ("turns", 5)])
+def test_a_flow_that_never_reaches_a_decision_is_blamed_on_the_loop_going_round(loop, line):
+    """Past the flow step limit (docs: §limits) the error is located at the loop that
+    keeps going round, the outermost one still going: not at whichever instruction
+    the limit happened to stop on, nor at an inner loop that ends each time."""
+    src = ENDLESS if loop == "turns" else ENDLESS.replace("until x < 100", "until x > 100")
+    with pytest.raises(RulesetRuntimeError) as info:
+        game(src).new_game(2, 0)
+    diagnostic = info.value.diagnostics[0]
+    assert "100000 steps without a decision, going round this loop" in diagnostic.message
+    assert diagnostic.location.line == line

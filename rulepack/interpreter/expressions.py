@@ -667,7 +667,19 @@ class ExprCompiler:
 
     def _f_random(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: st.chance_choice(items(st, a(st)))
+        arg = node["args"][0]
+        if arg.get("k") == "lit" and type(arg.get("value")) in (int, float):
+            raise self.error(f"random() picks an element of a collection, not of the number "
+                             f"{arg['value']}", arg, scope, code="random-of-number",
+                             hint=f"a die roll is random(1..{arg['value']})")
+
+        def random_element(st: "State") -> Any:
+            value = a(st)
+            if type(value) in (int, float):
+                raise RuleValueError(f"random() picks an element of a collection, not of the "
+                                     f"number {show(value)} (a die roll is random(1..6))")
+            return st.chance_choice(items(st, value))
+        return random_element
 
     def _f_order(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args

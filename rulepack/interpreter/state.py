@@ -32,7 +32,9 @@ _MISSING = object()
 TERMINAL = -4
 
 #: Instructions the flow may run between two decisions before it is an error.
-FLOW_STEP_LIMIT = 1_000_000
+#: The bundled games run at most about 130; a loop that never reaches a decision
+#: is reported within seconds.
+FLOW_STEP_LIMIT = 100_000
 
 #: Decisions a game may take by default before it is stopped as runaway.
 DEFAULT_MAX_DECISIONS = 100_000
@@ -368,8 +370,9 @@ class State:
                 pc = code[pc](self)
                 steps += 1
                 if steps > FLOW_STEP_LIMIT:
+                    pc = self._endless_loop(pc)
                     raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
-                                         "decision (a loop that never ends?)")
+                                         "decision, going round this loop (does it never end?)")
         except Exception as exc:
             raise self._located(exc, pc) from None
         if pc == HALT:
@@ -377,6 +380,29 @@ class State:
             self.pending = None
             self.decider = None
             self._legal = None
+
+    def _endless_loop(self, pc: int, probe: int = 10_000) -> int:
+        """The instruction to blame when the flow has run too long from ``pc``
+        without a decision: runs up to ``probe`` more steps (the state is lost
+        anyway) and returns the back jump of the loop that went round the fewest
+        times, at least twice: the outermost loop still going round (inner loops
+        that end go round more often). Loops compile to back jumps (a jump to an
+        earlier instruction) whose rule is the loop's; phases are inlined, so
+        nothing else jumps back. Returns ``pc`` if no loop went round twice."""
+        code = self.inst.code
+        rounds: dict[int, int] = {}
+        try:
+            for _ in range(probe):
+                nxt = code[pc](self)
+                if 0 <= nxt <= pc:
+                    rounds[pc] = rounds.get(pc, 0) + 1
+                if nxt < 0:
+                    break
+                pc = nxt
+        except Exception:  # noqa: BLE001 - only looking for the loop; the first error stands
+            pass
+        going = [(n, jump) for jump, n in rounds.items() if n >= 2]
+        return min(going)[1] if going else pc
 
     def _located(self, exc: Exception, pc: int) -> Exception:
         """The error to raise for ``exc``, met while running instruction ``pc``: a
