@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from rulepack.errors import Diagnostic, Location, RulepackError, SchemaError, SemanticError
+from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
+                             SemanticError)
 from rulepack.grammar.parser import parse_rules
 from rulepack.interpreter.game import Game
 
@@ -355,8 +356,27 @@ def game_from_ir(ir: dict[str, Any], file: str = "<string>", check: bool = True)
     game = Game(merge_libraries(ir), file)
     if check:
         for players in sorted({game.min_players, game.max_players}):
-            game.instance(players, {})
+            try:
+                game.instance(players, {})
+            except OptionError as exc:
+                raise _unmet_requirement(exc, game.ir, players, file) from None
     return game
+
+
+def _unmet_requirement(exc: OptionError, ir: dict[str, Any], players: int,
+                       file: str) -> RulepackError:
+    """A ``require`` that fails for a player count the game declares, with the
+    default options, is the ruleset's own contradiction: a :class:`SemanticError`
+    located at the ``require`` (other option errors pass unchanged)."""
+    diagnostic = exc.diagnostics[0]
+    if diagnostic.code != "requirement":
+        return exc
+    node = next((r for r in ir.get("requirements", []) if r.get("message") == diagnostic.message),
+                {})
+    at = node.get("at") or [None, None]
+    return SemanticError.at(f"this requirement fails for {players} players with the default "
+                            f"options, which the game declares it is for: {diagnostic.message}",
+                            Location(file, at[0] or None, at[1] or None), code="requirement")
 
 
 def loads(text: str, filename: str = "<string>", check: bool = True) -> Game:

@@ -278,7 +278,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
             message = (f"unexpected '{token}': comparisons cannot be chained (a < b < c); "
                        "write a < b and b < c")
             code = "syntax"
-        elif str(token) == "=" and "EQUAL" not in expected:
+        elif str(token) == "=" and "EQUAL" not in expected and "COLON" not in expected:
             hint = "to compare two values write ==; = only assigns (let x = ..., set x = ...)"
             code = "assign-in-condition"
         elif str(token) == "-" and "__ANON_0" in expected:
