@@ -47,7 +47,10 @@ PARTITION_BUDGET = 500_000
 #: Most sub-positions an index remembers between searches.
 MEMO_LIMIT = 200_000
 
-Template = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
+#: One matching group: (types, wild count, bitmask of its types, (type, copies)
+#: for the types it needs two or more copies of). A group fits the pieces left
+#: if no bit of its mask is a type with none left, and the counts of ``multi`` hold.
+Template = tuple[tuple[int, ...], int, int, tuple[tuple[int, int], ...]]
 
 
 def type_key(piece: Piece) -> tuple[Any, ...]:
@@ -128,12 +131,23 @@ class Index:
                         if not self._matches(st, alt, types, w):
                             continue
                         seen.add((types, w))
-                        need = tuple(sorted((t, types.count(t)) for t in set(types)))
-                        entry = (types, w, need)
+                        mask = 0
+                        for t in types:
+                            mask |= 1 << t
+                        multi = tuple(sorted((t, types.count(t)) for t in set(types)
+                                             if types.count(t) > 1))
+                        entry = (types, w, mask, multi)
                         if w:
                             self.with_wild.append(entry)
                         for t in set(types):
                             self.templates[t].append(entry)
+
+        # for each type, its groups without wild pieces first: a search with no
+        # wild piece left looks only at those (``plain``)
+        for pool in self.templates:
+            pool.sort(key=lambda entry: entry[1] > 0)
+        self.plain: list[list[Template]] = [[e for e in pool if not e[1]]
+                                            for pool in self.templates]
 
     def _matches(self, st: "State", alt: "Pattern", types: tuple[int, ...], wilds: int) -> bool:
         group = [self.reps[t] for t in types]
@@ -186,31 +200,32 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         else:
             o[idx.type_of[p.id]] += 1
     templates = idx.templates
+    plain = idx.plain
     with_wild = idx.with_wild
     memo = idx.memo
     if len(memo) > MEMO_LIMIT:
         memo.clear()
     budget = [PARTITION_BUDGET]
 
-    def candidates(pool: list[Template], avail: list[int],
-                   wilds: int) -> Iterator[tuple[tuple[int, ...], int]]:
-        """The groups of ``pool`` that the pieces left (``avail``, ``wilds``) can form."""
-        for types, w, need in pool:
-            if w > wilds:
-                continue
-            for t, k in need:
-                if avail[t] < k:
-                    break
-            else:
-                yield types, w
+    def candidates(pool: list[Template], avail: list[int], missing: int,
+                   wilds: int) -> list[tuple[tuple[int, ...], int]]:
+        """The groups of ``pool`` that the pieces left can form: ``avail`` counts
+        by type, ``missing`` the bitmask of the types with none left, ``wilds``."""
+        return [(types, w) for types, w, mask, multi in pool
+                if not mask & missing and w <= wilds
+                and (not multi or all(avail[t] >= k for t, k in multi))]
 
-    def fitting(pool: list[Template], avail: list[int], wilds: int, enough: float) -> int:
-        """How many groups of ``pool`` fit, counting no further than ``enough``."""
+    def fitting(pool: list[Template], avail: list[int], missing: int, wilds: int,
+                enough: float) -> int:
+        """How many groups of ``pool`` fit (see :func:`candidates`), counting no
+        further than ``enough``."""
         count = 0
-        for _ in candidates(pool, avail, wilds):
-            count += 1
-            if count >= enough:
-                break
+        for _, w, mask, multi in pool:
+            if not mask & missing and w <= wilds \
+                    and (not multi or all(avail[t] >= k for t, k in multi)):
+                count += 1
+                if count >= enough:
+                    break
         return count
 
     def solve(m: tuple[int, ...], o: tuple[int, ...], wm: int, wo: int) -> Any:
@@ -224,23 +239,28 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
             memo[key] = []
             return []
         avail = [a + b for a, b in zip(m, o)]
+        missing = 0
+        for t, a in enumerate(avail):
+            if not a:
+                missing |= 1 << t
         wilds = wm + wo
         # the most constrained piece first: the one that fits the fewest groups
         # (the first such type; counting stops once a type cannot beat the best)
         chosen = -1
         fewest = float("inf")
+        pools = templates if wilds else plain
         for t in pending:
-            count = fitting(templates[t], avail, wilds, fewest)
+            count = fitting(pools[t], avail, missing, wilds, fewest)
             if count < fewest:
                 chosen, fewest = t, count
                 if count <= 1:
                     break
         if chosen < 0:  # only wild pieces are left to place
-            best = list(candidates(with_wild, avail, wilds))
+            best = candidates(with_wild, avail, missing, wilds)
         elif fewest == 0:
             return None
         else:
-            best = list(candidates(templates[chosen], avail, wilds))
+            best = candidates(pools[chosen], avail, missing, wilds)
         if not best:
             return None
         # groups that use up more of what must be placed are tried first
