@@ -31,6 +31,18 @@ def load_game(ruleset: str) -> "Game":
         return rulepack.load(ruleset)
 
 
+def ruleset_source(ruleset: str) -> str:
+    """How a record names the ruleset it was played with: a bundled name as it is,
+    a file by its absolute path (so the record works from any folder)."""
+    from pathlib import Path
+
+    from rulepack.loader import RULESET_SUFFIXES
+    path = Path(ruleset)
+    if path.suffix in RULESET_SUFFIXES or "/" in ruleset or path.exists():
+        return str(path.resolve())
+    return ruleset
+
+
 def parse_options(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
     """``("rounds=3", "blind=yes")`` → ``{"rounds": "3", "blind": "yes"}``.
 

@@ -20,7 +20,7 @@ from rich.text import Text
 from rulepack import __version__
 from rulepack.cli import args as cli_args
 from rulepack.cli import export
-from rulepack.cli.errors import reported
+from rulepack.cli.errors import InvalidInput, reported
 from rulepack.interpreter.agents import AGENTS
 from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS
 
@@ -136,9 +136,13 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
 @max_decisions_flag
 @click.option("--json", "as_json", is_flag=True, help="Bots only: print the result as JSON.")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Write the game's record here as it goes (default for a game with a "
+                   "human seat: a new file in the records folder).")
+@click.option("--no-record", is_flag=True, help="Write no record.")
 def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
          option_pairs: tuple[str, ...], max_decisions: int, as_json: bool,
-         no_chance: bool) -> None:
+         no_chance: bool, record_path: str | None, no_record: bool) -> None:
     """Play a game at the terminal, or watch bots play one.
 
     \b
@@ -147,10 +151,13 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
     rulepack play multzo --seat human --seat human    # two people, one screen
 
     With no --seat and no --players, you play against random bots with the
-    smallest number of players the game allows.
+    smallest number of players the game allows. A game with a human seat is
+    recorded as it goes ($RULEPACK_RECORDS, else ~/.local/state/rulepack/records),
+    so that `rulepack resume RECORD` takes it up again after a quit.
     """
-    from rulepack.cli.interactive import Quit
-    from rulepack.cli.session import Session, make_agents
+    from rulepack.cli.session import make_agents
+    if record_path and no_record:
+        raise click.UsageError("--record and --no-record exclude each other")
     options = cli_args.parse_options(option_pairs)
     game = cli_args.load_game(ruleset)
     if players is not None:
@@ -165,8 +172,15 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
     if as_json:
         from rulepack.interpreter.agents import play_out
         bots = make_agents(kinds, seed)
-        with reported():
-            play_out(state, [bots[p] for p in range(len(kinds))])
+        if record_path:
+            from rulepack.records import RecordWriter
+            recorder = RecordWriter(record_path, game, state, cli_args.ruleset_source(ruleset),
+                                    kinds)
+            with reported():
+                play_recorded(state, bots, recorder)
+        else:
+            with reported():
+                play_out(state, [bots[p] for p in range(len(kinds))])
         data = {"ruleset": game.name, "title": game.title, "seed": seed,
                 "players": len(kinds), "seats": kinds,
                 "options": cli_args.jsonable(game.parse_options(options)),
@@ -174,13 +188,141 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
         data.update(cli_args.jsonable(state.result()))
         print_json(data)
         return
+    recorder = None
+    if not no_record and (record_path or cli_args.HUMAN in kinds):
+        from rulepack.cli.recording import default_record_path
+        from rulepack.records import RecordWriter
+        path = record_path or default_record_path(game, seed)
+        try:
+            recorder = RecordWriter(path, game, state, cli_args.ruleset_source(ruleset), kinds)
+        except OSError as exc:
+            raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") from None
+    run_session(game, state, kinds, seed, no_chance, recorder)
+
+
+def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
+    """Bots play ``state`` to its end, every decision written to the record."""
+    from rulepack.cli.session import bot_index
+    from rulepack.errors import RulepackError
+    from rulepack.interpreter.agents import notify
+    observers = [(seat, a) for seat, a in bots.items() if hasattr(a, "observe")]
+    try:
+        while not state.is_terminal():
+            player = state.current_player
+            index = bot_index(bots[player], state, player)
+            since = len(state.history)
+            state.apply(index)
+            recorder.after(state, player, index, since)
+            notify(observers, state, since)
+    except RulepackError:
+        recorder.stop(state, "error")
+        raise
+    recorder.finish(state)
+
+
+def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: bool,
+                recorder: Any, agents: dict[int, Any] | None = None,
+                resumed: bool = False) -> None:
+    """Play at the console to the end or to a quit; the record (if any) ends with
+    the result, or a stop line and the command that resumes it."""
+    from rulepack.cli.interactive import Quit
+    from rulepack.cli.session import Session
+    from rulepack.errors import RulepackError
     console = make_console()
     try:
         with reported():
-            Session(game, state, kinds, seed, console, show_chance=not no_chance).run()
+            try:
+                Session(game, state, kinds, seed, console, show_chance=not no_chance,
+                        agents=agents, recorder=recorder, resumed=resumed).run()
+            except RulepackError:
+                if recorder is not None:
+                    recorder.stop(state, "error")
+                raise
     except Quit:
         console.print(Text(f"Game abandoned after {state.decisions} decisions. "
                            f"(seed {seed})", style="bold"))
+        if recorder is not None:
+            recorder.stop(state, "quit")
+            console.print(Text(f"Resume it with: rulepack resume {recorder.path}",
+                               overflow="fold"))
+        return
+    if recorder is not None:
+        console.print(Text(f"Record: {recorder.path}", style="dim", overflow="fold"))
+
+
+# ---------------------------------------------------------------------- records
+@main.command()
+@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the replayed result as JSON.")
+def replay(record_path: str, as_json: bool) -> None:
+    """Re-execute a game record and verify it.
+
+    Plays the recorded decisions from the recorded seed and checks every action,
+    chance event and the result against the record. Exits with 1 at the first
+    difference, located at its line of the record.
+    """
+    from rulepack.records import read_record
+    from rulepack.records import replay as replay_record
+    with reported():
+        record = read_record(record_path)
+        done = replay_record(record)
+    for warning in done.warnings:
+        click.echo(warning.format(), err=True)
+    state = done.state
+    header = record.header
+    if as_json:
+        data = {"record": record_path, "ruleset": header["ruleset"]["name"],
+                "players": header["players"], "seed": header["seed"],
+                "decisions": state.decisions, "finished": record.finished}
+        data.update(cli_args.jsonable(state.result()))
+        print_json(data)
+        return
+    what = f"{done.game.title}, {header['players']} players, seed {header['seed']}"
+    if record.finished:
+        winners = ", ".join(header["seats"][w] for w in state.result()["winners"]) or "none"
+        click.echo(f"{record_path}: ok: {what}, {state.decisions} decisions, "
+                   f"winners: {winners}")
+    else:
+        click.echo(f"{record_path}: ok: {what}, interrupted after {state.decisions} "
+                   f"decisions (rulepack resume {record_path} goes on with it)")
+
+
+@main.command()
+@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--seat", "seats", multiple=True, metavar="KIND",
+              type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
+              help="Who plays each seat from now on (give one per seat; default: as recorded).")
+@click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
+def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
+    """Take up an interrupted game from its record.
+
+    The recorded decisions are replayed (and verified), then the game goes on
+    with the recorded seats, or the --seat kinds; the record is continued in the
+    same file.
+    """
+    from rulepack.cli.recording import append_writer
+    from rulepack.cli.recording import resume_record
+    from rulepack.records import read_record
+    with reported():
+        record = read_record(record_path)
+    if record.finished:
+        raise InvalidInput(f"{record_path}: the game is over (see rulepack replay {record_path})")
+    kinds = [s.lower() for s in seats] or None
+    if kinds is not None and len(kinds) != record.header["players"]:
+        raise click.UsageError(f"{len(kinds)} --seat options for a game of "
+                               f"{record.header['players']} players")
+    with reported():
+        resumed = resume_record(record_path, kinds)
+    for warning in resumed.warnings:
+        click.echo(warning.format(), err=True)
+    if resumed.state.is_terminal():
+        raise InvalidInput(f"{record_path}: the game is over (see rulepack replay {record_path})")
+    try:
+        recorder = append_writer(resumed)
+    except OSError as exc:
+        raise InvalidInput(f"cannot write the record {record_path}: {exc.strerror}") from None
+    run_session(resumed.game, resumed.state, resumed.kinds, resumed.seed, no_chance, recorder,
+                agents=resumed.agents, resumed=True)
 
 
 # ---------------------------------------------------------------------- simulate

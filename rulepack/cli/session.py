@@ -28,6 +28,7 @@ from rulepack.interpreter.agents import Decision, make_agent, notify
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.game import Game
+    from rulepack.records import RecordWriter
     from rulepack.interpreter.state import State
 
 
@@ -51,19 +52,28 @@ class Session:
 
     :param kinds: the kind of each seat: ``"human"`` or an agent name.
     :param seed: the game seed (it also seeds the bots).
+    :param agents: the bots, by seat (default: new ones from ``kinds`` and ``seed``;
+        a resumed game passes those that followed the replay).
+    :param recorder: writes the game's record as it goes (see :mod:`rulepack.records`).
+    :param resumed: the game is taken up after ``state.decisions`` decisions: the
+        story so far is not told again.
     :raises rulepack.cli.interactive.Quit: a human quits.
     :raises rulepack.errors.RulepackError: the ruleset fails while running.
     """
 
     def __init__(self, game: "Game", state: "State", kinds: list[str], seed: int,
-                 console: Console, show_chance: bool = True) -> None:
+                 console: Console, show_chance: bool = True,
+                 agents: dict[int, Any] | None = None, recorder: "RecordWriter | None" = None,
+                 resumed: bool = False) -> None:
         self.game = game
         self.state = state
         self.kinds = kinds
         self.console = console
         self.show_chance = show_chance
+        self.recorder = recorder
+        self.resumed = resumed
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
-        self.agents = make_agents(kinds, seed)
+        self.agents = agents if agents is not None else make_agents(kinds, seed)
         self.observers = [(seat, a) for seat, a in self.agents.items() if hasattr(a, "observe")]
         self.keyboard = Keyboard(console, self.humans) if self.humans else None
         self.shared = len(self.humans) > 1
@@ -118,9 +128,14 @@ class Session:
         self.console.print(self.header(), soft_wrap=True)
         for v in self.viewers:
             start: list[RenderableType] = []
+            if self.resumed:
+                start.append(Text(f"resumed after {self.state.decisions} decisions",
+                                  style="bold"))
             if self.round:
                 start.append(Rule(Text(f"round {self.round}", style="bold")))
-            start += self._event_lines(describe_entries(self.state, self.state.history, v), v)
+            if not self.resumed:
+                start += self._event_lines(describe_entries(self.state, self.state.history, v),
+                                           v)
             self.emit(v, start)
         while not self.state.is_terminal():
             player = self.state.current_player
@@ -131,6 +146,8 @@ class Session:
             action = self.state.legal_actions()[index]
             since = len(self.state.history)
             events = step(self.state, action, self.viewers)
+            if self.recorder is not None:
+                self.recorder.after(self.state, player, index, since)
             notify(self.observers, self.state, since)
             scores_note, round_note = self._public_notes()
             for v in self.viewers:
@@ -166,6 +183,8 @@ class Session:
 
     def finish(self) -> dict[str, Any]:
         result = self.state.result()
+        if self.recorder is not None:
+            self.recorder.finish(self.state)
         if self.shared:
             assert self.keyboard is not None
             self.keyboard.hide()

@@ -1,0 +1,443 @@
+"""Game records: JSON Lines written as a game goes, read back, replayed and verified.
+
+A record (format ``rulepack-record/1``, checked line by line against
+``schemas/record.schema.json``) is:
+
+- a ``header``: the ruleset (name, where it was loaded from, and the SHA-256 of
+  its compiled rules), player count, options, seed, seat names, the agent of
+  each seat, the decision limit and rulepack's version;
+- one ``chance`` line per chance event (a shuffle, a random choice and its
+  outcome) and one ``decision`` line per decision (its number, the player, the
+  index of the action among the legal actions in their canonical order, and the
+  action's text), in the order they happened;
+- at the end, a ``result`` line (scores, winners, the SHA-256 of the final
+  state's JSON) or, for a game interrupted, a ``stop`` line.
+
+Every line is flushed when it is written, so a game that is interrupted, or a
+program that crashes, leaves a record of everything up to then: a game resumes
+from it (``rulepack resume``). The seed fixes every chance event, so replaying
+is re-executing: :func:`replay` plays the recorded decisions from the seed and
+checks each action text, each chance event and the result against the record.
+
+Errors: :class:`RecordError` (a :class:`~rulepack.errors.RulepackError`)
+located at the line of the record (and the column, for bad JSON).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Callable
+
+from rulepack.errors import Diagnostic, Location, RulepackError
+from rulepack.interpreter.serialize import encode
+from rulepack.interpreter.state import Action, ChanceEvent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.interpreter.game import Game
+    from rulepack.interpreter.state import State
+
+FORMAT = "rulepack-record/1"
+
+
+class RecordError(RulepackError):
+    """A record that cannot be read, or that the replay contradicts."""
+
+
+# ---------------------------------------------------------------------- hashing
+def ruleset_hash(game: "Game") -> str:
+    """SHA-256 (hex) of the compiled rules: the merged IR as canonical JSON,
+    without source positions and file names, so comments, layout and where the
+    file lies do not change it, and a change in a library it uses does."""
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k not in ("at", "file") and
+                    not k.endswith("_at")}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+    text = json.dumps(strip(game.ir), sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def state_hash(state: "State") -> str:
+    """SHA-256 (hex) of ``state.to_json()`` as canonical JSON: equal for equal states."""
+    text = json.dumps(state.to_json(), sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    """JSON data from engine values: seats are ints, tuples lists."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+# ---------------------------------------------------------------------- lines
+def header_line(game: "Game", state: "State", source: str, agents: list[str]) -> dict[str, Any]:
+    """The first line of a record for a game just started (``state`` fresh from
+    ``new_game``). ``source``: the ruleset as given (a bundled name or a path);
+    ``agents``: the kind of each seat (``"human"`` or an agent name)."""
+    from rulepack import __version__
+    view = state.view(0)
+    return {"type": "header", "format": FORMAT,
+            "ruleset": {"name": game.name, "source": source, "sha256": ruleset_hash(game)},
+            "title": game.title, "players": state.num_players,
+            "options": _plain(dict(state.inst.options)), "seed": state.seed,
+            "seats": list(view["seats"]), "agents": list(agents),
+            "max_decisions": state.max_decisions, "rulepack": __version__}
+
+
+def chance_lines(state: "State", since: int) -> list[dict[str, Any]]:
+    """The ``chance`` lines of the chance events in ``state.history[since:]``
+    (reveals follow from the decisions and the seed and are not recorded)."""
+    return [chance_line(e) for e in state.history[since:] if isinstance(e, ChanceEvent)]
+
+
+def chance_line(event: ChanceEvent) -> dict[str, Any]:
+    line: dict[str, Any] = {"type": "chance", "kind": event.kind, "detail": event.detail}
+    if event.outcome is not None:
+        line["outcome"] = encode(event.outcome)
+    return line
+
+
+def decision_line(number: int, player: int, index: int, action: Action) -> dict[str, Any]:
+    """Decision ``number`` (from 1): ``player`` took the action at ``index`` of the
+    legal actions (their canonical order)."""
+    return {"type": "decision", "n": number, "player": int(player), "index": index,
+            "action": action.text}
+
+
+def result_line(state: "State") -> dict[str, Any]:
+    result = state.result()
+    return {"type": "result", "decisions": state.decisions, "scores": _plain(result["scores"]),
+            "winners": _plain(result["winners"]), "draw": bool(result["draw"]),
+            "state_sha256": state_hash(state)}
+
+
+# ---------------------------------------------------------------------- writing
+class RecordWriter:
+    """Writes the record of one game as it goes: every line is flushed at once.
+
+    Use: ``RecordWriter(path, game, state, source, agents)`` right after
+    ``new_game`` (it writes the header and the setup's chance events), then
+    :meth:`apply` for each decision instead of ``state.apply``, and :meth:`finish`
+    or :meth:`stop` at the end.
+
+    :param append: continue a record (resuming): no header is written and the
+        game is taken up at ``state`` as it is.
+    :raises OSError: the file cannot be written.
+    """
+
+    def __init__(self, path: str | Path, game: "Game", state: "State", source: str,
+                 agents: list[str], append: bool = False) -> None:
+        self.path = Path(path)
+        # open for the whole game, each line flushed; closed by finish() or stop()
+        self.file: IO[str] = open(self.path, "a" if append else "w",  # noqa: SIM115
+                                  encoding="utf-8")
+        if not append:
+            self.write(header_line(game, state, source, agents))
+            for line in chance_lines(state, 0):
+                self.write(line)
+
+    def write(self, line: dict[str, Any]) -> None:
+        self.file.write(json.dumps(line, ensure_ascii=False) + "\n")
+        self.file.flush()
+
+    def after(self, state: "State", player: int, index: int, since: int) -> None:
+        """Record the decision just applied, the one at ``index`` among the legal
+        actions ``player`` chose from, and the chance events it led to (the
+        history from ``since``, its length before the action)."""
+        self.write(decision_line(state.decisions, player, index, state.history[since]))
+        for line in chance_lines(state, since + 1):
+            self.write(line)
+
+    def finish(self, state: "State") -> None:
+        """The result line of a game that has ended; closes the file."""
+        self.write(result_line(state))
+        self.close()
+
+    def stop(self, state: "State", reason: str) -> None:
+        """A ``stop`` line for a game interrupted (``reason``: ``"quit"``,
+        ``"error"``...); closes the file."""
+        self.write({"type": "stop", "reason": reason, "decisions": state.decisions})
+        self.close()
+
+    def close(self) -> None:
+        if not self.file.closed:
+            self.file.close()
+
+
+# ---------------------------------------------------------------------- reading
+@lru_cache(maxsize=1)
+def record_schema() -> dict[str, Any]:
+    text = resources.files("rulepack.schemas").joinpath("record.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@dataclass
+class Record:
+    """A record read from a file.
+
+    :param header: the header line (a dict).
+    :param entries: the ``chance`` and ``decision`` lines, in order, each with
+        its line number in the file (``(line, data)``).
+    :param end: the ``result`` or ``stop`` line and its line number, or ``None``
+        for a record cut short (the program ended without writing one).
+    """
+
+    path: str
+    header: dict[str, Any]
+    entries: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    end: tuple[int, dict[str, Any]] | None = None
+
+    @property
+    def decisions(self) -> int:
+        return sum(1 for _, e in self.entries if e["type"] == "decision")
+
+    @property
+    def finished(self) -> bool:
+        """The game ended (the record has a result)."""
+        return self.end is not None and self.end[1]["type"] == "result"
+
+
+def _error(path: str, line: int | None, message: str, column: int | None = None,
+           code: str = "bad-record", source: str | None = None) -> RecordError:
+    return RecordError(Diagnostic(message, Location(path, line, column), code=code,
+                                  source_line=source))
+
+
+def read_record(path: str | Path) -> Record:
+    """Read and check a record file.
+
+    :raises RecordError: the file is missing, not JSON Lines, a line does not
+        follow the schema, or the lines are out of order (located at the line).
+    """
+    import jsonschema
+    display = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _error(display, None, "no such record file", code="no-file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _error(display, None, f"cannot read the record: {exc}", code="no-file") from None
+    schema = record_schema()
+    validators = {kind: jsonschema.Draft202012Validator({"$defs": schema["$defs"],
+                                                         "$ref": f"#/$defs/{kind}"})
+                  for kind in _LINE_TYPES}
+    lines: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise _error(display, number, f"not a JSON line: {exc.msg}", exc.colno,
+                         source=raw) from None
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind not in _LINE_TYPES:
+            raise _error(display, number, "not a record line: a JSON object whose \"type\" is "
+                         f"one of {', '.join(_LINE_TYPES)}", source=raw)
+        errors = sorted(validators[kind].iter_errors(data), key=lambda e: list(e.absolute_path))
+        if errors:
+            where = "/".join(str(p) for p in errors[0].absolute_path)
+            raise _error(display, number, f"{kind} line: {errors[0].message}"
+                         + (f" (at {where})" if where else ""), source=raw)
+        lines.append((number, data))
+    if not lines:
+        raise _error(display, None, "the record is empty: it needs a header line")
+    first, header = lines[0]
+    if header["type"] != "header":
+        raise _error(display, first, "the first line of a record is its header")
+    if header["format"] != FORMAT:
+        raise _error(display, first, f"unknown record format {header['format']!r} "
+                     f"(this rulepack reads {FORMAT})")
+    record = Record(display, header)
+    expected = 1
+    for number, data in lines[1:]:
+        kind = data["type"]
+        if record.end is not None:
+            raise _error(display, number, f"a {kind} line after the {record.end[1]['type']} "
+                         f"line of line {record.end[0]}")
+        if kind == "header":
+            raise _error(display, number, "a second header line")
+        if kind in ("result", "stop"):
+            if data["decisions"] != expected - 1:
+                raise _error(display, number, f"the {kind} line counts {data['decisions']} "
+                             f"decisions, the record has {expected - 1}")
+            record.end = (number, data)
+            continue
+        if kind == "decision":
+            if data["n"] != expected:
+                raise _error(display, number, f"decision {data['n']} where decision "
+                             f"{expected} was expected")
+            expected += 1
+        record.entries.append((number, data))
+    return record
+
+
+_LINE_TYPES = ("header", "chance", "decision", "result", "stop")
+
+
+# ---------------------------------------------------------------------- replaying
+@dataclass
+class Replay:
+    """What :func:`replay` gives: the game, the state after the last recorded
+    decision, and warnings (a ruleset changed since the record was made)."""
+
+    game: "Game"
+    state: "State"
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+#: ``on_decision(state, player, index)``: called before each recorded decision is
+#: applied (bots that must follow the game, for instance).
+DecisionHook = Callable[["State", int, int], None]
+#: ``after_decision(state, since)``: called after each, with the history's length
+#: before it.
+AfterHook = Callable[["State", int], None]
+
+
+def load_recorded_game(record: Record) -> tuple["Game", list[Diagnostic]]:
+    """The game a record was played with, and a warning if its rules changed.
+
+    :raises RulepackError: the ruleset cannot be found or loaded.
+    """
+    import rulepack
+    spec = record.header["ruleset"]
+    source = spec["source"]
+    try:
+        game = rulepack.load(source)
+    except RulepackError:
+        if source == spec["name"]:
+            raise
+        game = rulepack.load(spec["name"])  # a file moved: try the bundled one
+    warnings: list[Diagnostic] = []
+    if ruleset_hash(game) != spec["sha256"]:
+        warnings.append(Diagnostic(
+            f"the rules of {spec['name']!r} have changed since this record was made; "
+            "replaying it anyway", Location(record.path, 1), severity="warning",
+            code="ruleset-changed"))
+    return game, warnings
+
+
+def replay(record: Record, upto: int | None = None,
+           on_decision: DecisionHook | None = None,
+           after_decision: AfterHook | None = None) -> Replay:
+    """Re-execute a record from its seed and check it.
+
+    Each decision must be the recorded player's, at a legal index whose action
+    has the recorded text; the chance events must be the recorded ones; a result
+    line must match the final state (scores, winners and the state's hash).
+
+    :param upto: stop after this many decisions (default: all).
+    :param on_decision: called with ``(state, player, index)`` before each
+        decision is applied.
+    :param after_decision: called with ``(state, since)`` after each.
+    :raises RecordError: the replay contradicts the record (located at its line).
+    :raises RulepackError: the ruleset cannot be loaded or fails while running.
+    """
+    game, warnings = load_recorded_game(record)
+    try:
+        return _replay(record, game, warnings, upto, on_decision, after_decision)
+    except RecordError as exc:
+        if not warnings:
+            raise
+        raise RecordError(warnings + exc.diagnostics) from None  # the changed rules, first
+
+
+def _replay(record: Record, game: "Game", warnings: list[Diagnostic], upto: int | None,
+            on_decision: DecisionHook | None, after_decision: AfterHook | None) -> Replay:
+    h = record.header
+    path = record.path
+    try:
+        state = game.new_game(h["players"], seed=h["seed"], options=h["options"],
+                              max_decisions=h.get("max_decisions") or 100_000)
+    except RulepackError as exc:
+        raise _error(path, 1, f"the recorded game cannot be set up: "
+                     f"{exc.diagnostics[0].message}") from None
+    pending = chance_lines(state, 0)
+    entries = list(record.entries)
+    position = 0
+
+    def check_chance(produced: list[dict[str, Any]]) -> None:
+        nonlocal position
+        for line in produced:
+            if line["type"] != "chance":
+                continue
+            if position >= len(entries) or entries[position][1]["type"] != "chance":
+                at = entries[position][0] if position < len(entries) else None
+                raise _error(path, at, f"the replay has a chance event here ({_chance_text(line)}) "
+                             "that the record does not", code="replay-mismatch")
+            number, recorded = entries[position]
+            if not _same_chance(recorded, line):
+                raise _error(path, number, f"the record says {_chance_text(recorded)}, the replay "
+                             f"gives {_chance_text(line)}", code="replay-mismatch")
+            position += 1
+
+    check_chance(pending)
+    done = 0
+    while position < len(entries) and (upto is None or done < upto):
+        number, line = entries[position]
+        if line["type"] == "chance":
+            raise _error(path, number, f"the record has a chance event here "
+                         f"({_chance_text(line)}) that the replay does not",
+                         code="replay-mismatch")
+        if state.is_terminal():
+            raise _error(path, number, "the game is over before this decision",
+                         code="replay-mismatch")
+        if state.current_player != line["player"]:
+            raise _error(path, number, f"decision {line['n']}: the record has player "
+                         f"{line['player']} deciding, the replay player {state.current_player}",
+                         code="replay-mismatch")
+        legal = state.legal_actions()
+        index = line["index"]
+        if index >= len(legal):
+            raise _error(path, number, f"decision {line['n']}: there are {len(legal)} legal "
+                         f"actions, not {index + 1} ({line['action']!r})", code="replay-mismatch")
+        if legal[index].text != line["action"]:
+            raise _error(path, number, f"decision {line['n']}: the record says "
+                         f"{line['action']!r}, the replay's action {index} is "
+                         f"{legal[index].text!r}", code="replay-mismatch")
+        if on_decision is not None:
+            on_decision(state, line["player"], index)
+        since = len(state.history)
+        state.apply(legal[index])
+        position += 1
+        done += 1
+        check_chance(chance_lines(state, since))
+        if after_decision is not None:
+            after_decision(state, since)
+    if upto is None and record.end is not None and record.end[1]["type"] == "result":
+        number, end = record.end
+        if not state.is_terminal():
+            raise _error(path, number, "the record has a result, but the replayed game has not "
+                         "ended", code="replay-mismatch")
+        got = result_line(state)
+        for key in ("winners", "scores", "draw", "state_sha256"):
+            if got[key] != end[key]:
+                raise _error(path, number, f"the result differs: {key} is {end[key]!r} in the "
+                             f"record, {got[key]!r} in the replay", code="replay-mismatch")
+    return Replay(game, state, warnings)
+
+
+def _same_chance(recorded: dict[str, Any], produced: dict[str, Any]) -> bool:
+    return (recorded["kind"] == produced["kind"] and recorded["detail"] == produced["detail"]
+            and recorded.get("outcome") == produced.get("outcome"))
+
+
+def _chance_text(line: dict[str, Any]) -> str:
+    text = f"'{line['kind']} {line['detail']}'"
+    if "outcome" in line:
+        text += f" with outcome {json.dumps(line['outcome'])}"
+    return text
