@@ -142,6 +142,8 @@ class RecordWriter:
     def __init__(self, path: str | Path, game: "Game", state: "State", source: str,
                  agents: list[str], append: bool = False) -> None:
         self.path = Path(path)
+        #: decisions recorded (the stop line's count: a failed action is not one)
+        self.decisions = state.decisions
         # open for the whole game, each line flushed; closed by finish() or stop()
         self.file: IO[str] = open(self.path, "a" if append else "w",  # noqa: SIM115
                                   encoding="utf-8")
@@ -158,7 +160,8 @@ class RecordWriter:
         """Record the decision just applied, the one at ``index`` among the legal
         actions ``player`` chose from, and the chance events it led to (the
         history from ``since``, its length before the action)."""
-        self.write(decision_line(state.decisions, player, index, state.history[since]))
+        self.decisions += 1
+        self.write(decision_line(self.decisions, player, index, state.history[since]))
         for line in chance_lines(state, since + 1):
             self.write(line)
 
@@ -170,7 +173,7 @@ class RecordWriter:
     def stop(self, state: "State", reason: str) -> None:
         """A ``stop`` line for a game interrupted (``reason``: ``"quit"``,
         ``"error"``...); closes the file."""
-        self.write({"type": "stop", "reason": reason, "decisions": state.decisions})
+        self.write({"type": "stop", "reason": reason, "decisions": self.decisions})
         self.close()
 
     def close(self) -> None:
@@ -232,11 +235,15 @@ def read_record(path: str | Path) -> Record:
     except (OSError, UnicodeDecodeError) as exc:
         raise _error(display, None, f"cannot read the record: {exc}", code="no-file") from None
     schema = record_schema()
-    validators = {kind: jsonschema.Draft202012Validator({"$defs": schema["$defs"],
-                                                         "$ref": f"#/$defs/{kind}"})
+    # a number like 3.0 is not an integer here: it would reach list indices and seeds
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
+    strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
+    validators = {kind: strict({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
                   for kind in _LINE_TYPES}
     lines: list[tuple[int, dict[str, Any]]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")
         if not raw.strip():
             continue
         try:
@@ -244,6 +251,8 @@ def read_record(path: str | Path) -> Record:
         except json.JSONDecodeError as exc:
             raise _error(display, number, f"not a JSON line: {exc.msg}", exc.colno,
                          source=raw) from None
+        except (RecursionError, ValueError):
+            raise _error(display, number, "not a JSON line: nested too deeply") from None
         kind = data.get("type") if isinstance(data, dict) else None
         if kind not in _LINE_TYPES:
             raise _error(display, number, "not a record line: a JSON object whose \"type\" is "
@@ -262,6 +271,14 @@ def read_record(path: str | Path) -> Record:
     if header["format"] != FORMAT:
         raise _error(display, first, f"unknown record format {header['format']!r} "
                      f"(this rulepack reads {FORMAT})")
+    from rulepack.interpreter.agents import AGENTS
+    if not len(header["seats"]) == len(header["agents"]) == header["players"]:
+        raise _error(display, first, f"the header has {header['players']} players, "
+                     f"{len(header['seats'])} seats and {len(header['agents'])} agents")
+    for agent in header["agents"]:
+        if agent != "human" and agent not in AGENTS:
+            raise _error(display, first, f"unknown agent {agent!r} (agents: human, "
+                         f"{', '.join(sorted(AGENTS))})")
     record = Record(display, header)
     expected = 1
     for number, data in lines[1:]:
@@ -298,6 +315,9 @@ class Replay:
     game: "Game"
     state: "State"
     warnings: list[Diagnostic] = field(default_factory=list)
+    #: chance lines the replay produced past the end of a record cut off in the
+    #: middle of a step (no result or stop line): a resumed game writes them first
+    missing: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: ``on_decision(state, player, index)``: called before each recorded decision is
@@ -316,12 +336,14 @@ def load_recorded_game(record: Record) -> tuple["Game", list[Diagnostic]]:
     import rulepack
     spec = record.header["ruleset"]
     source = spec["source"]
-    try:
+    if source != spec["name"] and not Path(source).exists():
+        try:  # the file is gone: the bundled ruleset of that name, if there is one
+            game = rulepack.load(spec["name"])
+        except RulepackError:
+            raise _error(record.path, 1, f"the ruleset {source} is not there any more",
+                         code="no-file") from None
+    else:
         game = rulepack.load(source)
-    except RulepackError:
-        if source == spec["name"]:
-            raise
-        game = rulepack.load(spec["name"])  # a file moved: try the bundled one
     warnings: list[Diagnostic] = []
     if ruleset_hash(game) != spec["sha256"]:
         warnings.append(Diagnostic(
@@ -370,10 +392,16 @@ def _replay(record: Record, game: "Game", warnings: list[Diagnostic], upto: int 
     entries = list(record.entries)
     position = 0
 
+    missing: list[dict[str, Any]] = []
+    cut_off = record.end is None and upto is None
+
     def check_chance(produced: list[dict[str, Any]]) -> None:
         nonlocal position
         for line in produced:
             if line["type"] != "chance":
+                continue
+            if position >= len(entries) and cut_off:
+                missing.append(line)   # the program stopped before writing it
                 continue
             if position >= len(entries) or entries[position][1]["type"] != "chance":
                 at = entries[position][0] if position < len(entries) else None
@@ -428,7 +456,7 @@ def _replay(record: Record, game: "Game", warnings: list[Diagnostic], upto: int 
             if got[key] != end[key]:
                 raise _error(path, number, f"the result differs: {key} is {end[key]!r} in the "
                              f"record, {got[key]!r} in the replay", code="replay-mismatch")
-    return Replay(game, state, warnings)
+    return Replay(game, state, warnings, missing)
 
 
 def _same_chance(recorded: dict[str, Any], produced: dict[str, Any]) -> bool:

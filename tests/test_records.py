@@ -239,6 +239,11 @@ def test_a_changed_result_is_found(tmp_path):
      "a stop line after the stop"),
     ('HEADER\n{"type": "stop", "reason": "quit", "decisions": 4}\n', 2,
      "the stop line counts 4 decisions, the record has 0"),
+    ('HEADER\n{"type": "decision", "n": 1, "player": 0, "index": 1.0, "action": "x"}\n', 2,
+     "1.0 is not of type 'integer'"),
+    ('HEADER\n[' * 1 + '[' * 100000 + ']' * 100001 + '\n', 2, "not a JSON line"),
+    ('AGENTS\n', 1, "unknown agent 'foo'"),
+    ('SEATS\n', 1, "the header has 2 players, 1 seats and 2 agents"),
 ])
 def test_a_bad_record_file_gets_a_located_error(tmp_path, text, line, fragment):
     header = {"type": "header", "format": FORMAT,
@@ -246,6 +251,8 @@ def test_a_bad_record_file_gets_a_located_error(tmp_path, text, line, fragment):
               "players": 2, "options": {}, "seed": 0, "seats": ["a", "b"],
               "agents": ["random", "random"]}
     path = tmp_path / "bad.jsonl"
+    text = text.replace("AGENTS", json.dumps(dict(header, agents=["random", "foo"])))
+    text = text.replace("SEATS", json.dumps(dict(header, seats=["a"])))
     path.write_text(text.replace("HEADER", json.dumps(header)), encoding="utf-8")
     with pytest.raises(RecordError) as info:
         read_record(path)
@@ -303,3 +310,48 @@ def test_the_content_hash_ignores_comments_and_sees_rule_changes(tmp_path):
                      encoding="utf-8")
     result = run("replay", str(path))
     assert "have changed since this record was made" in result.output
+
+
+@pytest.mark.parametrize("keep", [1, 2, 5, 17, 30])
+def test_a_record_cut_anywhere_resumes_to_the_uninterrupted_game(tmp_path, keep):
+    """A program killed between two lines of one step (after the header, after a
+    decision whose chance events were not all written, or in the middle of a
+    line) leaves a record that still resumes to the same game."""
+    full = tmp_path / "full.jsonl"
+    assert run("play", "multzo", "--players", "3", "--seed", "5", "--record",
+               str(full)).exit_code == 0
+    text = full.read_text(encoding="utf-8")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(text.splitlines(keepends=True)[:keep]), encoding="utf-8")
+    result = run("resume", str(cut))
+    assert result.exit_code == 0, result.output
+    assert cut.read_text(encoding="utf-8") == text
+
+
+def test_a_last_line_without_its_newline_is_continued_on_a_new_line(tmp_path):
+    full = tmp_path / "full.jsonl"
+    assert run("play", "multzo", "--players", "2", "--seed", "6", "--record",
+               str(full)).exit_code == 0
+    text = full.read_text(encoding="utf-8")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(text.splitlines(keepends=True)[:20]).rstrip("\n"), encoding="utf-8")
+    assert run("resume", str(cut)).exit_code == 0
+    assert cut.read_text(encoding="utf-8") == text
+
+
+def test_a_game_stopped_by_an_error_leaves_a_record_that_replays(tmp_path):
+    """The action that failed is not a decision of the record: the stop line
+    counts the decisions written."""
+    path = tmp_path / "game.jsonl"
+    result = run("play", "multzo", "--players", "2", "--seed", "1", "--max-decisions", "5",
+                 "--json", "--record", str(path))
+    assert result.exit_code == 1 and "did not end within 5 decisions" in result.output
+    record = read_record(path)
+    assert record.end[1] == {"type": "stop", "reason": "error", "decisions": 5}
+    assert replay(record).state.decisions == 5
+
+
+def test_a_record_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path):
+    result = run("play", "multzo", "--players", "2", "--json", "--record",
+                 str(tmp_path / "no" / "such" / "x.jsonl"))
+    assert result.exit_code == 1 and "cannot write the record" in result.output

@@ -174,8 +174,12 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
         bots = make_agents(kinds, seed)
         if record_path:
             from rulepack.records import RecordWriter
-            recorder = RecordWriter(record_path, game, state, cli_args.ruleset_source(ruleset),
-                                    kinds)
+            try:
+                recorder = RecordWriter(record_path, game, state,
+                                        cli_args.ruleset_source(ruleset), kinds)
+            except OSError as exc:
+                raise InvalidInput(f"cannot write the record {record_path}: "
+                                   f"{exc.strerror}") from None
             with reported():
                 play_recorded(state, bots, recorder)
         else:
@@ -192,8 +196,9 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
     if not no_record and (record_path or cli_args.HUMAN in kinds):
         from rulepack.cli.recording import default_record_path
         from rulepack.records import RecordWriter
-        path = record_path or default_record_path(game, seed)
+        path = record_path or "the records folder"
         try:
+            path = record_path or default_record_path(game, seed)
             recorder = RecordWriter(path, game, state, cli_args.ruleset_source(ruleset), kinds)
         except OSError as exc:
             raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") from None
@@ -217,6 +222,9 @@ def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
     except RulepackError:
         recorder.stop(state, "error")
         raise
+    except KeyboardInterrupt:
+        recorder.stop(state, "quit")
+        raise
     recorder.finish(state)
 
 
@@ -238,7 +246,7 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
                 if recorder is not None:
                     recorder.stop(state, "error")
                 raise
-    except Quit:
+    except (Quit, KeyboardInterrupt):
         console.print(Text(f"Game abandoned after {state.decisions} decisions. "
                            f"(seed {seed})", style="bold"))
         if recorder is not None:
@@ -282,6 +290,9 @@ def replay(record_path: str, as_json: bool) -> None:
         winners = ", ".join(header["seats"][w] for w in state.result()["winners"]) or "none"
         click.echo(f"{record_path}: ok: {what}, {state.decisions} decisions, "
                    f"winners: {winners}")
+    elif state.is_terminal():
+        click.echo(f"{record_path}: ok: {what}, over after {state.decisions} decisions "
+                   "(the record has no result line)")
     else:
         click.echo(f"{record_path}: ok: {what}, interrupted after {state.decisions} "
                    f"decisions (rulepack resume {record_path} goes on with it)")

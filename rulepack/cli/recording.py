@@ -48,15 +48,17 @@ def default_record_path(game: "Game", seed: int) -> Path:
 
 
 def drop_stop_line(record: Record) -> None:
-    """Remove the ``stop`` line that ends an interrupted record, so that the game
-    can be continued in the same file."""
-    if record.end is None or record.end[1]["type"] != "stop":
-        return
+    """Remove the ``stop`` line that ends an interrupted record (and make sure the
+    file ends with a newline), so that the game can be continued in the same file."""
     path = Path(record.path)
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    del lines[record.end[0] - 1]
-    path.write_text("".join(lines), encoding="utf-8")
-    record.end = None
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if record.end is not None and record.end[1]["type"] == "stop":
+        del lines[record.end[0] - 1]
+        record.end = None
+    text = "\n".join(lines)
+    if text and not text.endswith("\n"):
+        text += "\n"   # a last line cut short of its newline: the next line starts afresh
+    path.write_text(text, encoding="utf-8")
 
 
 class Resumed:
@@ -100,6 +102,7 @@ class Resumed:
         self.game = result.game
         self.state = result.state
         self.warnings: list[Diagnostic] = list(result.warnings)
+        self.missing = result.missing
         if self.diverged:
             self.warnings.append(Diagnostic(
                 f"the bots chose differently than recorded at decision {self.diverged[0]} "
@@ -115,5 +118,8 @@ def resume_record(path: str | Path, kinds: list[str] | None = None) -> Resumed:
 def append_writer(resumed: Resumed) -> RecordWriter:
     """A writer that continues the record of a resumed game in its own file."""
     drop_stop_line(resumed.record)
-    return RecordWriter(resumed.record.path, resumed.game, resumed.state,
-                        resumed.record.header["ruleset"]["source"], resumed.kinds, append=True)
+    writer = RecordWriter(resumed.record.path, resumed.game, resumed.state,
+                          resumed.record.header["ruleset"]["source"], resumed.kinds, append=True)
+    for line in resumed.missing:
+        writer.write(line)
+    return writer
