@@ -28,20 +28,22 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import Diagnostic, Location, RulepackError
-from rulepack.interpreter.serialize import encode
+from rulepack.interpreter.serialize import encode, plain
 from rulepack.interpreter.state import Action, ChanceEvent
+from rulepack.interpreter.values import player_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.game import Game
     from rulepack.interpreter.state import State
 
 FORMAT = "rulepack-record/1"
+
+#: The kinds of line, by their ``"type"``.
+_LINE_TYPES = ("header", "chance", "decision", "result", "stop")
 
 
 class RecordError(RulepackError):
@@ -70,31 +72,19 @@ def state_hash(state: "State") -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _plain(value: Any) -> Any:
-    """JSON data from engine values: seats are ints, tuples lists."""
-    if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return str(value)
-
-
 # ---------------------------------------------------------------------- lines
 def header_line(game: "Game", state: "State", source: str, agents: list[str]) -> dict[str, Any]:
     """The first line of a record for a game just started (``state`` fresh from
     ``new_game``). ``source``: the ruleset as given (a bundled name or a path);
     ``agents``: the kind of each seat (``"human"`` or an agent name)."""
     from rulepack import __version__
-    view = state.view(0)
+    inst = state.inst
     return {"type": "header", "format": FORMAT,
             "ruleset": {"name": game.name, "source": source, "sha256": ruleset_hash(game)},
             "title": game.title, "players": state.num_players,
-            "options": _plain(dict(state.inst.options)), "seed": state.seed,
-            "seats": list(view["seats"]), "agents": list(agents),
+            "options": plain(dict(inst.options)), "seed": state.seed,
+            "seats": [player_name(p, inst.seat_names) for p in range(inst.num_players)],
+            "agents": list(agents),
             "max_decisions": state.max_decisions, "rulepack": __version__}
 
 
@@ -120,8 +110,8 @@ def decision_line(number: int, player: int, index: int, action: Action) -> dict[
 
 def result_line(state: "State") -> dict[str, Any]:
     result = state.result()
-    return {"type": "result", "decisions": state.decisions, "scores": _plain(result["scores"]),
-            "winners": _plain(result["winners"]), "draw": bool(result["draw"]),
+    return {"type": "result", "decisions": state.decisions, "scores": plain(result["scores"]),
+            "winners": plain(result["winners"]), "draw": bool(result["draw"]),
             "state_sha256": state_hash(state)}
 
 
@@ -182,12 +172,6 @@ class RecordWriter:
 
 
 # ---------------------------------------------------------------------- reading
-@lru_cache(maxsize=1)
-def record_schema() -> dict[str, Any]:
-    text = resources.files("rulepack.schemas").joinpath("record.schema.json").read_text("utf-8")
-    return json.loads(text)
-
-
 @dataclass
 class Record:
     """A record read from a file.
@@ -226,7 +210,7 @@ def read_record(path: str | Path) -> Record:
     :raises RecordError: the file is missing, not JSON Lines, a line does not
         follow the schema, or the lines are out of order (located at the line).
     """
-    import jsonschema
+    from rulepack.schemas.validate import record_line_validator
     display = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -234,13 +218,6 @@ def read_record(path: str | Path) -> Record:
         raise _error(display, None, "no such record file", code="no-file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise _error(display, None, f"cannot read the record: {exc}", code="no-file") from None
-    schema = record_schema()
-    # a number like 3.0 is not an integer here: it would reach list indices and seeds
-    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
-    strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
-    validators = {kind: strict({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
-                  for kind in _LINE_TYPES}
     lines: list[tuple[int, dict[str, Any]]] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         raw = raw.removesuffix("\r")
@@ -257,7 +234,7 @@ def read_record(path: str | Path) -> Record:
         if kind not in _LINE_TYPES:
             raise _error(display, number, "not a record line: a JSON object whose \"type\" is "
                          f"one of {', '.join(_LINE_TYPES)}", source=raw)
-        errors = sorted(validators[kind].iter_errors(data), key=lambda e: list(e.absolute_path))
+        errors = sorted(record_line_validator(kind).iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
             where = "/".join(str(p) for p in errors[0].absolute_path)
             raise _error(display, number, f"{kind} line: {errors[0].message}"
@@ -301,9 +278,6 @@ def read_record(path: str | Path) -> Record:
             expected += 1
         record.entries.append((number, data))
     return record
-
-
-_LINE_TYPES = ("header", "chance", "decision", "result", "stop")
 
 
 # ---------------------------------------------------------------------- replaying

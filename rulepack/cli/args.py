@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from rulepack.cli.errors import reported
+from rulepack.interpreter.serialize import plain as jsonable  # noqa: F401 - the CLI's name
 from rulepack.interpreter.agents import AGENTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,18 +82,3 @@ def resolve_seats(seats: tuple[str, ...] | list[str], players: int | None,
     if len(kinds) > players:
         raise click.UsageError(f"{len(kinds)} --seat options for --players {players}")
     return kinds + [DEFAULT_BOT] * (players - len(kinds))
-
-
-def jsonable(value: Any) -> Any:
-    """Plain JSON data from engine values (``Player`` is an ``int``; tuples become lists)."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return value
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return str(value)

@@ -207,18 +207,10 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
 
 def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
     """Bots play ``state`` to its end, every decision written to the record."""
-    from rulepack.cli.session import bot_index
     from rulepack.errors import RulepackError
-    from rulepack.interpreter.agents import notify
-    observers = [(seat, a) for seat, a in bots.items() if hasattr(a, "observe")]
+    from rulepack.interpreter.agents import play_out
     try:
-        while not state.is_terminal():
-            player = state.current_player
-            index = bot_index(bots[player], state, player)
-            since = len(state.history)
-            state.apply(index)
-            recorder.after(state, player, index, since)
-            notify(observers, state, since)
+        play_out(state, [bots[p] for p in range(len(bots))], after_action=recorder.after)
     except RulepackError:
         recorder.stop(state, "error")
         raise
@@ -311,8 +303,7 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
     with the recorded seats, or the --seat kinds; the record is continued in the
     same file.
     """
-    from rulepack.cli.recording import append_writer
-    from rulepack.cli.recording import resume_record
+    from rulepack.cli.recording import Resumed, append_writer
     from rulepack.records import read_record
     with reported():
         record = read_record(record_path)
@@ -323,7 +314,7 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
         raise click.UsageError(f"{len(kinds)} --seat options for a game of "
                                f"{record.header['players']} players")
     with reported():
-        resumed = resume_record(record_path, kinds)
+        resumed = Resumed(record, kinds)
     for warning in resumed.warnings:
         click.echo(warning.format(), err=True)
     if resumed.state.is_terminal():

@@ -18,7 +18,7 @@ from rulepack.cli.args import HUMAN
 from rulepack.cli.session import bot_index, make_agents
 from rulepack.errors import Diagnostic, Location
 from rulepack.interpreter.agents import make_agent, notify
-from rulepack.records import Record, RecordWriter, read_record, replay
+from rulepack.records import Record, RecordWriter, replay
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.game import Game
@@ -108,11 +108,6 @@ class Resumed:
                 f"the bots chose differently than recorded at decision {self.diverged[0]} "
                 f"({len(self.diverged)} in all): the game goes on from the record",
                 Location(record.path), severity="warning", code="bots-changed"))
-
-
-def resume_record(path: str | Path, kinds: list[str] | None = None) -> Resumed:
-    """Read ``path`` and replay it (see :class:`Resumed`)."""
-    return Resumed(read_record(path), kinds)
 
 
 def append_writer(resumed: Resumed) -> RecordWriter:

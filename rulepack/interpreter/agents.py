@@ -295,11 +295,15 @@ def make_agent(name: str, game_seed: int, seat: int) -> Any:
 
 
 def play_out(state: "State", agents: list[Any],
-             on_action: Callable[["State", int, Any], None] | None = None) -> "State":
+             on_action: Callable[["State", int, Any], None] | None = None,
+             after_action: Callable[["State", int, int, int], None] | None = None) -> "State":
     """Let agents play ``state`` to its end (in place); returns the state.
 
     :param agents: one agent per seat.
     :param on_action: called as ``on_action(state_before, player, action)`` before each action.
+    :param after_action: called as ``after_action(state, player, index, since)`` after
+        each: ``index`` of the action among the legal actions, ``since`` the length
+        of the history before it (a game record, for instance).
     """
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     while not state.is_terminal():
@@ -311,6 +315,8 @@ def play_out(state: "State", agents: list[Any],
             on_action(state, player, action)
         start = len(state.history)
         state._apply(action)
+        if after_action is not None:
+            after_action(state, player, index, start)
         notify(observers, state, start)
     return state
 

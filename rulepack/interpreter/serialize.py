@@ -43,6 +43,20 @@ def encode(value: Any) -> Any:
     return value
 
 
+def plain(value: Any) -> Any:
+    """Plain JSON data from engine values, untagged, for results and summaries:
+    a seat is its ``int``, a tuple a list, anything else unknown its ``str``."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return str(value)
+
+
 def decode(inst: "Instance", data: Any) -> Any:
     if isinstance(data, list):
         return [decode(inst, v) for v in data]

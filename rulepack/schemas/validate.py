@@ -10,21 +10,35 @@ from typing import Any
 from rulepack.errors import Diagnostic, Location, SchemaError
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def schema(name: str) -> dict[str, Any]:
+    """A schema of this package by file name (``"record.schema.json"``), parsed once."""
+    return json.loads((resources.files("rulepack.schemas") / name).read_text(encoding="utf-8"))
+
+
 def ruleset_schema() -> dict[str, Any]:
-    return json.loads((resources.files("rulepack.schemas") / "ruleset.schema.json")
-                      .read_text(encoding="utf-8"))
+    return schema("ruleset.schema.json")
+
+
+def strict_validator(schema_data: dict[str, Any]) -> Any:
+    """A JSON Schema 2020-12 validator of ``schema_data`` for which a whole-number
+    float (``2.0``) is not an integer: it would reach list indices and seeds."""
+    from jsonschema import Draft202012Validator, validators
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
+    return validators.extend(Draft202012Validator, type_checker=checker)(schema_data)
 
 
 @lru_cache(maxsize=1)
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator, validators
+    return strict_validator(ruleset_schema())
 
-    # A whole-number float (2.0) is not an integer in a ruleset.
-    checker = Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
-    strict = validators.extend(Draft202012Validator, type_checker=checker)
-    return strict(ruleset_schema())
+
+@lru_cache(maxsize=None)
+def record_line_validator(kind: str) -> Any:
+    """The validator of one kind of line of a game record (``"header"``...)."""
+    defs = schema("record.schema.json")["$defs"]
+    return strict_validator({"$defs": defs, "$ref": f"#/$defs/{kind}"})
 
 
 def _good_at(node: Any) -> tuple[int, int] | None:
