@@ -5,8 +5,8 @@ two-player (or more) PackKub between agents and reports each one's wins with a
 95% Wilson interval and the mean of its final totals (tiles counted against it;
 lower is better):
 
-* ``random``: :class:`~rulepack.interpreter.agents.RandomAgent`.
-* ``greedy``: :class:`~rulepack.interpreter.agents.GreedyAgent`, which plays a tile
+* ``random``: :class:`~rulepack.agents.bots.RandomAgent`.
+* ``greedy``: :class:`~rulepack.agents.bots.GreedyAgent`, which plays a tile
   whenever it can (the ruleset's heuristic guides it).
 * ``hold``: a scripted player, written here and knowing PackKub: it draws
   whenever it cannot empty its hand this turn — so its tiles feed nobody's melds —
@@ -34,11 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rulepack  # noqa: E402
 from rulepack.cli.simulate import wilson_interval  # noqa: E402
-from rulepack.interpreter.agents import (Decision, GreedyAgent, RandomAgent,  # noqa: E402
+from rulepack.agents.bots import (Decision, GreedyAgent, RandomAgent,  # noqa: E402
                                          agent_seed, play_out)
-from rulepack.interpreter.determinize import determinize  # noqa: E402
-from rulepack.interpreter.partition import find_partition  # noqa: E402
-from rulepack.interpreter.rng import Rng, mix_seed  # noqa: E402
+from rulepack.agents.determinize import determinize  # noqa: E402
+from rulepack.patterns.partition import find_partition  # noqa: E402
+from rulepack.engine.rng import Rng, mix_seed  # noqa: E402
 
 
 class HoldAgent:

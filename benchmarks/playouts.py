@@ -4,11 +4,11 @@ Plays many games of one ruleset with uniformly random legal actions and reports
 how fast the engine runs, on one core (one process, no threads):
 
 * engine playouts: ``new_game`` + ``legal_actions`` + ``apply(index)`` until the
-  game ends, actions drawn by a seeded :class:`~rulepack.interpreter.rng.Rng`;
+  game ends, actions drawn by a seeded :class:`~rulepack.engine.rng.Rng`;
   no views are computed. This is the figure to optimise.
 * agent playouts: games with the same seeds played through the agent API
-  (:class:`~rulepack.interpreter.agents.RandomAgent` seats and
-  :func:`~rulepack.interpreter.agents.play_out`), which is how the CLI plays.
+  (:class:`~rulepack.agents.bots.RandomAgent` seats and
+  :func:`~rulepack.agents.bots.play_out`), which is how the CLI plays.
 * ``view(p)`` calls and ``clone()`` calls per second, timed on positions
   collected from a few extra games.
 
@@ -42,9 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rulepack  # noqa: E402
 from rulepack.errors import RulepackError  # noqa: E402
-from rulepack.interpreter.agents import RandomAgent, agent_seed, play_out  # noqa: E402
-from rulepack.interpreter.rng import Rng, mix_seed  # noqa: E402
-from rulepack.interpreter.state import ChanceEvent  # noqa: E402
+from rulepack.agents.bots import RandomAgent, agent_seed, play_out  # noqa: E402
+from rulepack.engine.rng import Rng, mix_seed  # noqa: E402
+from rulepack.engine.state import ChanceEvent  # noqa: E402
 
 
 def game_seed(seed: int, index: int) -> int:

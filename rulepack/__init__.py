@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.game import Game
+    from rulepack.game import Game
 
 
 def load(name_or_path: Any, check: bool = True) -> "Game":

@@ -18,7 +18,7 @@ import yaml
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
 from rulepack.grammar.parser import parse_rules
-from rulepack.interpreter.game import Game
+from rulepack.game import Game
 
 RULESET_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 

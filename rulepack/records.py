@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import Diagnostic, Location, RulepackError
-from rulepack.interpreter.serialize import encode, plain
-from rulepack.interpreter.state import Action, ChanceEvent
-from rulepack.interpreter.values import player_name
+from rulepack.engine.serialize import encode, plain
+from rulepack.engine.state import Action, ChanceEvent
+from rulepack.engine.values import player_name
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.game import Game
-    from rulepack.interpreter.state import State
+    from rulepack.game import Game
+    from rulepack.engine.state import State
 
 FORMAT = "rulepack-record/1"
 
@@ -248,7 +248,7 @@ def read_record(path: str | Path) -> Record:
     if header["format"] != FORMAT:
         raise _error(display, first, f"unknown record format {header['format']!r} "
                      f"(this rulepack reads {FORMAT})")
-    from rulepack.interpreter.agents import AGENTS
+    from rulepack.agents.bots import AGENTS
     if not len(header["seats"]) == len(header["agents"]) == header["players"]:
         raise _error(display, first, f"the header has {header['players']} players, "
                      f"{len(header['seats'])} seats and {len(header['agents'])} agents")

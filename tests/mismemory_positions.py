@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 import rulepack
-from rulepack.interpreter.values import cell_label
+from rulepack.engine.values import cell_label
 
 SUITS = ["suns", "moons", "crowns", "arms"]
 RANKS = ["null", "ace", "2", "3", "4", "5"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from rulepack.interpreter.serialize import state_from_json
+from rulepack.engine.restore import state_from_json
 
 DRAW_TOP = "draw the top tile of the stack"
 

@@ -17,10 +17,10 @@ import random
 import pytest
 
 import rulepack
-from rulepack.interpreter.agents import (Decision, GreedyAgent, LookaheadAgent, Memory,
+from rulepack.agents.bots import (Decision, GreedyAgent, LookaheadAgent, Memory,
                                          MemoryAgent, RandomAgent, make_agent, play_out)
-from rulepack.interpreter.determinize import determinize
-from rulepack.interpreter.rng import Rng
+from rulepack.agents.determinize import determinize
+from rulepack.engine.rng import Rng
 
 try:
     from mismemory_positions import collected, game, position, ranks

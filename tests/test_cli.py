@@ -17,7 +17,7 @@ from rich.console import Console
 import rulepack
 from rulepack.cli import events, render
 from rulepack.cli.main import main
-from rulepack.interpreter.agents import make_agent
+from rulepack.agents.bots import make_agent
 
 MULTZO = Path(rulepack.__file__).parent / "rulesets" / "multzo.rules"
 PROMPT = "Choose 1-"
@@ -129,7 +129,7 @@ def test_play_json(multzo):
     state = multzo.new_game(2, seed=2)
     bots = [make_agent("random", 2, seat) for seat in range(2)]
     while not state.is_terminal():
-        from rulepack.interpreter.agents import Decision
+        from rulepack.agents.bots import Decision
         p = state.current_player
         state.apply(bots[p].choose(Decision(state, p)))
     assert state.result()["scores"] == data["scores"]
@@ -220,8 +220,8 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
 
     windows: list[tuple[set[str], set[str]]] = []     # (hidden bot tiles, allowed names)
     allowed = seen_now()
-    from rulepack.interpreter.agents import Decision
-    from rulepack.interpreter.state import Reveal
+    from rulepack.agents.bots import Decision
+    from rulepack.engine.state import Reveal
     while not state.is_terminal():
         p = state.current_player
         start = len(state.history)
@@ -460,7 +460,7 @@ def test_grid_without_owners_is_unchanged_in_spirit():
 # ---------------------------------------------------------------------- multiplay: typing a cell
 def _human_first_decision(multiplay, seed: int):
     """The state at the human's (seat 0) first decision, bots as the CLI plays them."""
-    from rulepack.interpreter.agents import Decision
+    from rulepack.agents.bots import Decision
     state = multiplay.new_game(2, seed)
     bot = make_agent("random", seed, 1)
     while state.current_player != 0:
@@ -856,7 +856,7 @@ def test_mismemory_keep_is_masked_for_the_others(mismemory):
 def test_a_face_up_discard_drawn_is_still_named(multzo):
     """The masking above is for pieces that go out of sight together: a face-up discard
     drawn into a hand (the only piece leaving the others' sight) is still named."""
-    from rulepack.interpreter.agents import Decision
+    from rulepack.agents.bots import Decision
     state = multzo.new_game(2, 3)
     bot = make_agent("random", 3, 0)
     for _ in range(200):
@@ -873,7 +873,7 @@ def test_a_face_up_discard_drawn_is_still_named(multzo):
 def test_a_human_never_reads_which_tile_a_bot_kept(mismemory):
     """Replay a human-vs-bot game next to the CLI: every tile the bot keeps is read by
     the human as "keep a tile and put the other face down at XX"."""
-    from rulepack.interpreter.agents import Decision
+    from rulepack.agents.bots import Decision
     seed = 1
     state = mismemory.new_game(2, seed)
     bot = make_agent("random", seed, 1)

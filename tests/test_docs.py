@@ -37,8 +37,8 @@ from click.testing import CliRunner
 
 import rulepack
 from rulepack.errors import RulepackError
-from rulepack.interpreter.rng import Rng
-from rulepack.interpreter.values import Piece, Player, player_name
+from rulepack.engine.rng import Rng
+from rulepack.engine.values import Piece, Player, player_name
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -61,7 +61,7 @@ def keywords() -> tuple[str, ...]:
 def builtins() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The language's built-in names and functions."""
     try:
-        from rulepack.interpreter.expressions import BUILTIN_FUNCTIONS, BUILTIN_NAMES
+        from rulepack.compiler.expressions import BUILTIN_FUNCTIONS, BUILTIN_NAMES
         return tuple(sorted(BUILTIN_NAMES)), tuple(sorted(BUILTIN_FUNCTIONS))
     except ImportError:  # pragma: no cover - if they move, keep fuzzing with the documented ones
         return (("players", "active", "others", "current", "next", "round", "box"),

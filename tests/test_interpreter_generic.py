@@ -1,7 +1,8 @@
 """The interpreter knows no game.
 
 DESIGN.md: "nothing about any one of them may live in Python". Every ``.py`` file
-under ``rulepack/interpreter/`` is scanned, code, comments and docstrings alike,
+of the core packages (``engine/``, ``compiler/``, ``patterns/``, ``agents/``) and
+``game.py`` is scanned, code, comments and docstrings alike,
 for the names and terms of the seed games. A word counts when it stands on its own:
 between non-letters, or as one part of a snake_case or CamelCase identifier
 (``suns``, ``count_suns``, ``SunsZone`` all count; ``primer`` does not).
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-INTERPRETER = ROOT / "rulepack" / "interpreter"
+CORE = [ROOT / "rulepack" / d for d in ("engine", "compiler", "patterns", "agents")]
 
 FORBIDDEN = frozenset({
     "multzo", "packkub", "multiplay", "mismemory", "flush", "prime", "meld", "melds",
@@ -50,7 +51,7 @@ def offences(path: Path) -> list[str]:
 
 
 def interpreter_files() -> list[Path]:
-    return sorted(INTERPRETER.rglob("*.py"))
+    return sorted([f for d in CORE for f in d.rglob("*.py")] + [ROOT / "rulepack" / "game.py"])
 
 
 def test_scanner_finds_whole_words_only():
@@ -64,7 +65,7 @@ def test_scanner_finds_whole_words_only():
 
 def test_there_are_files_to_scan():
     files = interpreter_files()
-    assert files, f"no .py files under {INTERPRETER}"
+    assert files, f"no .py files under {CORE}"
     assert any(f.name == "state.py" for f in files)
 
 

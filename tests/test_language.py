@@ -19,7 +19,7 @@ import pytest
 
 import rulepack
 from rulepack.errors import OptionError, RulepackError, RulesetRuntimeError, SemanticError
-from rulepack.interpreter.state import TERMINAL
+from rulepack.engine.state import TERMINAL
 
 
 # ---------------------------------------------------------------------- helpers

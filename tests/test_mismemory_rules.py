@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from rulepack.errors import OptionError
-from rulepack.interpreter.state import Action, ChanceEvent, Reveal
+from rulepack.engine.state import Action, ChanceEvent, Reveal
 
 try:
     from mismemory_positions import (GRIDS, RANKS, SHAPES, SUITS, TILE_NAMES,

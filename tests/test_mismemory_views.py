@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from rulepack.interpreter.agents import Decision
+from rulepack.agents.bots import Decision
 
 try:
     from mismemory_positions import (board_map, cell_of, collected, collected_index, empty_cells,

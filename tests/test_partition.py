@@ -1,4 +1,4 @@
-"""The generic partition search (rulepack/interpreter/partition.py), cross-checked.
+"""The generic partition search (rulepack/patterns/partition.py), cross-checked.
 
 ``find_partition`` (through ``Pattern.partition``) is compared with a brute-force
 search (tests/packkub_positions.oracle_partition: every group containing the
@@ -19,8 +19,8 @@ import textwrap
 import pytest
 
 import rulepack
-from rulepack.interpreter.partition import PARTITION_BUDGET, find_partition
-from rulepack.interpreter.patterns import PatternBudgetError
+from rulepack.patterns.partition import PARTITION_BUDGET, find_partition
+from rulepack.patterns.match import PatternBudgetError
 
 try:
     from packkub_positions import (RANKS, SUITS, check_arrangement, names, oracle_meld,
@@ -376,7 +376,7 @@ def test_memo_outlasts_a_search_and_an_abandoned_search_leaves_no_false_refutati
     pure pattern): a repeated question is answered from it. A search cut off by
     the budget marks the positions it was exploring as unsolvable while it runs;
     they must not outlive it, or a later, solvable question would be refused."""
-    from rulepack.interpreter import partition as partition_module
+    from rulepack.patterns import partition as partition_module
     state = PACKKUB.new_game(4, 3)
     meld = pattern(state, "meld")
     rng = random.Random(3)

@@ -1,7 +1,7 @@
 """Properties of random games of Multzo (hypothesis).
 
 Each example plays a whole game: a game seed, a player count (2-5) and a seed for
-the random choice of legal actions (a :class:`rulepack.interpreter.rng.Rng`, so a
+the random choice of legal actions (a :class:`rulepack.engine.rng.Rng`, so a
 failing example replays exactly). The loop is bounded; a game that does not end is
 a failure. Checked: the game ends; pieces are conserved after every action; the
 game is determined by its seeds and choices; ``clone()`` and
@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulepack
-from rulepack.interpreter.rng import Rng
-from rulepack.interpreter.state import TERMINAL
+from rulepack.engine.rng import Rng
+from rulepack.engine.state import TERMINAL
 
 settings.register_profile(
     "rulepack-properties",

@@ -28,7 +28,7 @@ from jsonschema import Draft202012Validator
 
 from rulepack.errors import SchemaError, SemanticError
 from rulepack.grammar.parser import parse_rules
-from rulepack.interpreter.rng import Rng
+from rulepack.engine.rng import Rng
 from rulepack.loader import bundled_dir, bundled_rulesets, game_from_ir, load, read_ir
 from rulepack.schemas.validate import ruleset_schema, validate_ir
 

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 import click
 
 from rulepack.cli.errors import reported
-from rulepack.interpreter.serialize import plain as jsonable  # noqa: F401 - the CLI's name
-from rulepack.interpreter.agents import AGENTS
+from rulepack.engine.serialize import plain as jsonable  # noqa: F401 - the CLI's name
+from rulepack.agents.bots import AGENTS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.game import Game
+    from rulepack.game import Game
 
 #: The seat kind played by a person at the keyboard.
 HUMAN = "human"

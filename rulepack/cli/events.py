@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulepack.interpreter.state import Action, ChanceEvent, Reveal
-from rulepack.interpreter.values import Piece
+from rulepack.engine.state import Action, ChanceEvent, Reveal
+from rulepack.engine.values import Piece
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
 Viewer = int | None
 

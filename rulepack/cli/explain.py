@@ -17,9 +17,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from rulepack.interpreter.game import Game
-from rulepack.interpreter.runtime import show
-from rulepack.interpreter.values import describe
+from rulepack.game import Game
+from rulepack.engine.runtime import show
+from rulepack.engine.values import describe
 
 RULING = re.compile(r"\b(?i:rulings?)(?:\.md)?:?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z]?\d+)*)")
 

@@ -21,8 +21,8 @@ from rulepack import __version__
 from rulepack.cli import args as cli_args
 from rulepack.cli import export
 from rulepack.cli.errors import InvalidInput, reported
-from rulepack.interpreter.agents import AGENTS
-from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS
+from rulepack.agents.bots import AGENTS
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -170,7 +170,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
         state = game.new_game(len(kinds), seed=seed, options=options,
                               max_decisions=max_decisions)
     if as_json:
-        from rulepack.interpreter.agents import play_out
+        from rulepack.agents.bots import play_out
         bots = make_agents(kinds, seed)
         if record_path:
             from rulepack.records import RecordWriter
@@ -208,7 +208,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
 def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
     """Bots play ``state`` to its end, every decision written to the record."""
     from rulepack.errors import RulepackError
-    from rulepack.interpreter.agents import play_out
+    from rulepack.agents.bots import play_out
     try:
         play_out(state, [bots[p] for p in range(len(bots))], after_action=recorder.after)
     except RulepackError:

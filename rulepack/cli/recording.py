@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 from rulepack.cli.args import HUMAN
 from rulepack.cli.session import bot_index, make_agents
 from rulepack.errors import Diagnostic, Location
-from rulepack.interpreter.agents import make_agent, notify
+from rulepack.agents.bots import make_agent, notify
 from rulepack.records import Record, RecordWriter, replay
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.game import Game
-    from rulepack.interpreter.state import State
+    from rulepack.game import Game
+    from rulepack.engine.state import State
 
 
 def records_dir() -> Path:

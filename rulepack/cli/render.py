@@ -1,7 +1,7 @@
 """Showing games with rich: a player's view, event lines, results, summaries.
 
 Everything here reads plain data — views (see
-:mod:`rulepack.interpreter.views`), :class:`~rulepack.cli.events.Event` lines
+:mod:`rulepack.engine.views`), :class:`~rulepack.cli.events.Event` lines
 and result dicts — and builds rich renderables from :class:`rich.text.Text`
 (never markup strings: labels such as ``hand[player 1]`` would read as markup).
 """

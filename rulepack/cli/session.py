@@ -8,7 +8,7 @@ Three ways to watch, chosen by the seats:
 - several humans sharing the screen: each one's story is kept until their next
   decision, then shown after the screen has been handed over.
 
-Agents only ever get a :class:`~rulepack.interpreter.agents.Decision`; the
+Agents only ever get a :class:`~rulepack.agents.bots.Decision`; the
 human seat only ever sees ``state.view(player)`` and masked texts.
 """
 
@@ -24,12 +24,12 @@ from rulepack.cli import render
 from rulepack.cli.args import HUMAN
 from rulepack.cli.events import Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
-from rulepack.interpreter.agents import Decision, make_agent, notify
+from rulepack.agents.bots import Decision, make_agent, notify
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.game import Game
+    from rulepack.game import Game
     from rulepack.records import RecordWriter
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
 
 def make_agents(kinds: list[str], seed: int) -> dict[int, Any]:

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 from rulepack.cli.args import jsonable
 from rulepack.cli.session import make_agents
 from rulepack.errors import Diagnostic, Location, RulepackError
-from rulepack.interpreter.agents import play_out
-from rulepack.interpreter.rng import mix_seed
-from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS
-from rulepack.interpreter.values import player_name
+from rulepack.agents.bots import play_out
+from rulepack.engine.rng import mix_seed
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS
+from rulepack.engine.values import player_name
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.game import Game
+    from rulepack.game import Game
 
 #: The standard normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -185,7 +185,7 @@ def _start_worker(job: _Job) -> None:
     """Set a worker process up: compile the game again from its IR, and leave
     Ctrl-C to the parent process (which then stops the workers)."""
     global _worker
-    from rulepack.interpreter.game import Game
+    from rulepack.game import Game
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker = (Game(job.ir, job.file), job)
 

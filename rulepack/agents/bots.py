@@ -1,6 +1,6 @@
 """Agents: players that decide from views only.
 
-An agent never sees a :class:`~rulepack.interpreter.state.State`. At each of
+An agent never sees a :class:`~rulepack.engine.state.State`. At each of
 its decisions it gets a :class:`Decision`: the player's view (computed only if
 the agent asks for it), the texts of the legal actions as that player sees
 them, and their number. It answers with the index of the action it takes.
@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from rulepack.errors import Location, RulesetRuntimeError
-from rulepack.interpreter.patterns import PatternBudgetError
-from rulepack.interpreter.rng import Rng, mix_seed
-from rulepack.interpreter.runtime import RuleValueError
+from rulepack.patterns.match import PatternBudgetError
+from rulepack.engine.rng import Rng, mix_seed
+from rulepack.engine.runtime import RuleValueError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
 
 class Decision:
@@ -45,7 +45,7 @@ class Decision:
 
     @property
     def view(self) -> dict[str, Any]:
-        """The player's view (see :func:`rulepack.interpreter.views.build_view`)."""
+        """The player's view (see :func:`rulepack.engine.views.build_view`)."""
         if self._view is None:
             self._view = self._state.view(self.player)
         return self._view
@@ -164,7 +164,7 @@ class LookaheadAgent:
     def choose(self, decision: Decision) -> int:
         if decision.count == 1:
             return 0
-        from rulepack.interpreter.determinize import determinize
+        from rulepack.agents.determinize import determinize
         view = decision.view
         self.memory.observe(view)
         inst = decision.instance
@@ -326,7 +326,7 @@ def notify(observers: list[tuple[int, Any]], state: "State", since: int | None =
     pieces the flow showed to everyone since history entry ``since``."""
     if not observers:
         return
-    from rulepack.interpreter.state import Reveal
+    from rulepack.engine.state import Reveal
     reveals = []
     if since is not None:
         for event in state.history[since:]:

@@ -17,20 +17,18 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from rulepack.interpreter.values import Piece
+from rulepack.patterns.budget import PatternBudgetError
+from rulepack.patterns.partition import find_partition
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
+    from rulepack.engine.values import Piece
 
 #: Most candidate groups one ``best`` search may examine before it is an error.
 SEARCH_BUDGET = 200_000
 
 #: Most results a pattern remembers (per operation) before it forgets them all.
 CACHE_LIMIT = 50_000
-
-
-class PatternBudgetError(Exception):
-    """A pattern search examined more than :data:`SEARCH_BUDGET` groups."""
 
 
 class Pattern:
@@ -76,7 +74,7 @@ class Pattern:
             all(a.pure for a in (alternatives or []))
         self._best_cache: dict[tuple[int, ...], list[Piece]] = {}
         self._match_cache: dict[tuple[int, ...], bool] = {}
-        # per game instance: the partition index (see rulepack.interpreter.partition)
+        # per game instance: the partition index (see rulepack.patterns.partition)
         self._partition_index: dict[int, Any] = {}
 
     def matches(self, st: "State", group: Sequence[Piece]) -> bool:
@@ -203,6 +201,5 @@ class Pattern:
     def partition(self, st: "State", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
         """Groups matching this pattern using every mandatory piece and any optional
-        ones, or ``None`` (see :mod:`rulepack.interpreter.partition`)."""
-        from rulepack.interpreter.partition import find_partition
+        ones, or ``None`` (see :mod:`rulepack.patterns.partition`)."""
         return find_partition(st, self, mandatory, optional)

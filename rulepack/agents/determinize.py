@@ -2,7 +2,7 @@
 
 Tree search over hidden information (PIMC, information-set MCTS) and bots that
 look ahead need states, but a player only has a view. :func:`determinize`
-builds a :class:`~rulepack.interpreter.state.State` in which every piece the
+builds a :class:`~rulepack.engine.state.State` in which every piece the
 view shows is where the view shows it, and every hidden place is filled with a
 piece the player has not seen, dealt at random from the player's own
 generator (pieces the player remembers go where it remembers them first).
@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, RulesetRuntimeError
-from rulepack.interpreter.rng import Rng
-from rulepack.interpreter.serialize import decode
-from rulepack.interpreter.values import Piece
+from rulepack.engine.rng import Rng
+from rulepack.engine.serialize import decode
+from rulepack.engine.values import Piece
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.instance import Instance
-    from rulepack.interpreter.state import State
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.state import State
 
 #: A remembered place: (zone label, position in the zone) → piece id. The
 #: position is the index in a stack or row, the slot of a grid, or ``None`` for
@@ -42,7 +42,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     :param memory: places where the player believes hidden pieces are.
     :raises RulesetRuntimeError: the view does not fit the instance.
     """
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
     player = int(view["player"])
     labels = {z.label: z.index for z in inst.zones}
@@ -60,7 +60,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         seen.add(piece.id)
         face[piece.id] = data.get("face") == "up"
         if data.get("owner") is not None:
-            from rulepack.interpreter.values import Player
+            from rulepack.engine.values import Player
             owner[piece.id] = Player(data["owner"])
         if pos is None:
             zones[zi].append(piece)

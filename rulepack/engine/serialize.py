@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, RulesetRuntimeError
-from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef
+from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.instance import Instance
-    from rulepack.interpreter.state import State
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.state import State
 
 FORMAT = "rulepack-state/1"
 
@@ -108,7 +109,6 @@ def state_to_json(st: "State") -> dict[str, Any]:
 
 def encode_event(event: Any) -> dict[str, Any]:
     """A history entry (action, chance event or reveal) as JSON-able data."""
-    from rulepack.interpreter.state import Action, ChanceEvent, Reveal
     if isinstance(event, Action):
         return {"action": {"choice": event.choice, "alt": event.alt, "player": event.player,
                            "values": [encode(v) for v in event.values]}, "text": event.text}
@@ -122,7 +122,6 @@ def encode_event(event: Any) -> dict[str, Any]:
 
 def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
     """The inverse of :func:`encode_event`."""
-    from rulepack.interpreter.state import Action, ChanceEvent, Reveal
     if "action" in data:
         a = data["action"]
         alt = inst.choices[a["choice"]].alternatives[a["alt"]]
@@ -131,60 +130,3 @@ def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
         return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")))
     return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]],
                   list(data.get("places") or []))
-
-
-def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) -> "State":
-    """Rebuild a state of ``inst`` from :func:`state_to_json` output.
-
-    :raises RulesetRuntimeError: the data does not fit this ruleset instance.
-    """
-    from rulepack.interpreter.state import State
-
-    def bad(message: str) -> RulesetRuntimeError:
-        return RulesetRuntimeError.at(f"cannot load this state: {message}",
-                                      Location(inst.file), code="bad-state")
-    try:
-        st = State.__new__(State)
-        st.inst = inst
-        zones = data["zones"]
-        if len(zones) != len(inst.zones):
-            raise bad(f"{len(zones)} zones, the ruleset has {len(inst.zones)}")
-        st.zones = [[None if i is None else inst.pieces[i] for i in z] for z in zones]
-        st.loc = [0] * len(inst.pieces)
-        seen = 0
-        for zi, z in enumerate(st.zones):
-            for p in z:
-                if p is not None:
-                    st.loc[p.id] = zi
-                    seen += 1
-        if seen != len(inst.pieces):
-            raise bad(f"{seen} pieces placed, the game has {len(inst.pieces)}")
-        st.face = [False] * len(inst.pieces)
-        for i in data.get("face_up", []):
-            st.face[i] = True
-        st.owner = [None] * len(inst.pieces)
-        for i, o in data.get("owner", []):
-            st.owner[i] = decode(inst, o)
-        st.active = list(data.get("active", [True] * inst.num_players))
-        st.vars = {k: decode(inst, v) for k, v in data["variables"].items()}
-        from rulepack.interpreter.rng import Rng
-        st.rng = Rng(int(data.get("rng", 0)))
-        st.seed = data.get("seed", 0)
-        st.pc = int(data.get("pc", 0))
-        st.pending = None
-        st.decider = None
-        st._legal = None
-        st.terminal = bool(data.get("terminal", False))
-        st.explicit_winners = data.get("winners")
-        st.history = [decode_event(inst, h) for h in data.get("history", [])]
-        st.decisions = int(data.get("decisions", 0))
-        st.turn_count = int(data.get("turns", 0))
-        st.max_decisions = max_decisions
-        st.knowledge = None
-        st.groupings = {int(z): tuple(int(n) for n in sizes)
-                        for z, sizes in data.get("groupings", [])}
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise bad(f"{type(exc).__name__}: {exc}") from None
-    if not st.terminal and data.get("pending", True):
-        st._run(st.pc)
-    return st

@@ -3,7 +3,7 @@
 Components, zones and even the rules' constants may depend on the number of
 players and on options (one tile set per player; a grid shape chosen by an
 option), so :class:`Instance` is built per ``(players, options)`` and cached by
-the :class:`~rulepack.interpreter.game.Game`. It holds the pieces, the zones,
+the :class:`~rulepack.game.Game`. It holds the pieces, the zones,
 the compiled patterns, the program of the flow and the initial values of the
 variables. It is immutable once built and shared by every state of that
 configuration.
@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes
-from rulepack.interpreter import patterns as pat
-from rulepack.interpreter.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
+from rulepack.patterns import match as pat
+from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
-from rulepack.interpreter.flow import HALT, Choice, FlowCompiler
-from rulepack.interpreter.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
-from rulepack.interpreter.scope import Global, Scope
-from rulepack.interpreter.values import PatternRef, Piece, Player, ZoneRef, describe
+from rulepack.compiler.flow import HALT, Choice, FlowCompiler
+from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
+from rulepack.compiler.scope import Global, Scope
+from rulepack.engine.values import PatternRef, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
 ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
 
@@ -635,7 +635,7 @@ class Instance:
     def _defines(self) -> None:
         """Compile every define once on its own, so a mistake in one that is never
         called is still reported."""
-        from rulepack.interpreter.expressions import _rename
+        from rulepack.compiler.expressions import _rename
         for d in self.ir.get("defines", []):
             private = [f"${d['name']}:{p}" for p in d["params"]]
             body = _rename(d["expr"], dict(zip(d["params"], private)))

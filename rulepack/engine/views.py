@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulepack.interpreter.serialize import encode
-from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label, describe
+from rulepack.engine.serialize import encode
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label, describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
 
 def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
@@ -56,7 +56,7 @@ def masked_value(st: "State", value: Any, player: int) -> Any:
 
 
 def encode_masked(st: "State", value: Any, player: int) -> Any:
-    """A value with the tags of :func:`rulepack.interpreter.serialize.encode`, except
+    """A value with the tags of :func:`rulepack.engine.serialize.encode`, except
     that a piece the player cannot see becomes ``{"hidden": kind}``."""
     t = type(value)
     if t is Piece:
@@ -121,7 +121,7 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         ``box`` of pieces out of play included), "variables": {name: value},
         "scores", "legal_actions", "options", "flow": {pc, pending, decisions,
         turns, winners, vars}, "result"}``. ``flow.vars`` holds every variable
-        of the flow, tagged as in :mod:`rulepack.interpreter.serialize`, hidden
+        of the flow, tagged as in :mod:`rulepack.engine.serialize`, hidden
         pieces as ``{"hidden": kind}``.
     :raises ValueError: ``player`` is not a seat.
     """

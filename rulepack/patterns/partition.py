@@ -34,12 +34,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from rulepack.interpreter.patterns import PatternBudgetError
-from rulepack.interpreter.values import Piece
+from rulepack.patterns.budget import PatternBudgetError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.patterns import Pattern
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
+    from rulepack.engine.values import Piece
+    from rulepack.patterns.match import Pattern
 
 #: Most search steps (groups tried) one partition may take.
 PARTITION_BUDGET = 500_000

@@ -13,74 +13,23 @@ Special return values: :data:`SUSPEND` (a decision is pending) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
 from rulepack.ir import names_in
-from rulepack.interpreter.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, Fn, _bind_names, make_binder
-from rulepack.interpreter.runtime import RuleValueError, items, show
-from rulepack.interpreter.scope import Scope
-from rulepack.interpreter.values import Cell, Player, ZoneRef
+from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
+from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
+from rulepack.engine.runtime import RuleValueError, items, show
+from rulepack.compiler.scope import Scope
+from rulepack.engine.values import Cell, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.instance import Instance
-    from rulepack.interpreter.state import State
-
-SUSPEND = -1
-HALT = -2
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.state import State
 
 #: Most errors one compilation reports.
 MAX_ERRORS = 20
-
-Instr = Callable[["State"], int]
-
-
-class Label:
-    """A jump target whose program counter is known once it is placed."""
-
-    __slots__ = ("pc",)
-
-    def __init__(self) -> None:
-        self.pc = -1
-
-
-@dataclass
-class Alternative:
-    """One ``action`` of a ``choose``: text template, parameters, guard, effects.
-
-    :param params: per parameter, (bound names, binder, iterable closure).
-    :param pre_guard: guard that uses no parameter (tested once).
-    :param post_guard: guard that uses a parameter (tested per combination).
-    """
-
-    index: int
-    text: str
-    param_names: list[str]
-    params: list[tuple[list[str], Callable[["State", Any], None], Fn]]
-    pre_guard: Fn | None
-    post_guard: Fn | None
-    body: Label
-    at: list[int] | None = None
-    seats: tuple[str, ...] = ()
-
-
-@dataclass
-class Choice:
-    """A decision point of the flow: who decides and between which actions."""
-
-    index: int
-    by: Fn | None
-    alternatives: list[Alternative] = field(default_factory=list)
-    at: list[int] | None = None
-    pc: int = -1
-
-    @cached_property
-    def bound_names(self) -> tuple[str, ...]:
-        """Every name the actions' parameters bind (asked once the flow is compiled)."""
-        return tuple(dict.fromkeys(name for alt in self.alternatives
-                                   for names, _, _ in alt.params for name in names))
 
 
 @dataclass

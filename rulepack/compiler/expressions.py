@@ -12,14 +12,14 @@ import difflib
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
-from rulepack.interpreter import runtime as rt
-from rulepack.interpreter.runtime import RuleValueError, attribute, contains, count, items, show
-from rulepack.interpreter.scope import Global, Scope
-from rulepack.interpreter.values import Cell, PatternRef, Piece, Player, ZoneRef
+from rulepack.engine import runtime as rt
+from rulepack.engine.runtime import RuleValueError, attribute, contains, count, items, show
+from rulepack.compiler.scope import Global, Scope
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.instance import Instance
-    from rulepack.interpreter.state import State
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.state import State
 
 Fn = Callable[["State"], Any]
 
@@ -75,7 +75,7 @@ def _restore(v: dict[str, Any], name: str, saved: Any) -> None:
 
 
 class ExprCompiler:
-    """Compiles expression IR for one :class:`~rulepack.interpreter.instance.Instance`."""
+    """Compiles expression IR for one :class:`~rulepack.compiler.instance.Instance`."""
 
     def __init__(self, inst: "Instance") -> None:
         self.inst = inst
@@ -722,7 +722,7 @@ class ExprCompiler:
 
     def _f_unique(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        from rulepack.interpreter.partition import type_key
+        from rulepack.patterns.partition import type_key
 
         def unique(st: "State") -> list[Any]:
             seen: set[Any] = set()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulepack.interpreter.values import Cell, Piece, ZoneRef
+from rulepack.engine.values import Cell, Piece, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.state import State
+    from rulepack.engine.state import State
 
 
 class RuleValueError(Exception):
@@ -22,7 +22,7 @@ class RuleValueError(Exception):
 def show(value: Any) -> str:
     """A value as a message shows it, in the language's terms (``player 2``,
     ``red 4``, ``[1, 2]``, ``none``), never a Python repr."""
-    from rulepack.interpreter.values import PatternRef, Player
+    from rulepack.engine.values import PatternRef, Player
     t = type(value)
     if t is str:
         return repr(value)

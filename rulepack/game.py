@@ -1,7 +1,7 @@
 """A compiled ruleset: the factory of game states.
 
 :class:`Game` holds the validated IR and builds one
-:class:`~rulepack.interpreter.instance.Instance` per player count and options
+:class:`~rulepack.compiler.instance.Instance` per player count and options
 (cached); :meth:`Game.new_game` starts a state from a seed.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulepack.errors import Location, OptionError, SemanticError
-from rulepack.interpreter.instance import Instance
-from rulepack.interpreter.state import DEFAULT_MAX_DECISIONS, State
+from rulepack.compiler.instance import Instance
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State
 
 
 class Game:
@@ -128,7 +128,7 @@ class Game:
     def state_from_json(self, data: dict[str, Any],
                         max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:
         """Rebuild a state from ``State.to_json()`` output."""
-        from rulepack.interpreter.serialize import state_from_json
+        from rulepack.engine.restore import state_from_json
         inst = self.instance(int(data["players"]), data.get("options") or {})
         return state_from_json(inst, data, max_decisions)
 

@@ -3,7 +3,7 @@
 :class:`State` implements the engine contract of DESIGN.md: ``current_player``,
 ``legal_actions()``, ``apply()``, ``is_terminal()``, ``result()``,
 ``view(player)``, ``to_json()``, ``clone()``. It knows no game: everything it
-does comes from the compiled :class:`~rulepack.interpreter.instance.Instance`.
+does comes from the compiled :class:`~rulepack.compiler.instance.Instance`.
 
 Chance events (shuffles, random choices) are resolved by the state's own seeded
 generator as the flow reaches them and are recorded in :attr:`State.history`
@@ -13,18 +13,18 @@ next to the players' actions, so one seed fixes the whole game.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
-from rulepack.interpreter.flow import HALT, Alternative, Choice
-from rulepack.interpreter.patterns import PatternBudgetError
-from rulepack.interpreter.rng import Rng
-from rulepack.interpreter.runtime import RuleValueError, items, show
-from rulepack.interpreter.values import Cell, Piece, Player, ZoneRef, describe
+from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.program import HALT, Choice
+from rulepack.patterns.budget import PatternBudgetError
+from rulepack.engine.rng import Rng
+from rulepack.engine.runtime import RuleValueError, items, show
+from rulepack.engine.values import Cell, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.interpreter.instance import Instance
+    from rulepack.compiler.instance import Instance
 
 _MISSING = object()
 
@@ -38,93 +38,6 @@ FLOW_STEP_LIMIT = 100_000
 
 #: Decisions a game may take by default before it is stopped as runaway.
 DEFAULT_MAX_DECISIONS = 100_000
-
-
-class Action:
-    """One legal action: which alternative of the pending decision, with which
-    parameter values. Compare actions with ``==``; read :attr:`text`.
-
-    :param choice: index of the decision point (a ``choose`` of the ruleset).
-    :param alt: index of the ``action`` within it.
-    :param values: one value per parameter (pieces, cells, players, numbers...).
-    :param player: the seat that takes it.
-    """
-
-    __slots__ = ("choice", "alt", "values", "player", "_template", "_names")
-
-    def __init__(self, choice: int, alt: "Alternative", values: tuple[Any, ...],
-                 player: int) -> None:
-        self.choice = choice
-        self.alt = alt.index
-        self.values = values
-        self.player = player
-        self._template = alt.text
-        self._names = alt
-
-    def __eq__(self, other: object) -> bool:
-        return (type(other) is Action and other.alt == self.alt and other.choice == self.choice
-                and other.values == self.values)
-
-    def __hash__(self) -> int:
-        return hash((self.choice, self.alt, self.values))
-
-    def bindings(self) -> dict[str, Any]:
-        """Parameter name → value, tuples destructured as the ruleset binds them."""
-        out: dict[str, Any] = {}
-        for (names, _, _), value in zip(self._names.params, self.values):
-            if len(names) == 1:
-                out[names[0]] = value
-            else:
-                out.update(zip(names, value))
-        return out
-
-    def render(self, describe_value: Any = None) -> str:
-        """The action's text with each parameter rendered by ``describe_value``
-        (default: everything shown, seats by their names)."""
-        if describe_value is None:
-            seats = self._names.seats
-
-            def describe_value(v: Any) -> str:
-                return describe(v, seats)
-        return self._template.format(**{k: describe_value(v) for k, v in self.bindings().items()})
-
-    @property
-    def text(self) -> str:
-        """Readable text, everything shown (``"discard red 4 face up"``)."""
-        return self.render()
-
-    def __repr__(self) -> str:
-        return f"<Action {self.text!r}>"
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass
-class ChanceEvent:
-    """A chance event of the flow: a shuffle or a random choice, with its outcome."""
-
-    kind: str
-    detail: str
-    outcome: Any = None
-
-    @property
-    def text(self) -> str:
-        return f"{self.kind} {self.detail}"
-
-
-@dataclass
-class Reveal:
-    """Pieces turned face up by the flow (all players see them), by zone, with the
-    position of each in its zone (grid slot or index; ``None`` in a pile)."""
-
-    zone: str
-    pieces: list[Piece]
-    places: list[Any] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return f"revealed in {self.zone}: " + ", ".join(p.name for p in self.pieces)
 
 
 class State:
@@ -325,8 +238,8 @@ class State:
         return value
 
     def view(self, player: int) -> dict[str, Any]:
-        """What ``player`` may know, as JSON-able data (see :mod:`rulepack.interpreter.views`)."""
-        from rulepack.interpreter.views import build_view
+        """What ``player`` may know, as JSON-able data (see :mod:`rulepack.engine.views`)."""
+        from rulepack.engine.views import build_view
         return build_view(self, player)
 
     def clone(self) -> "State":
@@ -357,8 +270,8 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         """Everything about the position, hidden information included (see
-        :mod:`rulepack.interpreter.serialize`)."""
-        from rulepack.interpreter.serialize import state_to_json
+        :mod:`rulepack.engine.serialize`)."""
+        from rulepack.engine.serialize import state_to_json
         return state_to_json(self)
 
     # ------------------------------------------------------------------ the flow VM
@@ -667,7 +580,7 @@ class State:
 
     def knows(self, player: Any, piece: Any) -> bool:
         """Whether ``player`` knows which piece ``piece`` is: it can see it, or (in a
-        state built by :func:`~rulepack.interpreter.determinize.determinize` for
+        state built by :func:`~rulepack.agents.determinize.determinize` for
         that player) it was placed from what the player saw or remembers."""
         p = self.seat(player)
         if type(piece) is not Piece:

@@ -1,0 +1,11 @@
+"""The engine: a game in progress and everything that reads or changes it.
+
+:mod:`~rulepack.engine.state` (the :class:`State` contract: legal actions, apply,
+clone, result), :mod:`~rulepack.engine.program` (the compiled flow it runs),
+:mod:`~rulepack.engine.actions` (history entries), :mod:`~rulepack.engine.values`
+(pieces, players, cells, zones), :mod:`~rulepack.engine.runtime` (operations on
+values), :mod:`~rulepack.engine.views` (what one player may know),
+:mod:`~rulepack.engine.serialize` and :mod:`~rulepack.engine.restore` (JSON),
+:mod:`~rulepack.engine.rng` (the seeded generator). It imports only
+:mod:`rulepack.patterns` and the ground floor (errors), never the compiler.
+"""

@@ -1,0 +1,99 @@
+"""What the history of a game is made of: players' actions, chance events and reveals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulepack.engine.values import describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.program import Alternative
+    from rulepack.engine.values import Piece
+
+
+class Action:
+    """One legal action: which alternative of the pending decision, with which
+    parameter values. Compare actions with ``==``; read :attr:`text`.
+
+    :param choice: index of the decision point (a ``choose`` of the ruleset).
+    :param alt: index of the ``action`` within it.
+    :param values: one value per parameter (pieces, cells, players, numbers...).
+    :param player: the seat that takes it.
+    """
+
+    __slots__ = ("choice", "alt", "values", "player", "_template", "_names")
+
+    def __init__(self, choice: int, alt: "Alternative", values: tuple[Any, ...],
+                 player: int) -> None:
+        self.choice = choice
+        self.alt = alt.index
+        self.values = values
+        self.player = player
+        self._template = alt.text
+        self._names = alt
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Action and other.alt == self.alt and other.choice == self.choice
+                and other.values == self.values)
+
+    def __hash__(self) -> int:
+        return hash((self.choice, self.alt, self.values))
+
+    def bindings(self) -> dict[str, Any]:
+        """Parameter name → value, tuples destructured as the ruleset binds them."""
+        out: dict[str, Any] = {}
+        for (names, _, _), value in zip(self._names.params, self.values):
+            if len(names) == 1:
+                out[names[0]] = value
+            else:
+                out.update(zip(names, value))
+        return out
+
+    def render(self, describe_value: Any = None) -> str:
+        """The action's text with each parameter rendered by ``describe_value``
+        (default: everything shown, seats by their names)."""
+        if describe_value is None:
+            seats = self._names.seats
+
+            def describe_value(v: Any) -> str:
+                return describe(v, seats)
+        return self._template.format(**{k: describe_value(v) for k, v in self.bindings().items()})
+
+    @property
+    def text(self) -> str:
+        """Readable text, everything shown (``"discard red 4 face up"``)."""
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"<Action {self.text!r}>"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class ChanceEvent:
+    """A chance event of the flow: a shuffle or a random choice, with its outcome."""
+
+    kind: str
+    detail: str
+    outcome: Any = None
+
+    @property
+    def text(self) -> str:
+        return f"{self.kind} {self.detail}"
+
+
+@dataclass
+class Reveal:
+    """Pieces turned face up by the flow (all players see them), by zone, with the
+    position of each in its zone (grid slot or index; ``None`` in a pile)."""
+
+    zone: str
+    pieces: list[Piece]
+    places: list[Any] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return f"revealed in {self.zone}: " + ", ".join(p.name for p in self.pieces)
