@@ -77,3 +77,21 @@ def test_cycle_finder_finds_a_cycle():
 def test_no_module_imports_itself_through_others():
     found = cycles(module_edges())
     assert not found, "import cycles: " + "; ".join(", ".join(c) for c in found)
+
+
+def test_old_import_paths_still_work_with_a_deprecation_warning():
+    code = ("import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
+            "try:\n    import rulepack.interpreter.state\nexcept DeprecationWarning as w:\n"
+            "    print('warned:', w)\n"
+            "warnings.simplefilter('ignore')\n"
+            "from rulepack.interpreter.state import State\n"
+            "from rulepack.interpreter.agents import RandomAgent\n"
+            "import rulepack.engine.state as new\n"
+            "assert State is new.State and new.__spec__.name == 'rulepack.engine.state'\n"
+            "print(RandomAgent.__module__)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "warned: rulepack.interpreter.state is deprecated; import rulepack.engine.state" \
+        in proc.stdout
+    assert "rulepack.agents.bots" in proc.stdout
