@@ -1,0 +1,134 @@
+"""Read-only inspection of a state by the names a ruleset uses.
+
+A stable, public way to read a position whatever the engine keeps inside:
+zones by their label (``"hand[player 2]"``), the pieces in them in zone order,
+each piece's face and owner, the ruleset's declared variables, and any value as
+canonical JSON data. Nothing here changes the state.
+
+The golden playthroughs of the test suite (``tests/golden.py``) summarise
+states through these functions only, so they must keep their meaning while the
+engine inside changes: same labels, same zone order, same values.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.state import State
+
+
+def zone_labels(state: "State") -> list[str]:
+    """The label of every zone, in declaration order (the ``box`` of pieces out
+    of play first; a ``per`` zone expands to one label per key: ``hand[player 1]``)."""
+    return [info.label for info in state.inst.zones]
+
+
+def _zone(state: "State", label: str) -> int:
+    for info in state.inst.zones:
+        if info.label == label:
+            return info.index
+    raise KeyError(f"no zone labelled {label!r}")
+
+
+def zone_kind(state: "State", label: str) -> str:
+    """``"stack"``, ``"row"``, ``"pile"``, ``"grid"`` or ``"groups"``.
+
+    :raises KeyError: no zone has that label.
+    """
+    return state.inst.zones[_zone(state, label)].kind
+
+
+def zone_pieces(state: "State", label: str) -> list[Piece]:
+    """The pieces in a zone, in zone order: a stack bottom to top, a row first to
+    last, a pile in piece order, groups one after the other, a grid's occupied
+    cells row by row (see :func:`grid_cells` for the cells).
+
+    :raises KeyError: no zone has that label.
+    """
+    return [p for p in state.zones[_zone(state, label)] if p is not None]
+
+
+def grid_cells(state: "State", label: str) -> list[tuple[str, Piece | None]]:
+    """Every cell of a grid zone, row by row: ``(cell label, piece or None)``
+    (cell labels as in action texts: ``"a1"`` is the top left).
+
+    :raises KeyError: no zone has that label.
+    :raises ValueError: the zone is not a grid.
+    """
+    index = _zone(state, label)
+    info = state.inst.zones[index]
+    if info.kind != "grid":
+        raise ValueError(f"{label} is a {info.kind}, not a grid")
+    return [(cell_label(r, c), piece) for (r, c), piece in zip(info.cells, state.zones[index])]
+
+
+def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:
+    """The groups of a ``groups`` zone (lists of pieces, in order), or ``None``
+    while it is not arranged or for another kind of zone.
+
+    :raises KeyError: no zone has that label.
+    """
+    index = _zone(state, label)
+    if state.inst.zones[index].kind != "groups":
+        return None
+    return state.groups(index)
+
+
+def piece_info(state: "State", piece: Piece) -> dict[str, Any]:
+    """A piece as it lies: ``{"name": str, "kind": str, "face": "up" | "down",
+    "owner": seat number or None}``."""
+    owner = state.owner[piece.id]
+    return {"name": piece.name, "kind": piece.kind,
+            "face": "up" if state.face[piece.id] else "down",
+            "owner": None if owner is None else int(owner)}
+
+
+def variables(state: "State") -> dict[str, Any]:
+    """The ruleset's declared variables (``var``), name → value, in declaration
+    order; a ``per player`` variable is a list by seat. Values are engine values;
+    :func:`canonical` turns them into JSON data. The flow's own names (``let``,
+    loop variables, action parameters) are not included."""
+    return {name: state.vars.get(name) for name in state.inst.var_inits}
+
+
+def active_seats(state: "State") -> list[bool]:
+    """Per seat, whether it is still in the game (not eliminated)."""
+    return list(state.active)
+
+
+def canonical(state: "State", value: Any) -> Any:
+    """A value as canonical JSON data, the same for equal values whatever the
+    engine's representation: ``None``, booleans, numbers and strings as they
+    are; a list as a list; a piece ``{"piece": name}``; a seat ``{"seat": n}``;
+    a zone ``{"zone": label}``; a cell ``{"cell": [zone label, "b3"]}``; a
+    pattern ``{"pattern": name}``; a tuple ``{"tuple": [...]}``; a map
+    ``{"map": [[key, value], ...]}`` sorted by key.
+
+    :raises TypeError: a value of no kind the rules language has.
+    """
+    t = type(value)
+    if value is None or t is bool or t is str or t is int or t is float:
+        return value
+    if t is Player:
+        return {"seat": int(value)}
+    if t is Piece:
+        return {"piece": value.name}
+    if t is list:
+        return [canonical(state, v) for v in value]
+    if t is tuple:
+        return {"tuple": [canonical(state, v) for v in value]}
+    if t is dict:
+        entries = [[canonical(state, k), canonical(state, v)] for k, v in value.items()]
+        entries.sort(key=lambda kv: json.dumps(kv[0], sort_keys=True))
+        return {"map": entries}
+    if t is ZoneRef:
+        return {"zone": value.label}
+    if t is Cell:
+        return {"cell": [state.inst.zones[value.zone].label, str(value)]}
+    if t is PatternRef:
+        return {"pattern": value.name}
+    raise TypeError(f"no canonical form for {value!r}")

@@ -1,0 +1,55 @@
+"""rulepack.engine.inspect: a state read by the ruleset's names."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulepack
+from rulepack.engine import inspect
+from rulepack.engine.values import Piece
+
+
+def test_zones_by_label_in_zone_order() -> None:
+    state = rulepack.load("multzo").new_game(3, seed=2)
+    labels = inspect.zone_labels(state)
+    assert labels[:3] == ["box", "stack", "discards"]
+    assert "hand[player 3]" in labels
+    assert inspect.zone_kind(state, "stack") == "stack"
+    hand = inspect.zone_pieces(state, "hand[player 1]")
+    assert len(hand) == 4 and all(type(p) is Piece for p in hand)
+    assert hand == sorted(hand)                 # a pile keeps piece order
+    info = inspect.piece_info(state, hand[0])
+    assert info == {"name": hand[0].name, "kind": hand[0].kind, "face": "down", "owner": None}
+    with pytest.raises(KeyError, match="no zone labelled 'hand'"):
+        inspect.zone_pieces(state, "hand")
+    with pytest.raises(ValueError, match="not a grid"):
+        inspect.grid_cells(state, "stack")
+    assert inspect.zone_groups(state, "stack") is None
+
+
+def test_grid_cells_row_by_row() -> None:
+    state = rulepack.load("mismemory").new_game(2, seed=0, options={"grid": "4x6"})
+    cells = inspect.grid_cells(state, "board")
+    assert [c for c, _ in cells[:7]] == ["a1", "b1", "c1", "d1", "e1", "f1", "a2"]
+    assert [p for _, p in cells if p is not None] == inspect.zone_pieces(state, "board")
+
+
+def test_declared_variables_only_and_canonical_values() -> None:
+    state = rulepack.load("multzo").new_game(3, seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply(rng.randrange(len(state.legal_actions())))
+    values = inspect.variables(state)
+    assert list(values) == ["declarer", "first", "won_categories", "multiplied"]
+    first = values["first"]
+    assert inspect.canonical(state, first) == {"seat": int(first)}
+    won = [entry for seat in values["won_categories"] for entry in seat]
+    category, suit, coins = won[0]
+    assert inspect.canonical(state, won[0]) == {"tuple": [{"pattern": category.name}, suit, coins]}
+    piece = inspect.zone_pieces(state, "discards")[0]
+    assert inspect.canonical(state, [piece, {2: True, 1: None}, 0.5]) == [
+        {"piece": piece.name}, {"map": [[1, None], [2, True]]}, 0.5]
+    with pytest.raises(TypeError):
+        inspect.canonical(state, object())
