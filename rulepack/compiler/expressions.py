@@ -12,10 +12,11 @@ import difflib
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
+from rulepack.engine import ops
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import RuleValueError, attribute, contains, count, items, show
 from rulepack.compiler.scope import Global, Scope
-from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
+from rulepack.engine.values import Cell, Piece, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -32,7 +33,7 @@ BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
 AXES = [(0, 1), (1, 0), (1, 1), (1, -1)]
 
 #: The eight directions from a grid cell.
-DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
+DIRECTIONS = ops.DIRECTIONS
 
 #: Words that read as values wherever an expression may stand.
 LITERAL_WORDS = ("up", "down", "none", "true", "false")
@@ -258,15 +259,7 @@ class ExprCompiler:
     def _e_range(self, node: dict[str, Any], scope: Scope) -> Fn:
         lo = self.compile(node["from"], scope)
         hi = self.compile(node["to"], scope)
-
-        def rng(st: "State") -> list[int]:
-            a, b = lo(st), hi(st)
-            if not isinstance(a, int) or not isinstance(b, int):
-                raise RuleValueError(f"a range needs whole numbers, not {show(a)}..{show(b)}")
-            if b - a > 1_000_000:
-                raise RuleValueError("a range of more than a million numbers")
-            return list(range(a, b + 1))
-        return rng
+        return lambda st: ops.make_range(lo(st), hi(st))
 
     def _e_if(self, node: dict[str, Any], scope: Scope) -> Fn:
         c = self.compile(node["cond"], scope)
@@ -311,28 +304,9 @@ class ExprCompiler:
                                      code="play-name-in-constant")
                 family = g.value["zones"]
                 zname = base["name"]
-
-                def zone_of(st: "State") -> ZoneRef:
-                    key = idx(st)
-                    try:
-                        return family[key]
-                    except (KeyError, IndexError, TypeError):
-                        raise RuleValueError(f"zone {zname} has no [{key}]") from None
-                return zone_of
+                return lambda st: ops.zone_of_family(family, idx(st), zname)
         of = self.compile(base, scope)
-
-        def index(st: "State") -> Any:
-            container = of(st)
-            key = idx(st)
-            try:
-                if type(container) is dict:
-                    return container[key]
-                if type(container) is ZoneRef:
-                    return items(st, container)[key]
-                return container[key]
-            except (KeyError, IndexError, TypeError):
-                raise RuleValueError(f"no element [{show(key)}] in {show(container)}") from None
-        return index
+        return lambda st: ops.index(st, of(st), idx(st))
 
     # ------------------------------------------------------------------ operators
     def _e_op(self, node: dict[str, Any], scope: Scope) -> Fn:
@@ -343,7 +317,7 @@ class ExprCompiler:
             return lambda st: not a(st)
         if op == "neg":
             (a,) = args
-            return lambda st: -_number(a(st), "'-'")
+            return lambda st: ops.neg(a(st))
         a, b = args
         if op == "and":
             return lambda st: bool(a(st)) and bool(b(st))
@@ -357,12 +331,11 @@ class ExprCompiler:
             return lambda st: contains(st, b(st), a(st))
         if op == "not in":
             return lambda st: not contains(st, b(st), a(st))
-        if op in ("<", "<=", ">", ">="):
-            return _comparison(op, a, b)
         if op == "+":
-            return _plus(a, b)
-        if op in ("-", "*", "//", "/", "%"):
-            return _arith(op, a, b)
+            return lambda st: ops.plus(st, a(st), b(st))
+        if op in ops.ARITHMETIC:
+            f = ops.ARITHMETIC[op]
+            return lambda st: f(a(st), b(st))
         raise self.error(f"unknown operator {op!r}", node, scope, code="bad-ir")
 
     # ------------------------------------------------------------------ collections
@@ -407,10 +380,7 @@ class ExprCompiler:
         key = rt.sort_key(self.inst.orders.get(attr))
         reverse = bool(node.get("descending"))
 
-        def sort(st: "State") -> list[Any]:
-            xs = items(st, of(st))
-            return sorted(xs, key=lambda x: key(attribute(st, x, attr)), reverse=reverse)
-        return sort
+        return lambda st: ops.sort_by(st, of(st), attr, key, reverse)
 
     def _e_comp(self, node: dict[str, Any], scope: Scope) -> Fn:
         names = _bind_names(node["bind"])
@@ -443,28 +413,19 @@ class ExprCompiler:
         key = self.compile(node["by"], inner)
 
         def argmax(st: "State") -> list[Any]:
-            best: list[Any] = []
-            best_key: Any = None
             v = st.vars
             saved = v.get(name, _MISSING)
-            try:
-                for x in items(st, source(st)):
+
+            def bound(f: Fn) -> Callable[[Any], Any]:
+                def at(x: Any) -> Any:
                     v[name] = x
-                    if cond is not None and not cond(st):
-                        continue
-                    k = key(st)
-                    try:
-                        better = not best or k > best_key
-                    except TypeError:
-                        raise RuleValueError(f"argmax cannot compare {show(k)} with {show(best_key)}") \
-                            from None
-                    if better:
-                        best, best_key = [x], k
-                    elif k == best_key:
-                        best.append(x)
+                    return f(st)
+                return at
+            try:
+                return ops.argmax(items(st, source(st)), bound(key),
+                                  None if cond is None else bound(cond))
             finally:
                 _restore(v, name, saved)
-            return best
         return argmax
 
     def _e_run(self, node: dict[str, Any], scope: Scope) -> Fn:
@@ -479,32 +440,16 @@ class ExprCompiler:
         cond = self.compile(node["where"], self._candidate_scope(scope, name))
 
         def run(st: "State") -> list[Cell]:
-            start = _as_cell(st, through(st))
-            d = _direction(along(st))
             v = st.vars
             saved = v.get(name, _MISSING)
 
-            def ok(cell: Cell | None) -> bool:
-                if cell is None:
-                    return False
-                v[name] = st.piece_at(cell)
-                return bool(cond(st))
+            def ok(piece: Any) -> Any:
+                v[name] = piece
+                return cond(st)
             try:
-                if not ok(start):
-                    return []
-                back: list[Cell] = []
-                c = st.step(start, (-d[0], -d[1]))
-                while ok(c):
-                    back.append(c)  # type: ignore[arg-type]
-                    c = st.step(c, (-d[0], -d[1]))  # type: ignore[arg-type]
-                ahead: list[Cell] = []
-                c = st.step(start, d)
-                while ok(c):
-                    ahead.append(c)  # type: ignore[arg-type]
-                    c = st.step(c, d)  # type: ignore[arg-type]
+                return ops.maximal_run(st, through(st), along(st), ok)
             finally:
                 _restore(v, name, saved)
-            return back[::-1] + [start] + ahead
         return run
 
     def _e_top(self, node: dict[str, Any], scope: Scope) -> Fn:
@@ -516,19 +461,9 @@ class ExprCompiler:
         n = self.compile(node["count"], scope) if node.get("count") else None
         from_top = node["end"] == "top"
 
-        def top(st: "State") -> Any:
-            xs = items(st, of(st))
-            if n is None:
-                if not xs:
-                    return None
-                return xs[-1] if from_top else xs[0]
-            k = n(st)
-            if not isinstance(k, int) or k < 0:
-                raise RuleValueError(f"cannot take {show(k)} pieces")
-            if k == 0:
-                return []
-            return xs[::-1][:k] if from_top else xs[:k]
-        return top
+        if n is None:
+            return lambda st: ops.top(st, of(st), None, from_top)
+        return lambda st: ops.top(st, of(st), n(st), from_top)
 
     # ------------------------------------------------------------------ calls
     def _e_call(self, node: dict[str, Any], scope: Scope) -> Fn:
@@ -600,27 +535,20 @@ class ExprCompiler:
         (a,) = args
         return lambda st: count(st, a(st))
 
-    def _f_sum(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _unary(self, args: list[Fn], f: Callable[["State", Any], Any]) -> Fn:
         (a,) = args
+        return lambda st: f(st, a(st))
 
-        def total(st: "State") -> Any:
-            s = 0
-            for x in items(st, a(st)):
-                if x is None:
-                    continue
-                if isinstance(x, bool) or not isinstance(x, (int, float)):
-                    raise RuleValueError(f"sum() of something that is not a number: {show(x)}")
-                s += x
-            return s
-        return total
+    def _f_sum(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        return self._unary(args, ops.total)
 
     def _f_max(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: _extreme(max, items(st, a(st)))
+        return lambda st: ops.extreme(max, items(st, a(st)))
 
     def _f_min(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: _extreme(min, items(st, a(st)))
+        return lambda st: ops.extreme(min, items(st, a(st)))
 
     def _f_any(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
@@ -631,55 +559,24 @@ class ExprCompiler:
         return lambda st: all(items(st, a(st)))
 
     def _f_distinct(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-
-        def distinct(st: "State") -> list[Any]:
-            seen: list[Any] = []
-            for x in items(st, a(st)):
-                if x not in seen:
-                    seen.append(x)
-            return seen
-        return distinct
+        return self._unary(args, ops.distinct)
 
     def _f_only(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-
-        def only(st: "State") -> Any:
-            xs = items(st, a(st))
-            return xs[0] if len(xs) == 1 else None
-        return only
+        return self._unary(args, ops.only)
 
     def _f_first(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-
-        def first(st: "State") -> Any:
-            xs = items(st, a(st))
-            return xs[0] if xs else None
-        return first
+        return self._unary(args, ops.first)
 
     def _f_last(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-
-        def last(st: "State") -> Any:
-            xs = items(st, a(st))
-            return xs[-1] if xs else None
-        return last
+        return self._unary(args, ops.last)
 
     def _f_random(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
         arg = node["args"][0]
         if arg.get("k") == "lit" and type(arg.get("value")) in (int, float):
             raise self.error(f"random() picks an element of a collection, not of the number "
                              f"{arg['value']}", arg, scope, code="random-of-number",
                              hint=f"a die roll is random(1..{arg['value']})")
-
-        def random_element(st: "State") -> Any:
-            value = a(st)
-            if type(value) in (int, float):
-                raise RuleValueError(f"random() picks an element of a collection, not of the "
-                                     f"number {show(value)} (a die roll is random(1..6))")
-            return st.chance_choice(items(st, value))
-        return random_element
+        return self._unary(args, ops.random_element)
 
     def _f_order(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
@@ -695,13 +592,7 @@ class ExprCompiler:
 
     def _pattern_arg(self, f: Fn) -> Callable[["State"], Any]:
         patterns = self.inst.patterns
-
-        def get(st: "State") -> Any:
-            ref = f(st)
-            if type(ref) is not PatternRef:
-                raise RuleValueError(f"{show(ref)} is not a pattern")
-            return patterns[ref.index]
-        return get
+        return lambda st: ops.pattern(patterns, f(st))
 
     def _f_best(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
@@ -709,31 +600,17 @@ class ExprCompiler:
 
     def _f_partition(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
-        return lambda st: pat(st).partition(st, _pieces(st, group(st)))
+        return lambda st: pat(st).partition(st, ops.pieces(st, group(st)))
 
     def _f_partitionable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         optional = args[2] if len(args) == 3 else None
-
-        def partitionable(st: "State") -> bool:
-            extra = _pieces(st, optional(st)) if optional is not None else []
-            return pat(st).partition(st, _pieces(st, group(st)), extra) is not None
-        return partitionable
+        if optional is None:
+            return lambda st: ops.partitionable(st, pat(st), group(st), None)
+        return lambda st: ops.partitionable(st, pat(st), group(st), optional(st))
 
     def _f_unique(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-        from rulepack.patterns.partition import type_key
-
-        def unique(st: "State") -> list[Any]:
-            seen: set[Any] = set()
-            out = []
-            for x in items(st, a(st)):
-                key = type_key(x) if type(x) is Piece else _hashable(x)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(x)
-            return out
-        return unique
+        return self._unary(args, ops.unique)
 
     def _f_matches(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
@@ -748,28 +625,17 @@ class ExprCompiler:
 
     def _f_abs(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: abs(_number(a(st), "abs()"))
+        return lambda st: abs(ops.number(a(st), "abs()"))
 
     def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: st.cells(a(st))
 
     def _f_empty(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-        return lambda st: [c for c in st.cells(a(st)) if st.piece_at(c) is None]
+        return self._unary(args, ops.empty)
 
     def _f_flatten(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-
-        def flatten(st: "State") -> list[Any]:
-            out: list[Any] = []
-            for x in items(st, a(st)):
-                if type(x) is list or type(x) is tuple:
-                    out.extend(x)
-                else:
-                    out.append(x)
-            return out
-        return flatten
+        return self._unary(args, ops.flatten)
 
     def _f_knows(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         player, piece = args
@@ -777,42 +643,17 @@ class ExprCompiler:
 
     def _f_step(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         cell, direction = args
-        return lambda st: st.step(_as_cell(st, cell(st)), _direction(direction(st)))
+        return lambda st: st.step(ops.as_cell(st, cell(st)), ops.direction(direction(st)))
 
     def _f_neighbours(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (cell,) = args
-
-        def neighbours(st: "State") -> list[Cell]:
-            c = _as_cell(st, cell(st))
-            return [n for n in (st.step(c, d) for d in DIRECTIONS) if n is not None]
-        return neighbours
+        return self._unary(args, ops.neighbours)
 
     def _f_ends(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         line, direction = args
-
-        def ends(st: "State") -> list[Cell]:
-            cells = [_as_cell(st, c) for c in items(st, line(st))]
-            if not cells:
-                return []
-            d = _direction(direction(st))
-            out = []
-            before = st.step(cells[0], (-d[0], -d[1]))
-            after = st.step(cells[-1], d)
-            for c in (before, after):
-                if c is not None:
-                    out.append(c)
-            return out
-        return ends
+        return lambda st: ops.ends(st, line(st), direction(st))
 
     def _f_at(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
-        (a,) = args
-
-        def at(st: "State") -> Any:
-            c = a(st)
-            if type(c) is not Cell:
-                raise RuleValueError(f"at() needs a cell, not {show(c)}")
-            return st.piece_at(c)
-        return at
+        return self._unary(args, ops.at)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -841,14 +682,6 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
     return bind_many
 
 
-def _hashable(x: Any) -> Any:
-    if isinstance(x, (list, tuple)):
-        return tuple(_hashable(v) for v in x)
-    if isinstance(x, dict):
-        return tuple(sorted((repr(k), _hashable(v)) for k, v in x.items()))
-    return x
-
-
 def _rename(node: Any, names: dict[str, str]) -> Any:
     """A copy of expression IR with bare names renamed (a define's parameters)."""
     if isinstance(node, list):
@@ -859,138 +692,3 @@ def _rename(node: Any, names: dict[str, str]) -> Any:
         return {**node, "name": names[node["name"]]}
     return {k: _rename(v, names) for k, v in node.items()}
 
-
-def _pieces(st: "State", value: Any) -> list[Piece]:
-    xs = items(st, value)
-    for x in xs:
-        if type(x) is not Piece:
-            raise RuleValueError(f"a pattern applies to pieces, not {show(x)}")
-    return xs
-
-
-def _as_cell(st: "State", value: Any) -> Cell:
-    """A cell, or the cell of a piece lying on a grid. :raises RuleValueError: otherwise."""
-    if type(value) is Cell:
-        return value
-    if type(value) is Piece:
-        cell = st.cell_of(value)
-        if cell is not None:
-            return cell
-        raise RuleValueError(f"{value.name} is not on a grid")
-    raise RuleValueError(f"a cell is needed here, not {show(value)}")
-
-
-def _direction(value: Any) -> tuple[int, int]:
-    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return (int(value[0]), int(value[1]))
-    raise RuleValueError(f"a direction is written (row step, column step), not {show(value)}")
-
-
-def _number(x: Any, what: str) -> Any:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise RuleValueError(f"{what} needs a number, not {show(x)}")
-    return x
-
-
-def _extreme(pick: Any, xs: list[Any]) -> Any:
-    if not xs:
-        return None
-    try:
-        return pick(xs)
-    except TypeError:
-        raise RuleValueError(f"{pick.__name__}() cannot compare the values {show(xs)} "
-                             "(mixed numbers and names? compare by an attribute's order with "
-                             "'by', or use a numeric attribute)") from None
-
-
-def _comparison(op: str, a: Fn, b: Fn) -> Fn:
-    def check(x: Any, y: Any) -> None:
-        if type(x) is Piece or type(y) is Piece or x is None or y is None:
-            raise RuleValueError(f"cannot compare {show(x)} {op} {show(y)}")
-    if op == "<":
-        def lt(st: "State") -> bool:
-            x, y = a(st), b(st)
-            try:
-                return x < y
-            except TypeError:
-                check(x, y)
-                raise RuleValueError(f"cannot compare {show(x)} < {show(y)}") from None
-        return lt
-    if op == "<=":
-        def le(st: "State") -> bool:
-            x, y = a(st), b(st)
-            try:
-                return x <= y
-            except TypeError:
-                raise RuleValueError(f"cannot compare {show(x)} <= {show(y)}") from None
-        return le
-    if op == ">":
-        def gt(st: "State") -> bool:
-            x, y = a(st), b(st)
-            try:
-                return x > y
-            except TypeError:
-                raise RuleValueError(f"cannot compare {show(x)} > {show(y)}") from None
-        return gt
-
-    def ge(st: "State") -> bool:
-        x, y = a(st), b(st)
-        try:
-            return x >= y
-        except TypeError:
-            raise RuleValueError(f"cannot compare {show(x)} >= {show(y)}") from None
-    return ge
-
-
-def _plus(a: Fn, b: Fn) -> Fn:
-    def plus(st: "State") -> Any:
-        x, y = a(st), b(st)
-        tx, ty = type(x), type(y)
-        if tx is list or ty is list or tx is ZoneRef or ty is ZoneRef:
-            # collections join: a zone stands for its pieces, a single value for itself
-            return _as_list(st, x) + _as_list(st, y)
-        if isinstance(x, (int, float)) and isinstance(y, (int, float)) and \
-                not isinstance(x, bool) and not isinstance(y, bool):
-            return x + y
-        raise RuleValueError(f"cannot add {show(x)} and {show(y)}")
-    return plus
-
-
-def _as_list(st: "State", x: Any) -> list[Any]:
-    if type(x) is list or type(x) is tuple or type(x) is ZoneRef:
-        return list(items(st, x))
-    return [x]
-
-
-def _arith(op: str, a: Fn, b: Fn) -> Fn:
-    def check(x: Any, y: Any) -> None:
-        if not (type(x) is int or type(x) is Player) or not (type(y) is int or type(y) is Player):
-            if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) \
-                    or not isinstance(y, (int, float)):
-                raise RuleValueError(f"cannot compute {show(x)} {op} {show(y)}")
-
-    if op == "-":
-        def minus(st: "State") -> Any:
-            x, y = a(st), b(st)
-            check(x, y)
-            return x - y
-        return minus
-    if op == "*":
-        def times(st: "State") -> Any:
-            x, y = a(st), b(st)
-            check(x, y)
-            return x * y
-        return times
-
-    def divide(st: "State") -> Any:
-        x, y = a(st), b(st)
-        check(x, y)
-        if y == 0:
-            raise RuleValueError("division by zero")
-        if op == "//":
-            return x // y
-        if op == "%":
-            return x % y
-        return x // y if x % y == 0 else x / y
-    return divide

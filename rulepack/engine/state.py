@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
-from rulepack.engine.program import HALT, Choice
+from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, items, show
