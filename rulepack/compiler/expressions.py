@@ -15,6 +15,7 @@ from rulepack.errors import SemanticError
 from rulepack.engine import ops
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import RuleValueError, attribute, contains, count, items, show
+from rulepack.compiler.codegen import SourceGen
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, Piece, Player
 
@@ -80,10 +81,15 @@ class ExprCompiler:
 
     def __init__(self, inst: "Instance") -> None:
         self.inst = inst
+        #: the Python source generator for root expressions (see :mod:`codegen`)
+        self.source = SourceGen(self)
+        self._depth = 0
 
     # ------------------------------------------------------------------ entry
     def compile(self, node: dict[str, Any], scope: Scope) -> Fn:
-        """Compile one expression node.
+        """Compile one expression node. A root expression (one not compiled as part
+        of another) becomes generated Python code where :mod:`codegen` handles it,
+        after the closures have checked it.
 
         :raises SemanticError: unknown names, functions, attributes, bad arity.
         """
@@ -92,7 +98,14 @@ class ExprCompiler:
         if method is None:
             raise SemanticError.at(f"unknown expression kind {kind!r}", scope.location(node),
                                    code="bad-ir")
-        return method(node, scope)
+        self._depth += 1
+        try:
+            fn: Fn = method(node, scope)
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            return self.source.function(node, scope) or fn
+        return fn
 
     def error(self, message: str, node: dict[str, Any], scope: Scope,
               code: str = "semantic", hint: str | None = None) -> SemanticError:
@@ -348,7 +361,14 @@ class ExprCompiler:
         """Compile the iterable of ``for name in ...``: a ``where`` directly under it
         binds ``name`` to each candidate (so ``for t in hand where suit == s``)."""
         if node.get("k") == "where":
-            return self._where(node, scope, name)
+            self._depth += 1
+            try:
+                fn = self._where(node, scope, name)
+            finally:
+                self._depth -= 1
+            if self._depth == 0:
+                return self.source.function(node, scope, bind=name) or fn
+            return fn
         return self.compile(node, scope)
 
     def _e_where(self, node: dict[str, Any], scope: Scope) -> Fn:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
@@ -23,7 +24,7 @@ from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LIT
 from rulepack.compiler.flow import HALT, Choice, FlowCompiler
 from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
 from rulepack.compiler.scope import Global, Scope
-from rulepack.engine.values import PatternRef, Piece, Player, ZoneRef, describe
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -60,6 +61,25 @@ class ZoneInfo:
 
     def __post_init__(self) -> None:
         self.slot_of = {rc: i for i, rc in enumerate(self.cells)}
+        self._neighbours: dict[tuple[int, int], list[Cell | None]] = {}
+
+    @cached_property
+    def cell_objects(self) -> list[Cell]:
+        """The cells of a grid as values, by slot (cells never change: shared by all)."""
+        return [Cell(self.index, r, c, i) for i, (r, c) in enumerate(self.cells)]
+
+    def neighbour(self, slot: int, direction: tuple[int, int]) -> Cell | None:
+        """The cell one step from ``slot`` in ``direction`` (row step, column step), or
+        ``None`` off the grid or on a hole; a table per direction, built once."""
+        table = self._neighbours.get(direction)
+        if table is None:
+            dr, dc = direction
+            table = []
+            for r, c in self.cells:
+                to = self.slot_of.get((r + dr, c + dc))
+                table.append(None if to is None else self.cell_objects[to])
+            self._neighbours[direction] = table
+        return table[slot]
 
 
 class _BuildState:

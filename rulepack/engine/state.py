@@ -46,6 +46,11 @@ class State:
     Mutating methods: :meth:`apply`. Everything else reads.
     """
 
+    #: piece id → its slot in the grid it lies on (meaningless for pieces elsewhere);
+    #: built when first needed, dropped (``None``) whenever a grid changes. Shared by
+    #: clones, never changed in place.
+    _slots: list[int] | None = None
+
     def __init__(self, inst: "Instance", seed: int = 0,
                  max_decisions: int = DEFAULT_MAX_DECISIONS) -> None:
         self.inst = inst
@@ -247,6 +252,7 @@ class State:
         c = State.__new__(State)
         c.inst = self.inst
         c.zones = [z[:] for z in self.zones]
+        c._slots = self._slots
         c.loc = self.loc[:]
         c.face = self.face[:]
         c.owner = self.owner[:]
@@ -407,6 +413,7 @@ class State:
             self.rng.shuffle(pieces)
             for i, p in zip(slots, pieces):
                 z[i] = p
+            self._slots = None
         else:
             self.rng.shuffle(z)
         self.history.append(ChanceEvent("shuffle", zone.label))
@@ -428,6 +435,7 @@ class State:
                 raise RuleValueError(f"{piece.name} is not where it should be") from None
             if kinds[z] == "grid":
                 src[i] = None
+                self._slots = None
             else:
                 del src[i]
                 if kinds[z] == "groups":
@@ -438,6 +446,7 @@ class State:
                     raise RuleValueError(f"cell {dest} is not empty")
                 target[dest.slot] = piece
                 loc[piece.id] = dest.zone
+                self._slots = None
             else:
                 target = zones[dest.index]
                 kind = kinds[dest.index]
@@ -448,6 +457,7 @@ class State:
                         target[target.index(None)] = piece
                     except ValueError:
                         raise RuleValueError(f"{dest.label} is full") from None
+                    self._slots = None
                 elif bottom:
                     target.insert(0, piece)
                 else:
@@ -535,18 +545,12 @@ class State:
         """All cells of a grid zone, row-major."""
         if type(zone) is not ZoneRef or self.inst.zones[zone.index].kind != "grid":
             raise RuleValueError(f"{show(zone)} is not a grid")
-        info = self.inst.zones[zone.index]
-        return [Cell(zone.index, r, c, i) for i, (r, c) in enumerate(info.cells)]
+        return list(self.inst.zones[zone.index].cell_objects)
 
     def step(self, cell: Cell, direction: tuple[int, int]) -> Cell | None:
         """The cell next to ``cell`` in ``direction`` (row step, column step), or
         ``None`` off the grid or on a hole."""
-        info = self.inst.zones[cell.zone]
-        r, c = cell.row + direction[0], cell.col + direction[1]
-        slot = info.slot_of.get((r, c))
-        if slot is None:
-            return None
-        return Cell(cell.zone, r, c, slot)
+        return self.inst.zones[cell.zone].neighbour(cell.slot, direction)
 
     def claim(self, pieces: list[Any], player: Any) -> None:
         """Make ``player`` (a seat, or ``None``) the owner of pieces."""
@@ -559,16 +563,28 @@ class State:
             owner[piece.id] = player
 
     def piece_at(self, cell: Cell) -> Piece | None:
+        """The piece in ``cell``, or ``None``."""
         return self.zones[cell.zone][cell.slot]
 
     def cell_of(self, piece: Piece) -> Cell | None:
+        """The cell ``piece`` lies in, or ``None`` when it is not on a grid."""
         z = self.loc[piece.id]
         info = self.inst.zones[z]
         if info.kind != "grid":
             return None
-        slot = self.zones[z].index(piece)
-        r, c = info.cells[slot]
-        return Cell(z, r, c, slot)
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = self._grid_slots()
+        return info.cell_objects[slots[piece.id]]
+
+    def _grid_slots(self) -> list[int]:
+        slots = [-1] * len(self.inst.pieces)
+        for info in self.inst.zones:
+            if info.kind == "grid":
+                for i, p in enumerate(self.zones[info.index]):
+                    if p is not None:
+                        slots[p.id] = i
+        return slots
 
     def visible(self, piece: Piece, player: int) -> bool:
         """Whether ``player`` may see the identity of ``piece`` now."""

@@ -1,0 +1,437 @@
+"""Expression IR → Python source, compiled once per game instance.
+
+Each expression that the flow, a score, a guard or a pattern evaluates (a *root*)
+becomes one generated Python function ``expr_N(st)``: operators and built-ins
+inline, loop variables of ``where``, comprehensions and ``argmax`` as Python
+locals, a ``define`` as an inline ``lambda``, attribute reads as indexed lookups
+(``x.attrs['rank']``, ``st.owner[x.id]``). Operators that must check their
+operands call the same functions as the closures (:mod:`rulepack.engine.ops`),
+so both forms give the same values and the same errors.
+
+:class:`ExprCompiler <rulepack.compiler.expressions.ExprCompiler>` compiles each
+root to closures first — that pass checks names and reports located errors —
+then asks :meth:`SourceGen.function` for the generated form. A construct the
+generator does not handle (a chance event such as ``random()``) keeps the
+closures for that root.
+
+Safety: ruleset text reaches the source only as ``repr()`` of a string or number,
+inside a comment through ``repr()``, or not at all: names of the ruleset become
+numbered identifiers (``L3``), other constants are bound in the function's
+namespace (``K2``). Nothing is read back from disk; the code object lives in
+memory with its instance.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.engine import ops
+from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, attribute, contains, count, items
+from rulepack.engine.values import Cell, Piece, Player
+from rulepack.errors import Location
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.expressions import ExprCompiler
+    from rulepack.compiler.scope import Scope
+    from rulepack.engine.state import State
+
+#: Set to False to compile every expression to closures only (tests compare the two).
+ENABLED = True
+
+#: Names every generated function may use, besides its own constants.
+BASE_NAMESPACE: dict[str, Any] = {
+    "__builtins__": {"len": len, "list": list, "any": any, "all": all, "bool": bool,
+                     "abs": abs, "max": max, "min": min, "type": type},
+    "Piece": Piece, "Cell": Cell, "attribute": attribute, "contains": contains,
+    "count": count, "items": items,
+    **{f"_{name}": getattr(ops, name) for name in (
+        "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
+        "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
+        "first", "last", "flatten", "unique", "pattern", "partitionable", "at", "empty",
+        "neighbours", "ends", "maximal_run", "top", "sort_by", "argmax", "pieces", "number",
+        "as_cell", "direction", "unpack")},
+}
+
+_ARITH = {"-": "_minus", "*": "_times", "//": "_floordiv", "%": "_mod", "/": "_divide",
+          "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+#: Built-ins that take one value and the state: ``f(st, value)``.
+_UNARY = {"sum": "_total", "distinct": "_distinct", "only": "_only", "first": "_first",
+          "last": "_last", "unique": "_unique", "empty": "_empty", "flatten": "_flatten",
+          "neighbours": "_neighbours", "at": "_at"}
+
+
+class Unsupported(Exception):
+    """The generator does not handle this construct; the closures are kept."""
+
+
+class GeneratedExpression:
+    """One generated function: its name, source, and where its expression stands."""
+
+    __slots__ = ("name", "source", "where")
+
+    def __init__(self, name: str, source: str, where: Location) -> None:
+        self.name = name
+        self.source = source
+        self.where = where
+
+
+class SourceGen:
+    """Generates the Python source of the root expressions of one instance.
+
+    :param compiler: the instance's expression compiler (its scopes and instance).
+    """
+
+    def __init__(self, compiler: "ExprCompiler") -> None:
+        self.compiler = compiler
+        self.inst = compiler.inst
+        #: every function generated so far, in order (``rulepack compile --format python``)
+        self.generated: list[GeneratedExpression] = []
+        self._ns: dict[str, Any] = {}
+        self._names = 0
+
+    # ------------------------------------------------------------------ entry
+    def function(self, node: dict[str, Any], scope: "Scope",
+                 bind: str | None = None) -> Callable[["State"], Any] | None:
+        """The generated function for one root expression, or ``None`` if some part
+        of it is not handled (or the root is computed before play, once).
+
+        :param bind: for the iterable of ``for NAME in ... where ...``: the name the
+            ``where`` binds to each candidate.
+        """
+        if not ENABLED or scope.static or scope.declares_symbols:
+            return None
+        self._ns = {}
+        self._names = 0
+        try:
+            if bind is not None and node.get("k") == "where":
+                body = self._where(node, scope, {}, bind)
+            else:
+                body = self.expr(node, scope, {})
+        except Unsupported:
+            return None
+        name = f"expr_{len(self.generated)}"
+        where = scope.location(node)
+        lines = [f"def {name}(st):  # {where.file!r} line {where.line} column {where.column}",
+                 "    V = st.vars"]
+        for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
+            if f"{short}[" in body:
+                lines.append(f"    {short} = st.{attr}")
+        lines.append(f"    return {body}")
+        source = "\n".join(lines) + "\n"
+        namespace = dict(BASE_NAMESPACE)
+        namespace.update(self._ns)
+        exec(compile(source, f"<rulepack generated {name}>", "exec"), namespace)  # noqa: S102
+        self.generated.append(GeneratedExpression(name, source, where))
+        fn: Callable[["State"], Any] = namespace[name]
+        return fn
+
+    def module_source(self) -> str:
+        """Every generated function as one readable module (constants as comments)."""
+        parts = ["# Generated by rulepack from the ruleset's expressions: one function per\n"
+                 "# expression the flow, scores, guards and patterns evaluate.\n"]
+        parts += [g.source for g in self.generated]
+        return "\n\n".join(parts)
+
+    # ------------------------------------------------------------------ helpers
+    def _const(self, value: Any) -> str:
+        """Source for a constant: a literal for plain numbers, text and flags, else a
+        name bound in the namespace."""
+        t = type(value)
+        if value is None or t is bool or t is str or t is int or \
+                (t is float and math.isfinite(value)):
+            return repr(value)
+        name = f"K{len(self._ns)}"
+        self._ns[name] = value
+        return name
+
+    def _local(self) -> str:
+        self._names += 1
+        return f"L{self._names}"
+
+    @staticmethod
+    def _simple(src: str) -> bool:
+        """Whether ``src`` may be evaluated twice at no cost and with no effect."""
+        return src.isidentifier() or (src.startswith("V[") and src.endswith("]")
+                                      and src.count("[") == 1)
+
+    def _attr(self, src: str, name: str) -> str:
+        """Source reading attribute ``name`` of the value ``src``."""
+        n = repr(name)
+        if not self._simple(src):
+            return f"attribute(st, {src}, {n})"
+        if name == "owner":
+            return f"(O[{src}.id] if type({src}) is Piece else attribute(st, {src}, {n}))"
+        if name == "face":
+            return (f"(('up' if F[{src}.id] else 'down') if type({src}) is Piece "
+                    f"else attribute(st, {src}, {n}))")
+        if name in PSEUDO_ATTRIBUTES:
+            return f"attribute(st, {src}, {n})"
+        return (f"({src}.attrs[{n}] if type({src}) is Piece and {n} in {src}.attrs "
+                f"else attribute(st, {src}, {n}))")
+
+    def _name_src(self, name: str, py: dict[str, str]) -> str:
+        return py[name] if name in py else f"V[{name!r}]"
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        """Source of one expression node. ``py`` maps the names bound by generated
+        loops and defines to their Python identifiers.
+
+        :raises Unsupported: a construct the generator leaves to the closures.
+        """
+        method = getattr(self, f"_e_{node.get('k')}", None)
+        if method is None:
+            raise Unsupported(node.get("k"))
+        src: str = method(node, scope, py)
+        return src
+
+    def _e_lit(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        return self._const(node["value"])
+
+    def _e_name(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        name = node["name"]
+        if name in py:
+            return py[name]
+        if name in scope.locals:
+            return f"V[{name!r}]"
+        if scope.candidate is not None and name in scope.attributes:
+            if scope.candidate == "$self":
+                raise Unsupported("$self")
+            return self._attr(self._name_src(scope.candidate, py), name)
+        g = scope.globals.get(name)
+        if g is None:
+            return self._builtin_name(name)
+        if g.kind in ("const", "option", "symbol", "pattern", "zone"):
+            return self._const(g.value)
+        if g.kind in ("var", "player_var"):
+            return f"V[{name!r}]"
+        if g.kind == "component":
+            return self._const(g.value)
+        raise Unsupported(g.kind)
+
+    def _builtin_name(self, name: str) -> str:
+        seats = self._const([Player(i) for i in range(self.inst.num_players)])
+        if name == "players":
+            return seats
+        if name == "active":
+            return f"[p for p in {seats} if st.active[p]]"
+        if name == "others":
+            return f"[p for p in {seats} if p != V['current'] and st.active[p]]"
+        if name == "current":
+            return "V['current']"
+        if name == "next":
+            return "st.next_active(V['current'])"
+        if name == "round":
+            return "V['round']"
+        if name in ("owner", "nobody", "everyone"):
+            return repr(name)
+        if name in ("axes", "directions"):
+            from rulepack.compiler.expressions import AXES, DIRECTIONS
+            return f"list({self._const(AXES if name == 'axes' else DIRECTIONS)})"
+        raise Unsupported(name)
+
+    def _constant_value(self, node: dict[str, Any], scope: "Scope") -> Any:
+        """The value of a constant node, computed once by its closure (as the closure
+        compiler folds it)."""
+        self.compiler._depth += 1
+        try:
+            return self.compiler.compile(node, scope)(None)  # type: ignore[arg-type]
+        finally:
+            self.compiler._depth -= 1
+
+    def _e_list(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        if not py and self.compiler.is_constant(node, scope):
+            return f"list({self._const(self._constant_value(node, scope))})"
+        return "[" + ", ".join(self.expr(i, scope, py) for i in node["items"]) + "]"
+
+    def _e_tuple(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        parts = [self.expr(i, scope, py) for i in node["items"]]
+        return "(" + "".join(p + ", " for p in parts) + ")"
+
+    def _e_map(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        if not py and self.compiler.is_constant(node, scope):
+            return self._const(self._constant_value(node, scope))
+        pairs = [f"{self.expr(a, scope, py)}: {self.expr(b, scope, py)}"
+                 for a, b in node["items"]]
+        return "{" + ", ".join(pairs) + "}"
+
+    def _e_range(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        return f"_make_range({self.expr(node['from'], scope, py)}, {self.expr(node['to'], scope, py)})"
+
+    def _e_if(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        c = self.expr(node["cond"], scope, py)
+        a = self.expr(node["then"], scope, py)
+        b = self.expr(node["else"], scope, py)
+        return f"({a} if {c} else {b})"
+
+    def _e_attr(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        return self._attr(self.expr(node["of"], scope, py), node["name"])
+
+    def _e_index(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        base = node["of"]
+        idx = self.expr(node["index"], scope, py)
+        if base.get("k") == "name" and base["name"] not in scope.locals and base["name"] not in py:
+            g = scope.globals.get(base["name"])
+            if g is not None and g.kind == "zone_family":
+                family = self._const(g.value["zones"])
+                return f"_zone_of_family({family}, {idx}, {base['name']!r})"
+        return f"_index(st, {self.expr(base, scope, py)}, {idx})"
+
+    def _e_op(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        op = node["op"]
+        args = [self.expr(a, scope, py) for a in node["args"]]
+        if op == "not":
+            return f"(not {args[0]})"
+        if op == "neg":
+            return f"_neg({args[0]})"
+        a, b = args
+        if op == "and":
+            return f"((not not {a}) and (not not {b}))"
+        if op == "or":
+            return f"((not not {a}) or (not not {b}))"
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
+        if op == "in":
+            return f"contains(st, {b}, {a})"
+        if op == "not in":
+            return f"(not contains(st, {b}, {a}))"
+        if op == "+":
+            return f"_plus(st, {a}, {b})"
+        if op in _ARITH:
+            return f"{_ARITH[op]}({a}, {b})"
+        raise Unsupported(op)
+
+    # ------------------------------------------------------------------ collections
+    def _candidate(self, scope: "Scope", name: str) -> "Scope":
+        s = scope.with_locals(name)
+        s.candidate = name
+        return s
+
+    def _e_where(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        return self._where(node, scope, py, "$it")
+
+    def _where(self, node: dict[str, Any], scope: "Scope", py: dict[str, str], name: str) -> str:
+        of = self.expr(node["of"], scope, py)
+        x = self._local()
+        cond = self.expr(node["cond"], self._candidate(scope, name), {**py, name: x})
+        return f"[{x} for {x} in items(st, {of}) if {cond}]"
+
+    def _e_sort(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        from rulepack.engine.runtime import sort_key
+        attr = node["by"]
+        of = self.expr(node["of"], scope, py)
+        key = self._const(sort_key(self.inst.orders.get(attr)))
+        return f"_sort_by(st, {of}, {attr!r}, {key}, {bool(node.get('descending'))})"
+
+    def _bind(self, bind: str | list[str], py: dict[str, str]) -> tuple[str, dict[str, str]]:
+        """The ``for`` clause target for a binding, and the names it adds."""
+        if isinstance(bind, str):
+            x = self._local()
+            return x, {**py, bind: x}
+        names = {n: self._local() for n in bind}
+        return ", ".join(names.values()), {**py, **names}
+
+    def _e_comp(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        bind = node["bind"]
+        names = [bind] if isinstance(bind, str) else list(bind)
+        source = self.expr(node["in"], scope, py)
+        target, inner_py = self._bind(bind, py)
+        inner = scope.with_locals(*names)
+        expr = self.expr(node["expr"], inner, inner_py)
+        cond = f" if {self.expr(node['if'], inner, inner_py)}" if node.get("if") else ""
+        if isinstance(bind, str):
+            loop = f"for {target} in items(st, {source})"
+        else:
+            t = self._local()
+            loop = (f"for {t} in items(st, {source}) for ({target},) in "
+                    f"((_unpack({t}, {len(names)}, {', '.join(names)!r}),))")
+        return f"[{expr} {loop}{cond}]"
+
+    def _e_argmax(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        name = node["bind"]
+        source = self.expr(node["in"], scope, py)
+        x = self._local()
+        inner = scope.with_locals(name)
+        inner_py = {**py, name: x}
+        key = self.expr(node["by"], inner, inner_py)
+        cond = f"(lambda {x}: {self.expr(node['if'], inner, inner_py)})" if node.get("if") \
+            else "None"
+        return f"_argmax(items(st, {source}), (lambda {x}: {key}), {cond})"
+
+    def _e_run(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        through = self.expr(node["through"], scope, py)
+        along = self.expr(node["along"], scope, py)
+        x = self._local()
+        name = "$cell_piece"
+        cond = self.expr(node["where"], self._candidate(scope, name), {**py, name: x})
+        return f"_maximal_run(st, {through}, {along}, (lambda {x}: {cond}))"
+
+    def _e_top(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        of = self.expr(node["of"], scope, py)
+        n = self.expr(node["count"], scope, py) if node.get("count") else "None"
+        return f"_top(st, {of}, {n}, {node['end'] == 'top'})"
+
+    # ------------------------------------------------------------------ calls
+    def _e_call(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+        fn = node["fn"]
+        g = scope.globals.get(fn)
+        if g is not None and g.kind == "define":
+            return self._define(fn, g.value, node, scope, py)
+        args = [self.expr(a, scope, py) for a in node["args"]]
+        if fn in _UNARY:
+            if fn == "at" and self._simple(args[0]):
+                c = args[0]
+                return f"(Z[{c}.zone][{c}.slot] if type({c}) is Cell else _at(st, {c}))"
+            return f"{_UNARY[fn]}(st, {args[0]})"
+        if fn == "count":
+            return f"count(st, {args[0]})"
+        if fn in ("max", "min"):
+            return f"_extreme({fn}, items(st, {args[0]}))"
+        if fn in ("any", "all"):
+            return f"{fn}(items(st, {args[0]}))"
+        if fn == "order":
+            return f"st.seats_from({args[0]})"
+        if fn == "after":
+            return f"st.next_active({args[0]})"
+        if fn == "is_active":
+            return f"bool(st.active[st.seat({args[0]})])"
+        if fn == "score":
+            return f"st.score({args[0]})"
+        if fn == "abs":
+            return f"abs(_number({args[0]}, 'abs()'))"
+        if fn == "cells":
+            return f"st.cells({args[0]})"
+        if fn == "knows":
+            return f"st.knows({args[0]}, {args[1]})"
+        if fn == "step":
+            return f"st.step(_as_cell(st, {args[0]}), _direction({args[1]}))"
+        if fn == "ends":
+            return f"_ends(st, {args[0]}, {args[1]})"
+        if fn in ("best", "partition", "partitionable", "matches"):
+            pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
+            if fn == "best":
+                return f"{pat}.best(st, items(st, {args[1]}))"
+            if fn == "matches":
+                return f"{pat}.matches(st, items(st, {args[1]}))"
+            if fn == "partition":
+                return f"{pat}.partition(st, _pieces(st, {args[1]}))"
+            optional = args[2] if len(args) == 3 else "None"
+            return f"_partitionable(st, {pat}, {args[1]}, {optional})"
+        raise Unsupported(fn)   # random(): a chance event stays with the closures
+
+    def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: "Scope",
+                py: dict[str, str]) -> str:
+        """A call of a ``define`` as an inline lambda of its parameters."""
+        from rulepack.compiler.expressions import _rename
+        from rulepack.compiler.scope import Scope
+        params = define["params"]
+        args = [self.expr(a, scope, py) for a in node["args"]]
+        private = [f"${fn}:{p}" for p in params]
+        body_ir = _rename(define["expr"], dict(zip(params, private)))
+        body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
+                           deterministic=scope.deterministic, static=scope.static)
+        idents = [self._local() for _ in private]
+        body = self.expr(body_ir, body_scope, dict(zip(private, idents)))
+        return f"(lambda {', '.join(idents)}: {body})({', '.join(args)})"
