@@ -42,7 +42,7 @@ ENABLED = True
 #: Names every generated function may use, besides its own constants.
 BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "list": list, "any": any, "all": all, "bool": bool,
-                     "abs": abs, "max": max, "min": min, "type": type},
+                     "abs": abs, "max": max, "min": min, "type": type, "int": int},
     "Piece": Piece, "Cell": Cell, "attribute": attribute, "contains": contains,
     "count": count, "items": items,
     **{f"_{name}": getattr(ops, name) for name in (
@@ -88,8 +88,11 @@ class SourceGen:
         self.inst = compiler.inst
         #: every function generated so far, in order (``rulepack compile --format python``)
         self.generated: list[GeneratedExpression] = []
+        #: roots whose generated source did not compile (a generator bug; closures used)
+        self.failures: list[str] = []
         self._ns: dict[str, Any] = {}
         self._names = 0
+        self._prelude: list[str] = []
 
     # ------------------------------------------------------------------ entry
     def function(self, node: dict[str, Any], scope: "Scope",
@@ -104,6 +107,7 @@ class SourceGen:
             return None
         self._ns = {}
         self._names = 0
+        self._prelude = []
         try:
             if bind is not None and node.get("k") == "where":
                 body = self._where(node, scope, {}, bind)
@@ -116,13 +120,19 @@ class SourceGen:
         lines = [f"def {name}(st):  # {where.file!r} line {where.line} column {where.column}",
                  "    V = st.vars"]
         for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
-            if f"{short}[" in body:
+            if f"{short}[" in body or any(f"{short}[" in part for part in self._prelude):
                 lines.append(f"    {short} = st.{attr}")
+        lines += ["    " + line for part in self._prelude for line in part.split("\n")]
         lines.append(f"    return {body}")
         source = "\n".join(lines) + "\n"
         namespace = dict(BASE_NAMESPACE)
         namespace.update(self._ns)
-        exec(compile(source, f"<rulepack generated {name}>", "exec"), namespace)  # noqa: S102
+        try:
+            code = compile(source, f"<rulepack generated {name}>", "exec")
+        except SyntaxError as exc:  # pragma: no cover - a bug of the generator
+            self.failures.append(f"{where}: {exc}")
+            return None
+        exec(code, namespace)  # noqa: S102 - our own source, from the ruleset only reprs
         self.generated.append(GeneratedExpression(name, source, where))
         fn: Callable[["State"], Any] = namespace[name]
         return fn
@@ -146,9 +156,19 @@ class SourceGen:
         self._ns[name] = value
         return name
 
-    def _local(self) -> str:
+    def _local(self, prefix: str = "L") -> str:
         self._names += 1
-        return f"L{self._names}"
+        return f"{prefix}{self._names}"
+
+    def _iterable(self, src: str, py: dict[str, str]) -> str:
+        """``src`` made fit for the iterable of a comprehension, where Python forbids
+        ``:=``: such a source becomes a local function of the loop variables in scope."""
+        if ":=" not in src:
+            return src
+        name = self._local("W")
+        params = ", ".join(dict.fromkeys(py.values()))
+        self._prelude.append(f"def {name}({params}):\n    return {src}")
+        return f"{name}({params})"
 
     @staticmethod
     def _simple(src: str) -> bool:
@@ -159,17 +179,29 @@ class SourceGen:
     def _attr(self, src: str, name: str) -> str:
         """Source reading attribute ``name`` of the value ``src``."""
         n = repr(name)
-        if not self._simple(src):
+        if name in PSEUDO_ATTRIBUTES and name not in ("owner", "face"):
             return f"attribute(st, {src}, {n})"
+        if self._simple(src):
+            x = first = src
+        else:
+            x = self._local("T")
+            first = f"({x} := {src})"
         if name == "owner":
-            return f"(O[{src}.id] if type({src}) is Piece else attribute(st, {src}, {n}))"
+            return f"(O[{x}.id] if type({first}) is Piece else attribute(st, {x}, {n}))"
         if name == "face":
-            return (f"(('up' if F[{src}.id] else 'down') if type({src}) is Piece "
-                    f"else attribute(st, {src}, {n}))")
-        if name in PSEUDO_ATTRIBUTES:
-            return f"attribute(st, {src}, {n})"
-        return (f"({src}.attrs[{n}] if type({src}) is Piece and {n} in {src}.attrs "
-                f"else attribute(st, {src}, {n}))")
+            return (f"(('up' if F[{x}.id] else 'down') if type({first}) is Piece "
+                    f"else attribute(st, {x}, {n}))")
+        return (f"({x}.attrs[{n}] if type({first}) is Piece and {n} in {x}.attrs "
+                f"else attribute(st, {x}, {n}))")
+
+    def _binary(self, a: str, b: str, fast: str, slow: str, nonzero: bool = False) -> str:
+        """``a OP b`` inline when both are whole numbers (and ``b`` is not 0 where
+        ``nonzero``), else the checking function ``slow`` of :mod:`ops`."""
+        x, y = self._local("T"), self._local("T")
+        guard = f"(type({x} := {a}) is int) & (type({y} := {b}) is int)"
+        if nonzero:
+            guard += f" and {y} != 0"
+        return f"({x} {fast} {y} if {guard} else {slow}({x}, {y}))"
 
     def _name_src(self, name: str, py: dict[str, str]) -> str:
         return py[name] if name in py else f"V[{name!r}]"
@@ -298,7 +330,13 @@ class SourceGen:
         if op == "not in":
             return f"(not contains(st, {b}, {a}))"
         if op == "+":
-            return f"_plus(st, {a}, {b})"
+            x, y = self._local("T"), self._local("T")
+            return (f"({x} + {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) "
+                    f"else _plus(st, {x}, {y}))")
+        if op in ("-", "*", "<", "<=", ">", ">="):
+            return self._binary(a, b, op, _ARITH[op])
+        if op in ("//", "%"):
+            return self._binary(a, b, op, _ARITH[op], nonzero=True)
         if op in _ARITH:
             return f"{_ARITH[op]}({a}, {b})"
         raise Unsupported(op)
@@ -313,7 +351,7 @@ class SourceGen:
         return self._where(node, scope, py, "$it")
 
     def _where(self, node: dict[str, Any], scope: "Scope", py: dict[str, str], name: str) -> str:
-        of = self.expr(node["of"], scope, py)
+        of = self._iterable(self.expr(node["of"], scope, py), py)
         x = self._local()
         cond = self.expr(node["cond"], self._candidate(scope, name), {**py, name: x})
         return f"[{x} for {x} in items(st, {of}) if {cond}]"
@@ -336,7 +374,7 @@ class SourceGen:
     def _e_comp(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
         bind = node["bind"]
         names = [bind] if isinstance(bind, str) else list(bind)
-        source = self.expr(node["in"], scope, py)
+        source = self._iterable(self.expr(node["in"], scope, py), py)
         target, inner_py = self._bind(bind, py)
         inner = scope.with_locals(*names)
         expr = self.expr(node["expr"], inner, inner_py)
@@ -381,9 +419,12 @@ class SourceGen:
             return self._define(fn, g.value, node, scope, py)
         args = [self.expr(a, scope, py) for a in node["args"]]
         if fn in _UNARY:
-            if fn == "at" and self._simple(args[0]):
-                c = args[0]
-                return f"(Z[{c}.zone][{c}.slot] if type({c}) is Cell else _at(st, {c}))"
+            if fn == "at":
+                c = first = args[0]
+                if not self._simple(c):
+                    c = self._local("T")
+                    first = f"({c} := {args[0]})"
+                return f"(Z[{c}.zone][{c}.slot] if type({first}) is Cell else _at(st, {c}))"
             return f"{_UNARY[fn]}(st, {args[0]})"
         if fn == "count":
             return f"count(st, {args[0]})"
