@@ -124,6 +124,8 @@ CONFIGS: dict[str, list[Config]] = {
         _c("mismemory", 2, (0, 1), grid="line"),
         _c("mismemory", 3, (0, 1), blind=True, grid="line"),
     ],
+    "tic-tac-toe": [_c("tic-tac-toe", 2, (0, 1, 2, 3, 4))],
+    "connect-four": [_c("connect-four", 2, (0, 1, 2))],
 }
 
 
@@ -146,6 +148,9 @@ PERFT: list[PerftPosition] = [
     PerftPosition(CONFIGS["mismemory"][3], 0, 0, 3),
     PerftPosition(CONFIGS["mismemory"][4], 1, 20, 3),
     PerftPosition(CONFIGS["mismemory"][6], 0, 12, 3),
+    PerftPosition(CONFIGS["tic-tac-toe"][0], 1, 2, 3),
+    PerftPosition(CONFIGS["connect-four"][0], 0, 0, 3),
+    PerftPosition(CONFIGS["connect-four"][0], 2, 10, 3),
 ]
 
 

@@ -15,7 +15,7 @@ import yaml
 
 from rulepack.cli.errors import reported
 
-FORMATS = ("yaml", "json")
+FORMATS = ("yaml", "json", "python")
 
 
 def standalone_ir(ruleset: str, positions: bool = False) -> dict[str, Any]:
@@ -39,3 +39,18 @@ def dump(ir: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(ir, indent=2, ensure_ascii=False) + "\n"
     return yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)
+
+
+def python_source(ruleset: str, players: int | None, options: dict[str, str]) -> str:
+    """The Python source the expressions of a ruleset compile to, for one player
+    count and options (``rulepack compile RULESET --format python``).
+
+    :raises InvalidInput: the ruleset cannot be read or compiled (exit 1).
+    """
+    from rulepack.cli.args import load_game
+    with reported():
+        game = load_game(ruleset)
+        inst = game.instance(game.min_players if players is None else players, options)
+    header = (f"# {game.title}: {inst.num_players} players, options "
+              f"{dict(sorted(inst.options.items()))!r}\n")
+    return header + inst.exprs.source.module_source()

@@ -405,12 +405,25 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
               show_default=True, help="Output format.")
 @click.option("--positions", is_flag=True,
               help="Keep the source positions (line, column) of the .rules text.")
-def compile_command(ruleset: str, fmt: str, positions: bool) -> None:
-    """Print a ruleset as data (IR) that stands alone.
+@click.option("--players", "-n", type=int, default=None,
+              help="With --format python: the player count (default: the fewest).")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="With --format python: a game option (repeatable).")
+def compile_command(ruleset: str, fmt: str, positions: bool, players: int | None,
+                    option_pairs: tuple[str, ...]) -> None:
+    """Print a ruleset as data (IR) that stands alone, or as the Python code its
+    expressions compile to.
 
     Saved as a .yaml or .json file, the output validates and plays as the original:
     rulepack compile multzo -f json > multzo.json && rulepack play multzo.json
+
+    With --format python: the generated functions of one instance (player count and
+    options), each marked with the line and column of its expression.
     """
+    if fmt == "python":
+        from rulepack.cli.args import parse_options
+        click.echo(export.python_source(ruleset, players, parse_options(option_pairs)), nl=False)
+        return
     ir = export.standalone_ir(ruleset, positions)
     click.echo(export.dump(ir, fmt), nl=False)
 

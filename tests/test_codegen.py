@@ -1,0 +1,130 @@
+"""Expressions compiled to Python source (rulepack/compiler/codegen.py).
+
+The generated functions and the closures they replace must give the same games;
+every expression of the bundled rulesets but a chance event is generated; and the
+text of a ruleset reaches the generated source only as a ``repr()`` or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import golden
+import rulepack
+from rulepack.cli.main import main
+from rulepack.compiler import codegen
+from rulepack.loader import bundled_rulesets
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: One recorded game of each ruleset (and a few options), replayed on closures only.
+SAMPLE = [("multzo", "multzo 3p", 1), ("multiplay", "multiplay 2p", 0),
+          ("mismemory", "mismemory 3p blind=true", 0), ("mismemory", "mismemory 2p grid=line", 1),
+          ("packkub", "packkub 2p rounds=1 six_pack=true", 0), ("tic-tac-toe", "tic-tac-toe 2p", 3),
+          ("connect-four", "connect-four 2p", 2)]
+
+
+@pytest.fixture
+def closures_only(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    golden.game.cache_clear()
+    yield
+    golden.game.cache_clear()
+
+
+@pytest.mark.parametrize("ruleset, config, seed", SAMPLE)
+def test_closures_play_the_recorded_games_too(closures_only, ruleset, config, seed):
+    state = golden.new_game(golden.find_config(config), seed)
+    assert not state.inst.exprs.source.generated      # really the closures
+    record = golden.find_record(golden.read(ruleset), config, seed)
+    assert golden.check_game(record) is None
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_every_expression_of_a_bundled_ruleset_is_generated_but_chance(name):
+    game = rulepack.load(name)
+    inst = game.instance(game.min_players, {})
+    source = inst.exprs.source
+    assert source.failures == []
+    assert source.generated
+    text = source.module_source()
+    # what is left to the closures: random(), a chance event
+    roots = [g for g in source.generated]
+    assert all("random" not in g.source for g in roots)
+    assert compile(text, "<module>", "exec")      # the printed module is valid Python
+
+
+def test_language_suite_passes_on_closures_alone():
+    """Every construct test of tests/test_language.py, run with the generator off."""
+    env = dict(os.environ, RULEPACK_CODEGEN="0")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                           "tests/test_language.py"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+HOSTILE = r'''
+game t { players 2 }
+const weird = "'); __import__('os').system('touch SENTINEL') #\n\"\u202e ŝ }}{{"
+const __import__ = 3
+var __class__ = 0
+var strange = 1
+define __builtins__(x) = x + __import__
+define exec(y) = [c for c in [weird, "x"] if c == y]
+play {
+  set __class__ = __builtins__(strange)
+  set strange = count(exec(weird))
+}
+'''
+
+
+def test_ruleset_text_never_runs_as_code(tmp_path):
+    sentinel = tmp_path / "pwned"
+    src = HOSTILE.replace("SENTINEL", str(sentinel))
+    state = rulepack.loads(src).new_game(2, 0)
+    assert state.vars["__class__"] == 4 and state.vars["strange"] == 1
+    module = state.inst.exprs.source.module_source()
+    assert not sentinel.exists()
+    # the hostile text appears only inside repr() string literals, never as code
+    for line in module.splitlines():
+        if "__import__(" in line:
+            assert "'); __import__(\\'os\\')" in line or "\\'); __import__" in line, line
+    # names of the ruleset are never identifiers of the generated code
+    code_lines = [line.split("#")[0] for line in module.splitlines()]
+    assert not any("__builtins__(" in line or "__class__" in line for line in code_lines)
+    exec(compile(module, "<module>", "exec"), {})  # the printed module defines functions only
+    assert not sentinel.exists()
+
+
+def test_compile_format_python_prints_the_generated_module():
+    result = CliRunner().invoke(main, ["compile", "tic-tac-toe", "--format", "python"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("# Tic-Tac-Toe: 2 players")
+    assert "def expr_0(st):" in result.output and "line" in result.output
+    compile(result.output, "<printed>", "exec")
+    bad = CliRunner().invoke(main, ["compile", "multzo", "--format", "python", "-n", "9"])
+    assert bad.exit_code == 1 and "2-5 players" in bad.output
+
+
+def test_a_where_inside_an_iterable_compiles():
+    """Python forbids := in a comprehension's iterable: such iterables are hoisted."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "{n}"  n: [1, 2, 3, 4, 5, 6] }
+        zone pool: row
+        var out = none
+        setup { move cube to pool face up }
+        play {
+          set out = [x.n * 2 for x in (pool where n % 2 == 0 and n // 2 <= 2)]
+        }
+    ''')
+    state = rulepack.loads(src).new_game(2, 0)
+    assert state.vars["out"] == [4, 8]
+    assert any("def W" in g.source for g in state.inst.exprs.source.generated)
