@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, RulesetRuntimeError
+from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.serialize import decode
 from rulepack.engine.values import Piece
@@ -148,7 +149,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     st._legal = None
     st.terminal = bool(view["terminal"])
     st.explicit_winners = flow.get("winners")
-    st.history = []
+    st.history = Log()
     st.decisions = int(flow.get("decisions", 0))
     st.turn_count = int(flow.get("turns", 0))
     st.max_decisions = max_decisions

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.serialize import decode, decode_event
 from rulepack.engine.state import State
@@ -53,7 +54,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         st._legal = None
         st.terminal = bool(data.get("terminal", False))
         st.explicit_winners = data.get("winners")
-        st.history = [decode_event(inst, h) for h in data.get("history", [])]
+        st.history = Log(decode_event(inst, h) for h in data.get("history", []))
         st.decisions = int(data.get("decisions", 0))
         st.turn_count = int(data.get("turns", 0))
         st.max_decisions = max_decisions
