@@ -436,7 +436,7 @@ class State:
         kinds = self.inst.zone_kinds
         zones = self.zones
         loc = self.loc
-        if len(pieces) > 3 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
+        if len(pieces) > 8 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
                 self._move_many(pieces, dest, face_up, bottom):
             return
         for piece in pieces:
