@@ -211,6 +211,26 @@ def test_language_example(block: Block, context: str):
     play(game, checks, block.where)
 
 
+def test_the_ir_of_every_example_has_the_schemas_shape(context: str):
+    """``rulepack.loads`` checks the IR of a text against the schema only for its
+    sizes (rulepack.schemas.validate.validate_parsed): the whole schema holds for
+    the IR of every example, and of the tutorial's game."""
+    from rulepack.grammar.parser import parse_rules
+    from rulepack.schemas.validate import validate_ir
+    blocks = language_cases()
+    sources = [(b.where, source_of(b, context)[0]) for b in blocks]
+    sources.append(("docs/tutorial.md", tutorial_ruleset()))
+    read = 0
+    for where, source in sources:
+        try:
+            ir = parse_rules(source, where)
+        except RulepackError:
+            continue  # an example of a mistake that the parser reports
+        validate_ir(ir, where)
+        read += 1
+    assert read >= len(blocks) - 5
+
+
 # ---------------------------------------------------------------------- the tutorial
 
 def tutorial_ruleset() -> str:
