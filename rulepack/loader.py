@@ -2,7 +2,10 @@
 
 A ruleset argument is either the name of a bundled ruleset (``multzo``) or a
 path to a ``.rules`` text file or a ``.yaml``/``.json`` IR file. All three go
-through the same steps: IR → JSON Schema check → library merge → compile.
+through the same steps: IR → JSON Schema check → library merge → compile. The
+IR of a text is made by the transformer in the schema's shape, so it is
+schema-checked only where its sizes could break the schema's limits
+(:func:`rulepack.schemas.validate.validate_parsed`).
 """
 
 from __future__ import annotations
@@ -13,12 +16,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
+from rulepack.schemas.validate import validate_ir, validate_parsed
 
 RULESET_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 
@@ -88,18 +90,17 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         ir = parse_rules(text, name)
         if not (library and ir.get("game") is None):
             check_declarations(ir, name)
-        positions = None
+        validate_parsed(ir, name)
     else:
         # positions are those of the data file itself
         ir = _read_data(text, name, path.suffix)
-        positions = _position_map(_compose(text))
-    from rulepack.schemas.validate import validate_ir
-    validate_ir(ir, name, positions=positions)
+        validate_ir(ir, name, positions=_position_map(_compose(text)))
     ir["file"] = name
     return ir
 
 
 def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
+    import yaml  # only data files need it
     try:
         if suffix == ".json":
             data = json.loads(text)
@@ -145,6 +146,7 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
 
 def _compose(text: str) -> Any:
     """The YAML node tree of a data file (JSON is read as YAML), for positions."""
+    import yaml
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
@@ -154,6 +156,7 @@ def _compose(text: str) -> Any:
 def _annotate(data: Any, node: Any, top: bool = True) -> None:
     """Give every nested mapping of a data file its position (``at``) in that file,
     so that schema and semantic errors point into it."""
+    import yaml
     if node is None:
         return
     if isinstance(data, dict) and isinstance(node, yaml.MappingNode):
@@ -176,6 +179,7 @@ def _annotate(data: Any, node: Any, top: bool = True) -> None:
 def _position_map(node: Any, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], tuple[int, int]]:
     """JSON path → (line, column) of every node of a data file (keys of a mapping
     map to their values' positions)."""
+    import yaml
     out: dict[tuple[Any, ...], tuple[int, int]] = {}
     if node is None:
         return out
@@ -383,6 +387,5 @@ def loads(text: str, filename: str = "<string>", check: bool = True) -> Game:
     """Compile a ruleset from its ``.rules`` text."""
     ir = parse_rules(text, filename)
     check_declarations(ir, filename)
-    from rulepack.schemas.validate import validate_ir
-    validate_ir(ir, filename)
+    validate_parsed(ir, filename)
     return game_from_ir(ir, filename, check)

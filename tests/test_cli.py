@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,6 +47,41 @@ def test_list_json():
     rows = json.loads(result.stdout)
     multzo = next(r for r in rows if r["name"] == "multzo")
     assert (multzo["min_players"], multzo["max_players"]) == (2, 5)
+
+
+# ---------------------------------------------------------------------- start-up
+HEAVY = ("lark", "jsonschema", "rich", "yaml", "rulepack.engine", "rulepack.compiler",
+         "rulepack.patterns", "rulepack.agents", "rulepack.interpreter", "rulepack.loader",
+         "rulepack.grammar", "rulepack.schemas")
+
+
+def modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has imported after running ``code``."""
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(*sys.modules)"],
+                         capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+@pytest.mark.parametrize("code", [
+    "from rulepack.cli.main import main\ntry:\n  main(['--help'])\nexcept SystemExit:\n  pass",
+    "import rulepack",
+], ids=["rulepack --help", "import rulepack"])
+def test_help_and_import_load_no_engine(code: str):
+    """``rulepack --help`` and ``import rulepack`` stay fast: they import neither the
+    parser, nor the schema, nor the engine, nor rich."""
+    loaded = modules_after(code)
+    assert "rulepack" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(HEAVY)}
+
+
+def test_the_cli_knows_the_engines_agents_and_limits():
+    """The names the options accept are written out in rulepack.cli.args (so that the
+    commands load no engine to declare them); they are the engine's."""
+    from rulepack.cli import args
+    from rulepack.agents.bots import AGENTS
+    from rulepack.engine.state import DEFAULT_MAX_DECISIONS
+    assert args.AGENT_NAMES == tuple(sorted(AGENTS))
+    assert args.DEFAULT_MAX_DECISIONS == DEFAULT_MAX_DECISIONS
 
 
 # ---------------------------------------------------------------------- validate

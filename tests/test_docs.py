@@ -211,6 +211,30 @@ def test_language_example(block: Block, context: str):
     play(game, checks, block.where)
 
 
+def test_the_ir_of_every_example_has_the_schemas_shape(context: str):
+    """``rulepack.loads`` checks the IR of a text against the schema only for its
+    sizes (rulepack.schemas.validate.validate_parsed): the whole schema holds for
+    the IR of every example, and of the tutorial's game."""
+    from rulepack.grammar.parser import parse_rules
+    from rulepack.schemas.validate import validate_ir
+    blocks = language_cases()
+    sources = [(b.where, source_of(b, context)[0]) for b in blocks]
+    sources.append(("docs/tutorial.md", tutorial_ruleset()))
+    shared = parse_rules(context)
+    validate_ir(shared)
+    read = 0
+    for where, source in sources:
+        try:
+            ir = parse_rules(source, where)
+        except RulepackError:
+            continue  # an example of a mistake that the parser reports
+        # the declarations of the context, checked above, are left out
+        validate_ir({key: [x for x in value if x not in shared[key]] if isinstance(value, list)
+                     else value for key, value in ir.items()}, where)
+        read += 1
+    assert read >= len(blocks) - 5
+
+
 # ---------------------------------------------------------------------- the tutorial
 
 def tutorial_ruleset() -> str:

@@ -7,7 +7,9 @@ accident — delete, duplicate or swap tokens or lines, replace a token by anoth
 token of the file or by a built-in name or call, insert a keyword, truncate — and
 validates the result. The outcome must be either valid or error diagnostics that
 each carry a file and a message; no exception may escape :func:`rulepack.validation.check_path`, and no
-example may take more than :data:`TIME_LIMIT` seconds. A mutated ruleset that is
+example may take more than :data:`TIME_LIMIT` seconds; the IR of a mutated text
+that the loader does not schema-check (it is within the limits of
+``validate_parsed``) must match the schema. A mutated ruleset that is
 still valid is played with two players for up to :data:`PLAY_ACTIONS` random
 actions, where only :class:`~rulepack.errors.RulepackError` may be raised.
 
@@ -249,6 +251,31 @@ def reproduce_internal_error(path: Path) -> None:
             pass
 
 
+@contextmanager
+def schema_checks_skipped() -> Iterator[list[str]]:
+    """Collect, while validating, the IR of every text that was let through without
+    the schema check (``validate_parsed``: within the limits) and that the schema
+    refuses: such IR must never be found."""
+    import rulepack.loader as loader
+    from rulepack.errors import SchemaError
+    from rulepack.schemas.validate import may_break_limits, validate_ir
+    found: list[str] = []
+    original = loader.validate_parsed
+
+    def checked(ir: Any, file: str = "<string>") -> None:
+        if not may_break_limits(ir):
+            try:
+                validate_ir(ir, file)
+            except SchemaError as exc:
+                found.append(str(exc))
+        original(ir, file)
+    loader.validate_parsed = checked
+    try:
+        yield found
+    finally:
+        loader.validate_parsed = original
+
+
 def check_outcome(path: Path) -> tuple[str, list[Any]]:
     """Validate ``path``: (outcome, diagnostics). The outcome is "valid", "located"
     (every error has a line), "path only" (some have only a JSON path into an IR
@@ -256,9 +283,12 @@ def check_outcome(path: Path) -> tuple[str, list[Any]]:
 
     Raises whatever ``check_path`` lets escape, or the exception behind an
     ``internal`` diagnostic (a bug in rulepack caught by its last guard);
-    asserts that every error carries a file and a message.
+    asserts that every error carries a file and a message, and that the IR of a
+    text that skipped the schema check matches the schema.
     """
-    diagnostics = check_path(path)
+    with schema_checks_skipped() as skipped_but_refused:
+        diagnostics = check_path(path)
+    assert not skipped_but_refused, f"the schema check was skipped: {skipped_but_refused}"
     if any(d.code == INTERNAL for d in diagnostics):
         reproduce_internal_error(path)
         raise AssertionError(f"check_path reported an internal error: {diagnostics}")

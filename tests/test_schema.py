@@ -493,3 +493,104 @@ def test_data_file_error_names_the_json_path(tmp_path: Path, multzo_ir: dict,
     line = text.splitlines()[diag.location.line - 1]
     assert line[diag.location.column - 1:].startswith(("heap", '"heap"'))
     assert "'heap' is not one of" in diag.message
+
+
+# ---------------------------------------------------------------------- text IR and the limits
+
+# The IR of a text is schema-checked only when it holds a value beyond one of the
+# limits of validate_parsed (a long list, a big number, a long word or text): its
+# shape always matches the schema (the tests of valid IR above, the examples of the
+# docs in test_docs.py, the fuzzed texts of test_fuzz_validate.py).
+
+#: Limits the IR of a text meets by other means: (keyword, bound, why).
+LIMITS_MET_OTHERWISE = {
+    ("minimum", 1): "players: loader.check_declarations refuses fewer than 1",
+    ("maximum", 16): "players: loader.check_declarations refuses more than 16",
+    ("minimum", 0): "positions (at) are Lark's lines and columns, never negative",
+}
+
+
+def schemas_in(schema: Any) -> Iterator[dict]:
+    """Every subschema (not the maps of ``properties`` and ``$defs`` themselves)."""
+    if isinstance(schema, dict):
+        yield schema
+        for key, value in schema.items():
+            if key in ("properties", "$defs"):
+                for sub in value.values():
+                    yield from schemas_in(sub)
+            elif isinstance(value, (dict, list)):
+                yield from schemas_in(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from schemas_in(value)
+
+
+def test_every_limit_a_text_can_break_sets_off_the_schema_check() -> None:
+    from rulepack.schemas import validate as v
+    keywords = set()
+    for sub in schemas_in(ruleset_schema()):
+        keywords.update(sub)
+        for key, bound in sub.items():
+            if key == "maxItems":
+                # 1 and 2: an operator's operands, [lo, hi], [line, column]: the grammar's
+                assert bound <= 2 or bound >= v.LIST_LIMIT, sub.get("title")
+            elif key == "minItems":
+                assert bound <= 2, sub.get("title")  # the grammar's too
+            elif key == "maxLength":
+                # a name (a word: the only strings of maxLength 64 are names) or a text
+                assert bound >= v.TEXT_LIMIT or (
+                    bound == v.NAME_LIMIT and sub["pattern"] == "^[A-Za-z_][A-Za-z0-9_]*$"), sub
+            elif key == "maximum":
+                assert bound >= v.NUMBER_LIMIT or (key, bound) in LIMITS_MET_OTHERWISE, sub
+            elif key == "minimum":
+                assert bound <= -v.NUMBER_LIMIT or (key, bound) in LIMITS_MET_OTHERWISE, sub
+    assert keywords <= {"$schema", "$defs", "$ref", "title", "description", "type", "required",
+                        "properties", "additionalProperties", "items", "prefixItems", "allOf",
+                        "if", "then", "else", "enum", "const", "pattern", "maxItems",
+                        "minItems", "maxLength", "maximum", "minimum"}, \
+        "a new keyword: decide whether text can break it (validate_parsed)"
+
+
+def test_names_of_the_grammar_are_names_of_the_schema() -> None:
+    """Every name of a text is a NAME token, which the schema's name pattern allows."""
+    from rulepack.grammar.tables import GRAMMAR
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    (regex,) = [line.split("/")[1] for line in grammar.splitlines() if line.startswith("NAME:")]
+    assert f"^{regex}$" == ruleset_schema()["$defs"]["name"]["pattern"]
+
+
+GAME = "game g {\n  players 2\n}\n"
+
+
+@pytest.mark.parametrize("text,line,fragment", [
+    (GAME + f"zone {'z' * 65}: stack\n", 4, "is too long"),
+    ("game g {\n  players 2\n  seats " + ", ".join(f"s{i}" for i in range(17)) + "\n}\n", 1,
+     "is too long"),
+    (GAME + "option n: 0..2000000 = 1\n", 4, "2000000 is greater than the maximum of 1000000"),
+    (GAME + "option n: -2000000..0 = 0\n", 4, "-2000000 is less than the minimum of -1000000"),
+    (GAME + "const big = 10000000000000\n", 4, "greater than the maximum of 1000000000000"),
+    (GAME + f'require true "{"x" * 10001}"\n', 4, "is too long"),
+    (GAME + "define f(" + ", ".join(f"p{i}" for i in range(21)) + ") = 1\n", 4, "is too long"),
+], ids=["long-name", "seats", "option-max", "option-min", "big-number", "long-text",
+        "define-params"])
+def test_text_beyond_a_limit_is_refused_at_its_line(tmp_path: Path, text: str, line: int,
+                                                    fragment: str) -> None:
+    path = tmp_path / "limits.rules"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SchemaError) as info:
+        load(path)
+    diag = info.value.diagnostics[0]
+    assert diag.code == "schema" and diag.location.line == line, diag.format()
+    assert fragment in diag.message
+
+
+def test_text_within_the_limits_is_not_schema_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulepack.schemas import validate as v
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the schema check ran")
+    monkeypatch.setattr(v, "validate_ir", refuse)
+    for name in bundled_rulesets():
+        read_ir(bundled_dir() / f"{name}.rules")
+    with pytest.raises(AssertionError):
+        v.validate_parsed({"constants": [{"name": "n" * 65}]})

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulepack.cli.errors import reported
-from rulepack.engine.serialize import plain as jsonable  # noqa: F401 - the CLI's name
-from rulepack.agents.bots import AGENTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game
@@ -19,10 +17,24 @@ HUMAN = "human"
 #: The bot filling seats nobody asked for.
 DEFAULT_BOT = "random"
 
+# Written out, not imported, so that the commands can declare their options
+# without loading the engine (``rulepack --help`` stays fast); tests/test_cli.py
+# checks that they agree with the engine's.
+#: The names of the agents of ``rulepack.agents.bots.AGENTS``, sorted.
+AGENT_NAMES = ("first", "greedy", "lookahead", "memory", "random")
+#: ``rulepack.engine.state.DEFAULT_MAX_DECISIONS``.
+DEFAULT_MAX_DECISIONS = 100_000
+
 
 def seat_kinds() -> list[str]:
     """Every name ``--seat`` accepts: the registered agents and ``human``."""
-    return sorted(AGENTS) + [HUMAN]
+    return list(AGENT_NAMES) + [HUMAN]
+
+
+def jsonable(value: Any) -> Any:
+    """A value of the engine as plain JSON data (see ``rulepack.engine.serialize.plain``)."""
+    from rulepack.engine.serialize import plain
+    return plain(value)
 
 
 def load_game(ruleset: str) -> "Game":

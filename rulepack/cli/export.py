@@ -11,8 +11,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rulepack.cli.errors import reported
 
 FORMATS = ("yaml", "json", "python")
@@ -38,6 +36,7 @@ def dump(ir: dict[str, Any], fmt: str) -> str:
     """IR as YAML (block style, in IR order) or JSON (indented)."""
     if fmt == "json":
         return json.dumps(ir, indent=2, ensure_ascii=False) + "\n"
+    import yaml
     return yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 

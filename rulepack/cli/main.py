@@ -9,26 +9,24 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from rulepack import __version__
 from rulepack.cli import args as cli_args
 from rulepack.cli import export
 from rulepack.cli.errors import InvalidInput, reported
-from rulepack.agents.bots import AGENTS
-from rulepack.engine.state import DEFAULT_MAX_DECISIONS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-def make_console() -> Console:
+def make_console() -> "Console":
     """A console on the current stdout (so click's test runner captures it)."""
+    from rich.console import Console
     return Console(highlight=False)
 
 
@@ -43,7 +41,7 @@ def option_flag(f: Any) -> Any:
 
 def max_decisions_flag(f: Any) -> Any:
     return click.option("--max-decisions", type=click.IntRange(min=1),
-                        default=DEFAULT_MAX_DECISIONS, show_default=True,
+                        default=cli_args.DEFAULT_MAX_DECISIONS, show_default=True,
                         help="Stop a game with an error after this many decisions.")(f)
 
 
@@ -62,6 +60,10 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def list_command(as_json: bool) -> None:
     """List the bundled rulesets."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
     import rulepack
     from rulepack.errors import RulepackError
     from rulepack.loader import bundled_rulesets
@@ -225,6 +227,8 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
                 resumed: bool = False) -> None:
     """Play at the console to the end or to a quit; the record (if any) ends with
     the result, or a stop line and the command that resumes it."""
+    from rich.text import Text
+
     from rulepack.cli.interactive import Quit
     from rulepack.cli.session import Session
     from rulepack.errors import RulepackError
@@ -337,8 +341,8 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
               help="Seed of the simulation; game i is seeded mix_seed(SEED, i).")
 @option_flag
 @click.option("--agent", "agents", multiple=True, metavar="NAME",
-              type=click.Choice(sorted(AGENTS), case_sensitive=False),
-              help=f"Agent of each seat, in order ({', '.join(sorted(AGENTS))}); "
+              type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
+              help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
                    "one --agent for all seats. Default: random.")
 @max_decisions_flag
 @click.option("--rotate", is_flag=True,

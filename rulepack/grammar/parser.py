@@ -16,6 +16,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxError
+from rulepack.grammar.tables import load_parser
 from rulepack.grammar.transformer import ToIR
 
 #: Nesting deeper than this is refused before Lark or the compiler could recurse too far.
@@ -47,13 +48,9 @@ def _keyword_seen(token: Token) -> Token:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = Lark.open("rulepack.lark", rel_to=__file__, parser="lalr",
-                        propagate_positions=True, maybe_placeholders=True)
-    keywords = {t.name: _keyword_seen for t in grammar.terminals
-                if t.pattern.type == "str" and t.pattern.value.isidentifier()}
-    return Lark.open("rulepack.lark", rel_to=__file__, parser="lalr",
-                     propagate_positions=True, maybe_placeholders=True,
-                     lexer_callbacks=keywords)
+    """The parser, made once per process (its tables cached per user, see
+    :mod:`rulepack.grammar.tables`)."""
+    return load_parser(_keyword_seen)
 
 
 def _glued_word_error(text: str, lines: list[str], filename: str) -> RulesetSyntaxError | None:

@@ -23,10 +23,15 @@ def ruleset_schema() -> dict[str, Any]:
 def strict_validator(schema_data: dict[str, Any]) -> Any:
     """A JSON Schema 2020-12 validator of ``schema_data`` for which a whole-number
     float (``2.0``) is not an integer: it would reach list indices and seeds."""
+    return _strict_class()(schema_data)
+
+
+@lru_cache(maxsize=1)
+def _strict_class() -> Any:
     from jsonschema import Draft202012Validator, validators
     checker = Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
-    return validators.extend(Draft202012Validator, type_checker=checker)(schema_data)
+    return validators.extend(Draft202012Validator, type_checker=checker)
 
 
 @lru_cache(maxsize=1)
@@ -39,6 +44,57 @@ def record_line_validator(kind: str) -> Any:
     """The validator of one kind of line of a game record (``"header"``...)."""
     defs = schema("record.schema.json")["$defs"]
     return strict_validator({"$defs": defs, "$ref": f"#/$defs/{kind}"})
+
+
+# The limits of the schema that the IR of a ``.rules`` text can break. Its shape
+# always matches the schema (the transformer writes every node whole); only sizes
+# come from the text. tests/test_schema.py checks that every limit of the schema
+# is beyond one of these (or checked by loader.check_declarations).
+
+#: A list of more items may break a ``maxItems`` (the smallest: 16 seats).
+LIST_LIMIT = 16
+#: A whole number beyond plus or minus this may break a ``minimum`` or ``maximum``
+#: (the narrowest: an option's range, within 10**6).
+NUMBER_LIMIT = 10**6
+#: A name (a word) of more characters breaks the ``maxLength`` of names.
+NAME_LIMIT = 64
+#: A text of more characters breaks the ``maxLength`` of texts.
+TEXT_LIMIT = 10000
+
+
+def validate_parsed(ir: Any, file: str = "<string>") -> None:
+    """Check the IR made of a ``.rules`` text against the schema where it could
+    break it: only when it holds a list of more than :data:`LIST_LIMIT` items, a
+    number beyond :data:`NUMBER_LIMIT`, a word longer than :data:`NAME_LIMIT` or a
+    text longer than :data:`TEXT_LIMIT` does the whole schema check run (a few
+    milliseconds of walking the IR instead of a tenth of a second).
+
+    :raises SchemaError: as :func:`validate_ir`.
+    """
+    if may_break_limits(ir):
+        validate_ir(ir, file)
+
+
+def may_break_limits(ir: Any) -> bool:
+    """Whether IR holds a value beyond one of the limits above."""
+    todo = [ir]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            if len(node) > LIST_LIMIT:
+                return True
+            todo.extend(node)
+        elif isinstance(node, str):
+            if len(node) > NAME_LIMIT and (len(node) > TEXT_LIMIT or node.isidentifier()):
+                return True
+        elif isinstance(node, int) and not isinstance(node, bool):
+            if not -NUMBER_LIMIT <= node <= NUMBER_LIMIT:
+                return True
+        elif node is not None and not isinstance(node, bool):
+            return True  # not JSON data: let the schema say what it is
+    return False
 
 
 def _good_at(node: Any) -> tuple[int, int] | None:
