@@ -25,3 +25,14 @@ def names_in(ir: Any) -> set[str]:
 def calls_in(ir: Any) -> set[str]:
     """Functions an IR tree calls."""
     return {n["fn"] for n in nodes(ir) if n.get("k") == "call"}
+
+
+def rename(node: Any, names: dict[str, str]) -> Any:
+    """A copy of expression IR with bare names renamed (a define's parameters)."""
+    if isinstance(node, list):
+        return [rename(x, names) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("k") == "name" and node.get("name") in names:
+        return {**node, "name": names[node["name"]]}
+    return {k: rename(v, names) for k, v in node.items()}

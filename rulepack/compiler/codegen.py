@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.engine import ops
 from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, attribute, contains, count, items
 from rulepack.engine.values import Cell, Piece, Player
+from rulepack.compiler.scope import Scope
 from rulepack.errors import Location
+from rulepack.ir import rename
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.expressions import ExprCompiler
-    from rulepack.compiler.scope import Scope
     from rulepack.engine.state import State
 
 #: False: every expression stays closures only (tests compare the two forms;
@@ -100,7 +101,7 @@ class SourceGen:
         self._prelude: list[str] = []
 
     # ------------------------------------------------------------------ entry
-    def function(self, node: dict[str, Any], scope: "Scope",
+    def function(self, node: dict[str, Any], scope: Scope,
                  bind: str | None = None) -> Callable[["State"], Any] | None:
         """The generated function for one root expression, or ``None`` if some part
         of it is not handled (or the root is computed before play, once).
@@ -214,7 +215,7 @@ class SourceGen:
         return py[name] if name in py else f"V[{name!r}]"
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def expr(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         """Source of one expression node. ``py`` maps the names bound by generated
         loops and defines to their Python identifiers.
 
@@ -226,10 +227,10 @@ class SourceGen:
         src: str = method(node, scope, py)
         return src
 
-    def _e_lit(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_lit(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         return self._const(node["value"])
 
-    def _e_name(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_name(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["name"]
         if name in py:
             return py[name]
@@ -267,11 +268,10 @@ class SourceGen:
         if name in ("owner", "nobody", "everyone"):
             return repr(name)
         if name in ("axes", "directions"):
-            from rulepack.compiler.expressions import AXES, DIRECTIONS
-            return f"list({self._const(AXES if name == 'axes' else DIRECTIONS)})"
+            return f"list({self._const(ops.AXES if name == 'axes' else ops.DIRECTIONS)})"
         raise Unsupported(name)
 
-    def _constant_value(self, node: dict[str, Any], scope: "Scope") -> Any:
+    def _constant_value(self, node: dict[str, Any], scope: Scope) -> Any:
         """The value of a constant node, computed once by its closure (as the closure
         compiler folds it)."""
         self.compiler._depth += 1
@@ -280,35 +280,35 @@ class SourceGen:
         finally:
             self.compiler._depth -= 1
 
-    def _e_list(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_list(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         if not py and self.compiler.is_constant(node, scope):
             return f"list({self._const(self._constant_value(node, scope))})"
         return "[" + ", ".join(self.expr(i, scope, py) for i in node["items"]) + "]"
 
-    def _e_tuple(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_tuple(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         parts = [self.expr(i, scope, py) for i in node["items"]]
         return "(" + "".join(p + ", " for p in parts) + ")"
 
-    def _e_map(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_map(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         if not py and self.compiler.is_constant(node, scope):
             return self._const(self._constant_value(node, scope))
         pairs = [f"{self.expr(a, scope, py)}: {self.expr(b, scope, py)}"
                  for a, b in node["items"]]
         return "{" + ", ".join(pairs) + "}"
 
-    def _e_range(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_range(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         return f"_make_range({self.expr(node['from'], scope, py)}, {self.expr(node['to'], scope, py)})"
 
-    def _e_if(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_if(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         c = self.expr(node["cond"], scope, py)
         a = self.expr(node["then"], scope, py)
         b = self.expr(node["else"], scope, py)
         return f"({a} if {c} else {b})"
 
-    def _e_attr(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_attr(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         return self._attr(self.expr(node["of"], scope, py), node["name"])
 
-    def _e_index(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_index(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         base = node["of"]
         idx = self.expr(node["index"], scope, py)
         if base.get("k") == "name" and base["name"] not in scope.locals and base["name"] not in py:
@@ -318,7 +318,7 @@ class SourceGen:
                 return f"_zone_of_family({family}, {idx}, {base['name']!r})"
         return f"_index(st, {self.expr(base, scope, py)}, {idx})"
 
-    def _e_op(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         op = node["op"]
         args = [self.expr(a, scope, py) for a in node["args"]]
         if op == "not":
@@ -349,21 +349,21 @@ class SourceGen:
         raise Unsupported(op)
 
     # ------------------------------------------------------------------ collections
-    def _candidate(self, scope: "Scope", name: str) -> "Scope":
+    def _candidate(self, scope: Scope, name: str) -> Scope:
         s = scope.with_locals(name)
         s.candidate = name
         return s
 
-    def _e_where(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_where(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         return self._where(node, scope, py, "$it")
 
-    def _where(self, node: dict[str, Any], scope: "Scope", py: dict[str, str], name: str) -> str:
+    def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, str], name: str) -> str:
         of = self._iterable(self.expr(node["of"], scope, py), py)
         x = self._local()
         cond = self.expr(node["cond"], self._candidate(scope, name), {**py, name: x})
         return f"[{x} for {x} in items(st, {of}) if {cond}]"
 
-    def _e_sort(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_sort(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         from rulepack.engine.runtime import sort_key
         attr = node["by"]
         of = self.expr(node["of"], scope, py)
@@ -378,7 +378,7 @@ class SourceGen:
         names = {n: self._local() for n in bind}
         return ", ".join(names.values()), {**py, **names}
 
-    def _e_comp(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_comp(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         bind = node["bind"]
         names = [bind] if isinstance(bind, str) else list(bind)
         source = self._iterable(self.expr(node["in"], scope, py), py)
@@ -394,7 +394,7 @@ class SourceGen:
                     f"((_unpack({t}, {len(names)}, {', '.join(names)!r}),))")
         return f"[{expr} {loop}{cond}]"
 
-    def _e_argmax(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["bind"]
         source = self.expr(node["in"], scope, py)
         x = self._local()
@@ -405,7 +405,7 @@ class SourceGen:
             else "None"
         return f"_argmax(items(st, {source}), (lambda {x}: {key}), {cond})"
 
-    def _e_run(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_run(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         through = self.expr(node["through"], scope, py)
         along = self.expr(node["along"], scope, py)
         x = self._local()
@@ -413,13 +413,13 @@ class SourceGen:
         cond = self.expr(node["where"], self._candidate(scope, name), {**py, name: x})
         return f"_maximal_run(st, {through}, {along}, (lambda {x}: {cond}))"
 
-    def _e_top(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         of = self.expr(node["of"], scope, py)
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
         return f"_top(st, {of}, {n}, {node['end'] == 'top'})"
 
     # ------------------------------------------------------------------ calls
-    def _e_call(self, node: dict[str, Any], scope: "Scope", py: dict[str, str]) -> str:
+    def _e_call(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         fn = node["fn"]
         g = scope.globals.get(fn)
         if g is not None and g.kind == "define":
@@ -469,15 +469,13 @@ class SourceGen:
             return f"_partitionable(st, {pat}, {args[1]}, {optional})"
         raise Unsupported(fn)   # random(): a chance event stays with the closures
 
-    def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: "Scope",
+    def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,
                 py: dict[str, str]) -> str:
         """A call of a ``define`` as an inline lambda of its parameters."""
-        from rulepack.compiler.expressions import _rename
-        from rulepack.compiler.scope import Scope
         params = define["params"]
         args = [self.expr(a, scope, py) for a in node["args"]]
         private = [f"${fn}:{p}" for p in params]
-        body_ir = _rename(define["expr"], dict(zip(params, private)))
+        body_ir = rename(define["expr"], dict(zip(params, private)))
         body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
                            deterministic=scope.deterministic, static=scope.static)
         idents = [self._local() for _ in private]

@@ -12,6 +12,7 @@ import difflib
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
+from rulepack.ir import rename
 from rulepack.engine import ops
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import RuleValueError, attribute, contains, count, items, show
@@ -31,7 +32,7 @@ BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
 
 #: The four lines through a grid cell (row step, column step): along a row,
 #: along a column, and the two diagonals.
-AXES = [(0, 1), (1, 0), (1, 1), (1, -1)]
+AXES = ops.AXES
 
 #: The eight directions from a grid cell.
 DIRECTIONS = ops.DIRECTIONS
@@ -528,7 +529,7 @@ class ExprCompiler:
                              "define cannot be recursive", node, scope, code="recursive-define")
         args = [self.compile(a, scope) for a in node["args"]]
         private = [f"${fn}:{p}" for p in params]
-        body_ir = _rename(define["expr"], dict(zip(params, private)))
+        body_ir = rename(define["expr"], dict(zip(params, private)))
         body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
                            deterministic=scope.deterministic, static=scope.static or
                            scope.declares_symbols)
@@ -700,15 +701,3 @@ def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
         for n, x in zip(names, value):
             v[n] = x
     return bind_many
-
-
-def _rename(node: Any, names: dict[str, str]) -> Any:
-    """A copy of expression IR with bare names renamed (a define's parameters)."""
-    if isinstance(node, list):
-        return [_rename(x, names) for x in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("k") == "name" and node.get("name") in names:
-        return {**node, "name": names[node["name"]]}
-    return {k: _rename(v, names) for k, v in node.items()}
-

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, SemanticError
-from rulepack.ir import calls_in, names_in, nodes
+from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
@@ -655,10 +655,9 @@ class Instance:
     def _defines(self) -> None:
         """Compile every define once on its own, so a mistake in one that is never
         called is still reported."""
-        from rulepack.compiler.expressions import _rename
         for d in self.ir.get("defines", []):
             private = [f"${d['name']}:{p}" for p in d["params"]]
-            body = _rename(d["expr"], dict(zip(d["params"], private)))
+            body = rename(d["expr"], dict(zip(d["params"], private)))
             self.defines_active.append(d["name"])
             try:
                 self.exprs.compile(body, self.scope(locals=private))

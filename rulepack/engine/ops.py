@@ -20,6 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.patterns.match import Pattern
 
+#: The four lines through a grid cell (row step, column step): along a row,
+#: along a column, and the two diagonals.
+AXES = [(0, 1), (1, 0), (1, 1), (1, -1)]
+
 #: The eight directions from a grid cell.
 DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
 
