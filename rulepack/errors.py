@@ -9,6 +9,9 @@ for bad input.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+_E = TypeVar("_E", bound="RulepackError")
 
 
 @dataclass
@@ -79,7 +82,7 @@ class Diagnostic:
             pass
         return self
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-able dict: file, line, column, path, severity, code, message."""
         return {
             "file": self.location.file,
@@ -105,8 +108,8 @@ class RulepackError(Exception):
         return "\n".join(d.format() for d in self.diagnostics)
 
     @classmethod
-    def at(cls, message: str, location: Location | None = None, code: str = "error",
-           hint: str | None = None) -> "RulepackError":
+    def at(cls: type[_E], message: str, location: Location | None = None, code: str = "error",
+           hint: str | None = None) -> _E:
         """Build an error with a single diagnostic."""
         return cls(Diagnostic(message, location or Location(), "error", code, hint=hint))
 

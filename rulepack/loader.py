@@ -14,7 +14,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
@@ -101,6 +101,8 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
 
 def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
     import yaml  # only data files need it
+    line: int | None  # of a syntax error, 1-based
+    col: int | None
     try:
         if suffix == ".json":
             data = json.loads(text)
@@ -108,11 +110,11 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
         else:
             for event in yaml.parse(text, Loader=yaml.SafeLoader):
                 if isinstance(event, yaml.AliasEvent):
-                    mark = event.start_mark
+                    start = cast(yaml.Mark, event.start_mark)  # the parser marks every event
                     raise SchemaError(Diagnostic(
                         "YAML aliases (*name) are not allowed in a ruleset; write the data out",
-                        Location(name, mark.line + 1, mark.column + 1), code="yaml-alias",
-                        source_line=_line(text, mark.line + 1)))
+                        Location(name, start.line + 1, start.column + 1), code="yaml-alias",
+                        source_line=_line(text, start.line + 1)))
             data = yaml.safe_load(text)
             _annotate(data, _compose(text))
     except json.JSONDecodeError as exc:
@@ -330,7 +332,8 @@ def strip_positions(node: Any) -> Any:
 
 def _relocate(node: dict[str, Any]) -> dict[str, Any]:
     """Library declarations keep no positions (they would point into another file)."""
-    return strip_positions(node)
+    stripped: dict[str, Any] = strip_positions(node)
+    return stripped
 
 
 def load(name_or_path: str | Path, check: bool = True) -> Game:
@@ -375,8 +378,8 @@ def _unmet_requirement(exc: OptionError, ir: dict[str, Any], players: int,
     diagnostic = exc.diagnostics[0]
     if diagnostic.code != "requirement":
         return exc
-    node = next((r for r in ir.get("requirements", []) if r.get("message") == diagnostic.message),
-                {})
+    node: dict[str, Any] = next(
+        (r for r in ir.get("requirements", []) if r.get("message") == diagnostic.message), {})
     at = node.get("at") or [None, None]
     return SemanticError.at(f"this requirement fails for {players} players with the default "
                             f"options, which the game declares it is for: {diagnostic.message}",

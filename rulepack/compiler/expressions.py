@@ -513,7 +513,8 @@ class ExprCompiler:
             raise self.error(f"{fn}() is a chance event and cannot be used in a condition or "
                              "an action parameter", node, scope, code="chance-in-guard")
         args = [self.compile(a, scope) for a in raw]
-        return getattr(self, f"_f_{fn}")(args, node, scope)
+        compiled: Fn = getattr(self, f"_f_{fn}")(args, node, scope)
+        return compiled
 
     def _call_define(self, fn: str, define: dict[str, Any], node: dict[str, Any],
                      scope: Scope) -> Fn:

@@ -21,7 +21,8 @@ from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
-from rulepack.compiler.flow import HALT, Choice, FlowCompiler
+from rulepack.compiler.flow import FlowCompiler
+from rulepack.engine.program import HALT, Choice
 from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
@@ -496,8 +497,8 @@ class Instance:
         distinct: list[tuple[str, int]] = []
         consecutive: list[tuple[str, dict[Any, int]]] = []
         covers: list[tuple[str, list[Any]]] = []
-        each = []
-        wild = None
+        each: list[pat.Predicate] = []
+        wild: pat.Predicate | None = None
         for c in p["all"]:
             kind, arg = c["c"], c["arg"]
             if kind == "size":
@@ -513,6 +514,7 @@ class Instance:
             if kind in ("each", "wild"):
                 cond = self.exprs.compile(arg, self.scope(candidate="$it", locals=["$it"],
                                                           deterministic=True))
+                test: pat.Predicate
                 if self._fixed(arg):
                     # reads only fixed attributes and constants: one answer per piece
                     answers: dict[int, bool] = {}

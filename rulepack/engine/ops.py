@@ -210,7 +210,7 @@ def zone_of_family(family: Any, key: Any, name: str) -> ZoneRef:
 
 def total(st: "State", value: Any) -> Any:
     """``sum()``: ``none`` elements are skipped."""
-    s = 0
+    s: int | float = 0
     for x in items(st, value):
         if x is None:
             continue

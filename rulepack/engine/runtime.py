@@ -7,7 +7,7 @@ value into a list of pieces, reading pseudo-attributes (``face``, ``owner``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from rulepack.engine.values import Cell, Piece, ZoneRef
 
@@ -29,9 +29,9 @@ def show(value: Any) -> str:
     if t is Player:
         return f"player {int(value) + 1}"
     if t is Piece:
-        return value.name
+        return cast(Piece, value).name
     if t is ZoneRef:
-        return value.label
+        return cast(ZoneRef, value).label
     if t is Cell:
         return str(value)
     if t is PatternRef:
@@ -58,7 +58,8 @@ def items(st: "State", value: Any) -> list[Any]:
     """
     t = type(value)
     if t is list:
-        return value
+        same: list[Any] = value  # typed without a cast: this is a hot path
+        return same
     if t is ZoneRef:
         zone = st.zones[value.index]
         if st.inst.zone_kinds[value.index] == "grid":
@@ -137,7 +138,8 @@ def contains(st: "State", container: Any, element: Any) -> bool:
     t = type(container)
     if t is ZoneRef:
         if type(element) is Piece:
-            return st.loc[element.id] == container.index
+            index: int = container.index
+            return st.loc[element.id] == index
         return False
     if t is Cell:
         return st.piece_at(container) is element
@@ -151,7 +153,7 @@ def contains(st: "State", container: Any, element: Any) -> bool:
     raise RuleValueError(f"'in' needs a list, a zone or a map on its right, not {show(container)}")
 
 
-def sort_key(order: dict[Any, int] | None):  # type: ignore[no-untyped-def]
+def sort_key(order: dict[Any, int] | None) -> Callable[[Any], Any]:
     """A key function for values of an attribute with a declared order."""
     if order is None:
         return _natural_key

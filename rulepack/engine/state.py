@@ -13,7 +13,7 @@ next to the players' actions, so one seed fixes the whole game.
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
@@ -85,7 +85,8 @@ class State:
             try:
                 self.vars[name] = inst.initial_value(self, name)
             except RuleValueError as exc:
-                decl = next((v for v in inst.ir.get("variables", []) if v["name"] == name), {})
+                decl: dict[str, Any] = next(
+                    (v for v in inst.ir.get("variables", []) if v["name"] == name), {})
                 at = decl.get("at") or [None, None]
                 raise RulesetRuntimeError.at(
                     f"the initial value of {name!r} cannot be computed: {exc}",
@@ -164,7 +165,7 @@ class State:
             action = matches[0]
         elif action not in legal:
             raise IllegalActionError(f"{action!r} is not legal now")
-        self._apply(action)
+        self._apply(cast(Action, action))  # a bool is never among the legal actions
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
@@ -625,7 +626,8 @@ class State:
 
     def piece_at(self, cell: Cell) -> Piece | None:
         """The piece in ``cell``, or ``None``."""
-        return self.zones[cell.zone][cell.slot]
+        piece: Piece | None = self.zones[cell.zone][cell.slot]
+        return piece
 
     def cell_of(self, piece: Piece) -> Cell | None:
         """The cell ``piece`` lies in, or ``None`` when it is not on a grid."""

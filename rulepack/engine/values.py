@@ -9,7 +9,7 @@ place (copy on write), so a state clone may share them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, final
 
 
 class Player(int):
@@ -29,6 +29,7 @@ def player_name(p: int, seat_names: tuple[str, ...] | list[str] | None = None) -
     return f"player {int(p) + 1}"
 
 
+@final
 class Piece:
     """One physical component: a tile, coin, cube...
 
@@ -61,6 +62,7 @@ class Piece:
         return self.id < other.id
 
 
+@final
 class ZoneRef:
     """A reference to one zone of a game instance (``hand[2]``, ``stack``)."""
 
@@ -78,6 +80,7 @@ class ZoneRef:
         return self.label
 
 
+@final
 class Cell:
     """A cell of a grid zone: row and column, 0-based; prints as ``b3``.
 
@@ -118,6 +121,7 @@ def cell_label(row: int, col: int) -> str:
     return f"{letters}{row + 1}"
 
 
+@final
 class PatternRef:
     """A named pattern used as a value (``best(category, hand[p])``)."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import threading
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -222,15 +222,17 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
         line = max(1, len(lines))
         column = len(lines[-1]) + 1 if lines else 1
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    # an offset into ``text`` whenever it is read below (Lark's stubs say ``None``)
+    pos = cast(int, exc.pos_in_stream)
     hint = None
     code = "syntax"
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        char = text[pos] if pos < len(text) else ""
         message = f"unexpected character {char!r}"
         if char == "'":
             hint = 'strings are written in double quotes: "like this"'
         elif char in "&|!":
-            nxt = text[exc.pos_in_stream + 1:exc.pos_in_stream + 2]
+            nxt = text[pos + 1:pos + 2]
             word = {"&": "and", "|": "or", "!": "not"}[char]
             if char == "!" and nxt == "=":
                 pass
@@ -267,7 +269,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
             if close:
                 message = f"unknown word '{token}'; did you mean '{close[0]}'?"
                 code = "misspelt-keyword"
-        if str(token) == "=" and exc.pos_in_stream > 0 and text[exc.pos_in_stream - 1] == "=":
+        if str(token) == "=" and pos > 0 and text[pos - 1] == "=":
             column = max(1, column - 1)
             message = ("unexpected '=='; '==' compares two values, but 'let' and 'set' assign "
                        "with a single '='")
@@ -281,7 +283,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
         elif str(token) == "-" and "__ANON_0" in expected:
             hint = "write a range of numbers as 2..5"
             code = "bad-range"
-        elif str(token) == "}" and not _open_blocks(text[:exc.pos_in_stream]):
+        elif str(token) == "}" and not _open_blocks(text[:pos]):
             message = "unexpected '}': there is no open block to close here"
             code = "extra-bracket"
         elif token.type == "STRING" and "COLON" in expected:

@@ -139,5 +139,8 @@ def load_parser(on_keyword: LexerCallback) -> Lark:
     """
     found = tables()
     callbacks = {name: on_keyword for name in found["keywords"]}
-    return Lark._load_from_dict(found["data"], found["memo"], lexer_callbacks=callbacks)
+    # Lark's loader of its own serialized tables is untyped (the standalone parsers use it)
+    parser: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
+        found["data"], found["memo"], lexer_callbacks=callbacks)
+    return parser
 

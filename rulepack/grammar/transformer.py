@@ -37,7 +37,7 @@ def _op(op: str, args: list[IR], at: list[int]) -> IR:
 
 
 @v_args(meta=True, inline=True)
-class ToIR(Transformer):
+class ToIR(Transformer[Token, IR]):
     """Lark transformer producing the ruleset IR from a ``rulepack.lark`` tree."""
 
     # ------------------------------------------------------------- top level
@@ -273,7 +273,7 @@ class ToIR(Transformer):
             stmt[key] = value
         return stmt
 
-    def mo_face(self, meta: Meta, face: str) -> tuple[str, Any]:
+    def mo_face(self, meta: Meta, face: IR) -> tuple[str, Any]:
         return ("face", face["value"])
 
     def mo_bottom(self, meta: Meta) -> tuple[str, Any]:

@@ -18,11 +18,14 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from rulepack.patterns.budget import PatternBudgetError
-from rulepack.patterns.partition import find_partition
+from rulepack.patterns.partition import Index, find_partition
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.engine.values import Piece
+
+#: A condition on one piece, ``f(state, piece)`` (``each`` and ``wild`` constraints).
+Predicate = Callable[["State", "Piece"], bool]
 
 #: Most candidate groups one ``best`` search may examine before it is an error.
 SEARCH_BUDGET = 200_000
@@ -51,8 +54,8 @@ class Pattern:
                  distinct: list[tuple[str, int]] | None = None,
                  consecutive: list[tuple[str, dict[Any, int]]] | None = None,
                  covers: list[tuple[str, list[Any]]] | None = None,
-                 each: list[Callable[["State", Piece], bool]] | None = None,
-                 wild: Callable[["State", Piece], bool] | None = None,
+                 each: list[Predicate] | None = None,
+                 wild: Predicate | None = None,
                  alternatives: list["Pattern"] | None = None) -> None:
         self.name = name
         self.size = size
@@ -69,13 +72,13 @@ class Pattern:
         self.one_per_type = bool(self.distinct or self.consecutive)
         # Results depend only on the pieces' fixed attributes unless an ``each``
         # or ``wild`` condition reads the state (a piece's face, say).
-        self.pure = all(getattr(f, "fixed", False) for f in self.each) and \
+        self.pure: bool = all(getattr(f, "fixed", False) for f in self.each) and \
             (self.wild is None or getattr(self.wild, "fixed", False)) and \
             all(a.pure for a in (alternatives or []))
         self._best_cache: dict[tuple[int, ...], list[Piece]] = {}
         self._match_cache: dict[tuple[int, ...], bool] = {}
         # per game instance: the partition index (see rulepack.patterns.partition)
-        self._partition_index: dict[int, Any] = {}
+        self._partition_index: dict[int, tuple[object, Index]] = {}
 
     def matches(self, st: "State", group: Sequence[Piece]) -> bool:
         """True if the whole group matches the pattern."""

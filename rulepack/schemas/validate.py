@@ -5,15 +5,20 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Diagnostic, Location, SchemaError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jsonschema.exceptions import ValidationError
 
 
 @lru_cache(maxsize=None)
 def schema(name: str) -> dict[str, Any]:
     """A schema of this package by file name (``"record.schema.json"``), parsed once."""
-    return json.loads((resources.files("rulepack.schemas") / name).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(
+        (resources.files("rulepack.schemas") / name).read_text(encoding="utf-8"))
+    return data
 
 
 def ruleset_schema() -> dict[str, Any]:
@@ -162,7 +167,7 @@ def validate_ir(ir: Any, file: str = "<string>", limit: int = 20,
     raise SchemaError(diagnostics)
 
 
-def _message(err: Any) -> str:
+def _message(err: ValidationError) -> str:
     if err.validator == "additionalProperties":
         return err.message.replace("Additional properties are not allowed", "unknown key(s)")
     if err.validator in ("oneOf", "anyOf") and err.context:
