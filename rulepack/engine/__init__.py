@@ -1,7 +1,10 @@
 """The engine: a game in progress and everything that reads or changes it.
 
 :mod:`~rulepack.engine.state` (the :class:`State` contract: legal actions, apply,
-clone, result), :mod:`~rulepack.engine.program` (the compiled flow it runs),
+clone, result, the flow it runs), :mod:`~rulepack.engine.table` (a position's data and
+queries), :mod:`~rulepack.engine.effects` (moves, flips, shuffles, claims),
+:mod:`~rulepack.engine.log` (the history clones share), :mod:`~rulepack.engine.ops`
+(operators and built-ins on values), :mod:`~rulepack.engine.program` (the compiled flow it runs),
 :mod:`~rulepack.engine.actions` (history entries), :mod:`~rulepack.engine.values`
 (pieces, players, cells, zones), :mod:`~rulepack.engine.runtime` (operations on
 values), :mod:`~rulepack.engine.views` (what one player may know),

@@ -12,20 +12,24 @@ next to the players' actions, so one seed fixes the whole game.
 
 from __future__ import annotations
 
-import bisect
 from typing import TYPE_CHECKING, Any, cast
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.effects import Effects
 from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, items, show
-from rulepack.engine.values import Cell, Piece, Player, ZoneRef, describe
+from rulepack.engine.values import Player, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
+
+#: what the history holds, importable from here as before
+__all__ = ["State", "Action", "ChanceEvent", "Reveal", "TERMINAL", "DEFAULT_MAX_DECISIONS",
+           "FLOW_STEP_LIMIT"]
 
 _MISSING = object()
 
@@ -41,16 +45,13 @@ FLOW_STEP_LIMIT = 100_000
 DEFAULT_MAX_DECISIONS = 100_000
 
 
-class State:
+class State(Effects):
     """A position of a game. Build one with ``Game.new_game``.
 
-    Mutating methods: :meth:`apply`. Everything else reads.
+    Mutating methods: :meth:`apply`. Everything else reads. Its data and queries
+    are those of :class:`~rulepack.engine.table.Table`, the changes the flow makes
+    those of :class:`~rulepack.engine.effects.Effects`.
     """
-
-    #: piece id → its slot in the grid it lies on (meaningless for pieces elsewhere);
-    #: built when first needed, dropped (``None``) whenever a grid changes. Shared by
-    #: clones, never changed in place.
-    _slots: list[int] | None = None
 
     def __init__(self, inst: "Instance", seed: int = 0,
                  max_decisions: int = DEFAULT_MAX_DECISIONS) -> None:
@@ -95,10 +96,6 @@ class State:
         self.legal_actions()        # a first decision with no legal action fails here
 
     # ------------------------------------------------------------------ contract
-    @property
-    def num_players(self) -> int:
-        return self.inst.num_players
-
     @property
     def round(self) -> int:
         """The number of the current round (1-based; 0 before any ``rounds`` loop)."""
@@ -404,279 +401,3 @@ class State:
             binder(self, value)
             if post_guard(self):
                 out.append(Action(index, alt, values + (value,), player))
-
-    # ------------------------------------------------------------------ primitives
-    def chance_choice(self, options: list[Any]) -> Any:
-        """A random element (a chance event, recorded in :attr:`history`)."""
-        if not options:
-            raise RuleValueError("random() of an empty list")
-        value = options[self.rng.below(len(options))] if len(options) > 1 else options[0]
-        self.history.append(ChanceEvent("random", "choice", value))
-        return value
-
-    def shuffle(self, zone: ZoneRef) -> None:
-        """Shuffle a zone (a chance event). In a grid, the pieces change cells."""
-        z = self.zones[zone.index]
-        if self.inst.zone_kinds[zone.index] == "pile":
-            raise RuleValueError(f"{zone.label} is a pile, which keeps no order to shuffle "
-                                 "(make it a stack or a row)")
-        if self.inst.zones[zone.index].kind == "grid":
-            slots = [i for i, p in enumerate(z) if p is not None]
-            pieces = [z[i] for i in slots]
-            self.rng.shuffle(pieces)
-            for i, p in zip(slots, pieces):
-                z[i] = p
-            self._slots = None
-        else:
-            self.rng.shuffle(z)
-        self.history.append(ChanceEvent("shuffle", zone.label))
-
-    def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
-             bottom: bool = False) -> None:
-        """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
-        kinds = self.inst.zone_kinds
-        zones = self.zones
-        loc = self.loc
-        if len(pieces) > 8 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
-                self._move_many(pieces, dest, face_up, bottom):
-            return
-        for piece in pieces:
-            if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
-            z = loc[piece.id]
-            src = zones[z]
-            try:
-                i = src.index(piece)
-            except ValueError:
-                raise RuleValueError(f"{piece.name} is not where it should be") from None
-            if kinds[z] == "grid":
-                src[i] = None
-                self._slots = None
-            else:
-                del src[i]
-                if kinds[z] == "groups":
-                    self.groupings.pop(z, None)
-            if type(dest) is Cell:
-                target = zones[dest.zone]
-                if target[dest.slot] is not None:
-                    raise RuleValueError(f"cell {dest} is not empty")
-                target[dest.slot] = piece
-                loc[piece.id] = dest.zone
-                self._slots = None
-            else:
-                target = zones[dest.index]
-                kind = kinds[dest.index]
-                if kind == "pile":
-                    bisect.insort(target, piece)
-                elif kind == "grid":
-                    try:
-                        target[target.index(None)] = piece
-                    except ValueError:
-                        raise RuleValueError(f"{dest.label} is full") from None
-                    self._slots = None
-                elif bottom:
-                    target.insert(0, piece)
-                else:
-                    target.append(piece)
-                if kind == "groups":
-                    self.groupings.pop(dest.index, None)
-                loc[piece.id] = dest.index
-            if face_up is not None:
-                self.face[piece.id] = face_up
-
-    def _move_many(self, pieces: list[Piece], dest: ZoneRef, face_up: bool | None,
-                   bottom: bool) -> bool:
-        """:meth:`move` of several pieces between zones that are not grids, each source
-        filtered once instead of searched once per piece. The same result as moving
-        them one by one; ``False`` (nothing changed) when that is not sure: a value
-        that is not a piece, a piece twice, a piece on a grid or missing."""
-        kinds = self.inst.zone_kinds
-        loc = self.loc
-        by_zone: dict[int, set[int]] = {}
-        for piece in pieces:
-            if type(piece) is not Piece:
-                return False
-            z = loc[piece.id]
-            if kinds[z] == "grid":
-                return False
-            by_zone.setdefault(z, set()).add(piece.id)
-        if sum(len(ids) for ids in by_zone.values()) != len(pieces):
-            return False
-        kept: dict[int, list[Piece]] = {}
-        for z, ids in by_zone.items():
-            src = self.zones[z]
-            kept[z] = [p for p in src if p.id not in ids]
-            if len(src) - len(kept[z]) != len(ids):
-                return False
-        for z, rest in kept.items():
-            self.zones[z] = rest
-            if kinds[z] == "groups":
-                self.groupings.pop(z, None)
-        target = self.zones[dest.index]
-        kind = kinds[dest.index]
-        if kind == "pile":
-            target.extend(pieces)
-            target.sort()
-        elif bottom:
-            target[:0] = pieces[::-1]
-        else:
-            target.extend(pieces)
-        if kind == "groups":
-            self.groupings.pop(dest.index, None)
-        face = self.face
-        for piece in pieces:
-            loc[piece.id] = dest.index
-            if face_up is not None:
-                face[piece.id] = face_up
-        return True
-
-    def set_groups(self, zone: int, groups: list[list[Piece]]) -> None:
-        """Reorder a ``groups`` zone as these groups (a partition of its pieces)."""
-        self.zones[zone] = [p for g in groups for p in g]
-        self.groupings[zone] = tuple(len(g) for g in groups)
-
-    def groups(self, zone: int) -> list[list[Piece]] | None:
-        """The groups of a ``groups`` zone, or ``None`` while it is not arranged."""
-        sizes = self.groupings.get(zone)
-        if sizes is None:
-            return None
-        out, i = [], 0
-        pieces = self.zones[zone]
-        for n in sizes:
-            out.append(pieces[i:i + n])
-            i += n
-        return out
-
-    def flip(self, pieces: list[Piece], up: bool | None) -> None:
-        """Turn pieces face up, face down, or over (``up is None``)."""
-        face = self.face
-        revealed: list[Piece] = []
-        for piece in pieces:
-            if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
-            was = face[piece.id]
-            now = (not was) if up is None else up
-            face[piece.id] = now
-            if now and not was:
-                revealed.append(piece)
-        if revealed:
-            by_zone: dict[int, list[Piece]] = {}
-            for piece in revealed:
-                by_zone.setdefault(self.loc[piece.id], []).append(piece)
-            for z, group in by_zone.items():
-                kind = self.inst.zone_kinds[z]
-                places = [None if kind == "pile" else self.zones[z].index(p) for p in group]
-                self.history.append(Reveal(self.inst.zones[z].label, group, places))
-
-    def eliminate(self, player: Any) -> None:
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise RuleValueError(f"cannot eliminate {show(player)}: not a player")
-        self.active[player] = False
-
-    def end_game(self, winners: list[Any] | None) -> None:
-        self.terminal = True
-        if winners is not None:
-            self.explicit_winners = [int(w) for w in winners]
-
-    def next_active(self, player: Any) -> Player | None:
-        """The next active seat clockwise after ``player`` (itself if it is the only one)."""
-        n = self.num_players
-        if player is None:
-            return None
-        player = self.seat(player)
-        for k in range(1, n + 1):
-            q = (int(player) + k) % n
-            if self.active[q]:
-                return Player(q)
-        return None
-
-    def seat(self, player: Any) -> int:
-        """``player`` checked to be a seat number. :raises RuleValueError: otherwise."""
-        if isinstance(player, bool) or not isinstance(player, int) or \
-                not 0 <= player < self.num_players:
-            raise RuleValueError(f"{show(player)} is not a player")
-        return int(player)
-
-    def seats_from(self, player: Any) -> list[Player]:
-        """Active seats clockwise, starting with ``player``."""
-        player = self.seat(player)
-        n = self.num_players
-        return [Player((player + k) % n) for k in range(n) if self.active[(player + k) % n]]
-
-    def cells(self, zone: Any) -> list[Cell]:
-        """All cells of a grid zone, row-major."""
-        if type(zone) is not ZoneRef or self.inst.zones[zone.index].kind != "grid":
-            raise RuleValueError(f"{show(zone)} is not a grid")
-        return list(self.inst.zones[zone.index].cell_objects)
-
-    def step(self, cell: Cell, direction: tuple[int, int]) -> Cell | None:
-        """The cell next to ``cell`` in ``direction`` (row step, column step), or
-        ``None`` off the grid or on a hole."""
-        return self.inst.zones[cell.zone].neighbour(cell.slot, direction)
-
-    def claim(self, pieces: list[Any], player: Any) -> None:
-        """Make ``player`` (a seat, or ``None``) the owner of pieces."""
-        if player is not None:
-            player = Player(self.seat(player))
-        owner = self.owner
-        for piece in pieces:
-            if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be claimed, not {show(piece)}")
-            owner[piece.id] = player
-
-    def piece_at(self, cell: Cell) -> Piece | None:
-        """The piece in ``cell``, or ``None``."""
-        piece: Piece | None = self.zones[cell.zone][cell.slot]
-        return piece
-
-    def cell_of(self, piece: Piece) -> Cell | None:
-        """The cell ``piece`` lies in, or ``None`` when it is not on a grid."""
-        z = self.loc[piece.id]
-        info = self.inst.zones[z]
-        if info.kind != "grid":
-            return None
-        slots = self._slots
-        if slots is None:
-            slots = self._slots = self._grid_slots()
-        return info.cell_objects[slots[piece.id]]
-
-    def _grid_slots(self) -> list[int]:
-        slots = [-1] * len(self.inst.pieces)
-        for info in self.inst.zones:
-            if info.kind == "grid":
-                for i, p in enumerate(self.zones[info.index]):
-                    if p is not None:
-                        slots[p.id] = i
-        return slots
-
-    def visible(self, piece: Piece, player: int) -> bool:
-        """Whether ``player`` may see the identity of ``piece`` now."""
-        if self.face[piece.id]:
-            return True
-        info = self.inst.zones[self.loc[piece.id]]
-        seen = info.seen_by
-        return seen == "everyone" or (seen == "owner" and info.owner == player)
-
-    def knows(self, player: Any, piece: Any) -> bool:
-        """Whether ``player`` knows which piece ``piece`` is: it can see it, or (in a
-        state built by :func:`~rulepack.agents.determinize.determinize` for
-        that player) it was placed from what the player saw or remembers."""
-        p = self.seat(player)
-        if type(piece) is not Piece:
-            raise RuleValueError(f"knows() needs a piece, not {show(piece)}")
-        if self.visible(piece, p):
-            return True
-        k = self.knowledge
-        return k is not None and k[0] == p and piece.id in k[1]
-
-    def describe_for(self, player: int | None) -> Any:
-        """A value renderer that hides pieces ``player`` cannot see (``None``: show all)."""
-        seats = self.inst.seat_names
-
-        def render(value: Any) -> str:
-            if type(value) is Piece and player is not None and not self.visible(value, player):
-                return f"a {value.back}"
-            if isinstance(value, (list, tuple)):
-                return ", ".join(render(v) for v in value)
-            return describe(value, seats)
-        return render

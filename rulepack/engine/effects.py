@@ -1,0 +1,198 @@
+"""The changes the flow makes to a position: moves, flips, shuffles, claims,
+random choices, eliminations and the end of the game.
+
+Each is a method of :class:`Effects`, checked (a value of the wrong kind raises
+:class:`~rulepack.engine.runtime.RuleValueError`, which the flow locates) and, for
+chance, recorded in the history.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from rulepack.engine.actions import ChanceEvent, Reveal
+from rulepack.engine.log import Log
+from rulepack.engine.rng import Rng
+from rulepack.engine.runtime import RuleValueError, show
+from rulepack.engine.table import Table
+from rulepack.engine.values import Cell, Piece, Player, ZoneRef
+
+
+class Effects(Table):
+    """A :class:`~rulepack.engine.table.Table` that the rules' effects change."""
+
+    rng: Rng
+    history: Log
+    terminal: bool
+    explicit_winners: list[int] | None
+
+    def chance_choice(self, options: list[Any]) -> Any:
+        """A random element (a chance event, recorded in :attr:`history`)."""
+        if not options:
+            raise RuleValueError("random() of an empty list")
+        value = options[self.rng.below(len(options))] if len(options) > 1 else options[0]
+        self.history.append(ChanceEvent("random", "choice", value))
+        return value
+
+    def shuffle(self, zone: ZoneRef) -> None:
+        """Shuffle a zone (a chance event). In a grid, the pieces change cells."""
+        z = self.zones[zone.index]
+        if self.inst.zone_kinds[zone.index] == "pile":
+            raise RuleValueError(f"{zone.label} is a pile, which keeps no order to shuffle "
+                                 "(make it a stack or a row)")
+        if self.inst.zones[zone.index].kind == "grid":
+            slots = [i for i, p in enumerate(z) if p is not None]
+            pieces = [z[i] for i in slots]
+            self.rng.shuffle(pieces)
+            for i, p in zip(slots, pieces):
+                z[i] = p
+            self._slots = None
+        else:
+            self.rng.shuffle(z)
+        self.history.append(ChanceEvent("shuffle", zone.label))
+
+    def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
+             bottom: bool = False) -> None:
+        """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
+        kinds = self.inst.zone_kinds
+        zones = self.zones
+        loc = self.loc
+        if len(pieces) > 8 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
+                self._move_many(pieces, dest, face_up, bottom):
+            return
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
+            z = loc[piece.id]
+            src = zones[z]
+            try:
+                i = src.index(piece)
+            except ValueError:
+                raise RuleValueError(f"{piece.name} is not where it should be") from None
+            if kinds[z] == "grid":
+                src[i] = None
+                self._slots = None
+            else:
+                del src[i]
+                if kinds[z] == "groups":
+                    self.groupings.pop(z, None)
+            if type(dest) is Cell:
+                target = zones[dest.zone]
+                if target[dest.slot] is not None:
+                    raise RuleValueError(f"cell {dest} is not empty")
+                target[dest.slot] = piece
+                loc[piece.id] = dest.zone
+                self._slots = None
+            else:
+                target = zones[dest.index]
+                kind = kinds[dest.index]
+                if kind == "pile":
+                    bisect.insort(target, piece)
+                elif kind == "grid":
+                    try:
+                        target[target.index(None)] = piece
+                    except ValueError:
+                        raise RuleValueError(f"{dest.label} is full") from None
+                    self._slots = None
+                elif bottom:
+                    target.insert(0, piece)
+                else:
+                    target.append(piece)
+                if kind == "groups":
+                    self.groupings.pop(dest.index, None)
+                loc[piece.id] = dest.index
+            if face_up is not None:
+                self.face[piece.id] = face_up
+
+    def _move_many(self, pieces: list[Piece], dest: ZoneRef, face_up: bool | None,
+                   bottom: bool) -> bool:
+        """:meth:`move` of several pieces between zones that are not grids, each source
+        filtered once instead of searched once per piece. The same result as moving
+        them one by one; ``False`` (nothing changed) when that is not sure: a value
+        that is not a piece, a piece twice, a piece on a grid or missing."""
+        kinds = self.inst.zone_kinds
+        loc = self.loc
+        by_zone: dict[int, set[int]] = {}
+        for piece in pieces:
+            if type(piece) is not Piece:
+                return False
+            z = loc[piece.id]
+            if kinds[z] == "grid":
+                return False
+            by_zone.setdefault(z, set()).add(piece.id)
+        if sum(len(ids) for ids in by_zone.values()) != len(pieces):
+            return False
+        kept: dict[int, list[Piece]] = {}
+        for z, ids in by_zone.items():
+            src = self.zones[z]
+            kept[z] = [p for p in src if p.id not in ids]
+            if len(src) - len(kept[z]) != len(ids):
+                return False
+        for z, rest in kept.items():
+            self.zones[z] = rest
+            if kinds[z] == "groups":
+                self.groupings.pop(z, None)
+        target = self.zones[dest.index]
+        kind = kinds[dest.index]
+        if kind == "pile":
+            target.extend(pieces)
+            target.sort()
+        elif bottom:
+            target[:0] = pieces[::-1]
+        else:
+            target.extend(pieces)
+        if kind == "groups":
+            self.groupings.pop(dest.index, None)
+        face = self.face
+        for piece in pieces:
+            loc[piece.id] = dest.index
+            if face_up is not None:
+                face[piece.id] = face_up
+        return True
+
+    def set_groups(self, zone: int, groups: list[list[Piece]]) -> None:
+        """Reorder a ``groups`` zone as these groups (a partition of its pieces)."""
+        self.zones[zone] = [p for g in groups for p in g]
+        self.groupings[zone] = tuple(len(g) for g in groups)
+
+    def flip(self, pieces: list[Piece], up: bool | None) -> None:
+        """Turn pieces face up, face down, or over (``up is None``)."""
+        face = self.face
+        revealed: list[Piece] = []
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
+            was = face[piece.id]
+            now = (not was) if up is None else up
+            face[piece.id] = now
+            if now and not was:
+                revealed.append(piece)
+        if revealed:
+            by_zone: dict[int, list[Piece]] = {}
+            for piece in revealed:
+                by_zone.setdefault(self.loc[piece.id], []).append(piece)
+            for z, group in by_zone.items():
+                kind = self.inst.zone_kinds[z]
+                places = [None if kind == "pile" else self.zones[z].index(p) for p in group]
+                self.history.append(Reveal(self.inst.zones[z].label, group, places))
+
+    def eliminate(self, player: Any) -> None:
+        if not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise RuleValueError(f"cannot eliminate {show(player)}: not a player")
+        self.active[player] = False
+
+    def end_game(self, winners: list[Any] | None) -> None:
+        self.terminal = True
+        if winners is not None:
+            self.explicit_winners = [int(w) for w in winners]
+
+    def claim(self, pieces: list[Any], player: Any) -> None:
+        """Make ``player`` (a seat, or ``None``) the owner of pieces."""
+        if player is not None:
+            player = Player(self.seat(player))
+        owner = self.owner
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be claimed, not {show(piece)}")
+            owner[piece.id] = player
