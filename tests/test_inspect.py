@@ -21,7 +21,9 @@ def test_zones_by_label_in_zone_order() -> None:
     assert len(hand) == 4 and all(type(p) is Piece for p in hand)
     assert hand == sorted(hand)                 # a pile keeps piece order
     info = inspect.piece_info(state, hand[0])
-    assert info == {"name": hand[0].name, "kind": hand[0].kind, "face": "down", "owner": None}
+    assert info == {"name": hand[0].name, "kind": hand[0].kind, "face": "down", "owner": None,
+                    "attributes": {"suit": hand[0].attrs["suit"], "rank": hand[0].attrs["rank"],
+                                   "value": hand[0].attrs["value"]}}
     with pytest.raises(KeyError, match="no zone labelled 'hand'"):
         inspect.zone_pieces(state, "hand")
     with pytest.raises(ValueError, match="not a grid"):
@@ -53,3 +55,13 @@ def test_declared_variables_only_and_canonical_values() -> None:
         {"piece": piece.name}, {"map": [[1, None], [2, True]]}, 0.5]
     with pytest.raises(TypeError):
         inspect.canonical(state, object())
+
+
+def test_piece_info_gives_the_attributes_and_the_face():
+    import rulepack
+    state = rulepack.load("multzo").new_game(3, seed=1)
+    hand = inspect.zone_pieces(state, "hand[player 1]")
+    info = inspect.piece_info(state, hand[0])
+    assert info["kind"] == "tile" and info["face"] == "down"
+    assert set(info["attributes"]) >= {"suit", "rank", "value"}
+    assert info["attributes"]["value"] == hand[0].attrs["value"]

@@ -79,10 +79,12 @@ def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:
 
 
 def piece_info(state: "State", piece: Piece) -> dict[str, Any]:
-    """A piece as it lies: ``{"name": str, "kind": str, "face": "up" | "down",
-    "owner": seat number or None}``."""
+    """A piece as it lies: ``{"name": str, "kind": str, "attributes": {name: value},
+    "face": "up" | "down", "owner": seat number or None}`` (attribute values as
+    :func:`canonical` gives them)."""
     owner = state.owner[piece.id]
     return {"name": piece.name, "kind": piece.kind,
+            "attributes": {k: canonical(state, v) for k, v in piece.attrs.items()},
             "face": "up" if state.face[piece.id] else "down",
             "owner": None if owner is None else int(owner)}
 
