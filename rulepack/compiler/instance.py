@@ -69,9 +69,9 @@ class ZoneInfo:
         """The cells of a grid as values, by slot (cells never change: shared by all)."""
         return [Cell(self.index, r, c, i) for i, (r, c) in enumerate(self.cells)]
 
-    def neighbour(self, slot: int, direction: tuple[int, int]) -> Cell | None:
-        """The cell one step from ``slot`` in ``direction`` (row step, column step), or
-        ``None`` off the grid or on a hole; a table per direction, built once."""
+    def neighbours(self, direction: tuple[int, int]) -> list[Cell | None]:
+        """For each slot, the cell one step away in ``direction`` (row step, column
+        step), or ``None`` off the grid or on a hole; built once per direction."""
         table = self._neighbours.get(direction)
         if table is None:
             dr, dc = direction
@@ -80,7 +80,11 @@ class ZoneInfo:
                 to = self.slot_of.get((r + dr, c + dc))
                 table.append(None if to is None else self.cell_objects[to])
             self._neighbours[direction] = table
-        return table[slot]
+        return table
+
+    def neighbour(self, slot: int, direction: tuple[int, int]) -> Cell | None:
+        """The cell one step from ``slot`` in ``direction``, or ``None``."""
+        return self.neighbours(direction)[slot]
 
 
 class _BuildState:

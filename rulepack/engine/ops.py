@@ -341,25 +341,29 @@ def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any])
     through C whose pieces all pass ``ok(piece)``, from the far end against D to the
     far end along D; empty if C itself fails."""
     start = as_cell(st, through)
-    d = direction(along)
-    zones = st.zones
-
-    def good(cell: Cell | None) -> bool:
-        return cell is not None and bool(ok(zones[cell.zone][cell.slot]))
-    if not good(start):
+    if type(along) is tuple and len(along) == 2 and type(along[0]) is int and \
+            type(along[1]) is int:
+        d: tuple[int, int] = along
+    else:
+        d = direction(along)
+    zone = st.zones[start.zone]
+    if not ok(zone[start.slot]):
         return []
+    info = st.inst.zones[start.zone]
     back: list[Cell] = []
-    c = st.step(start, (-d[0], -d[1]))
-    while good(c):
-        back.append(c)  # type: ignore[arg-type]
-        c = st.step(c, (-d[0], -d[1]))  # type: ignore[arg-type]
-    ahead: list[Cell] = []
-    c = st.step(start, d)
-    while good(c):
-        ahead.append(c)  # type: ignore[arg-type]
-        c = st.step(c, d)  # type: ignore[arg-type]
-    return back[::-1] + [start] + ahead
-
+    table = info.neighbours((-d[0], -d[1]))
+    c = table[start.slot]
+    while c is not None and ok(zone[c.slot]):
+        back.append(c)
+        c = table[c.slot]
+    back.reverse()
+    back.append(start)
+    table = info.neighbours(d)
+    c = table[start.slot]
+    while c is not None and ok(zone[c.slot]):
+        back.append(c)
+        c = table[c.slot]
+    return back
 
 def top(st: "State", of: Any, n: Any, from_top: bool) -> Any:
     """``top of Z`` / ``top N of Z`` (``bottom`` when not ``from_top``)."""
