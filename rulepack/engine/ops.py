@@ -340,7 +340,7 @@ def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any])
     """``maximal run through C along D where ...``: the longest unbroken line of cells
     through C whose pieces all pass ``ok(piece)``, from the far end against D to the
     far end along D; empty if C itself fails."""
-    start = as_cell(st, through)
+    start = through if type(through) is Cell else as_cell(st, through)
     if type(along) is tuple and len(along) == 2 and type(along[0]) is int and \
             type(along[1]) is int:
         d: tuple[int, int] = along
@@ -350,15 +350,17 @@ def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any])
     if not ok(zone[start.slot]):
         return []
     info = st.inst.zones[start.zone]
+    tables = info._neighbours
     back: list[Cell] = []
-    table = info.neighbours((-d[0], -d[1]))
+    opposite = (-d[0], -d[1])
+    table = tables.get(opposite) or info.neighbours(opposite)
     c = table[start.slot]
     while c is not None and ok(zone[c.slot]):
         back.append(c)
         c = table[c.slot]
     back.reverse()
     back.append(start)
-    table = info.neighbours(d)
+    table = tables.get(d) or info.neighbours(d)
     c = table[start.slot]
     while c is not None and ok(zone[c.slot]):
         back.append(c)
