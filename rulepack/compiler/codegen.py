@@ -45,7 +45,7 @@ ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 #: Names every generated function may use, besides its own constants.
 BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "list": list, "any": any, "all": all, "bool": bool,
-                     "abs": abs, "max": max, "min": min, "type": type, "int": int},
+                     "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple},
     "Piece": Piece, "Cell": Cell, "attribute": attribute, "contains": contains,
     "count": count, "items": items,
     **{f"_{name}": getattr(ops, name) for name in (
@@ -411,7 +411,37 @@ class SourceGen:
         x = self._local()
         name = "$cell_piece"
         cond = self.expr(node["where"], self._candidate(scope, name), {**py, name: x})
-        return f"_maximal_run(st, {through}, {along}, (lambda {x}: {cond}))"
+        # a local function with the condition inline (ops.maximal_run, unrolled)
+        fn = self._local("R")
+        params = ", ".join(["start", "d"] + list(dict.fromkeys(py.values())))
+        self._prelude.append("\n".join([
+            f"def {fn}({params}):",
+            "    if type(start) is not Cell:",
+            "        start = _as_cell(st, start)",
+            "    if not (type(d) is tuple and len(d) == 2 and type(d[0]) is int "
+            "and type(d[1]) is int):",
+            "        d = _direction(d)",
+            "    zone = st.zones[start.zone]",
+            f"    {x} = zone[start.slot]",
+            f"    if not ({cond}):",
+            "        return []",
+            "    info = st.inst.zones[start.zone]",
+            "    line = []",
+            "    for step in ((-d[0], -d[1]), d):",
+            "        table = info._neighbours.get(step) or info.neighbours(step)",
+            "        c = table[start.slot]",
+            "        while c is not None:",
+            f"            {x} = zone[c.slot]",
+            f"            if not ({cond}):",
+            "                break",
+            "            line.append(c)",
+            "            c = table[c.slot]",
+            "        if step != d:",
+            "            line.reverse()",
+            "            line.append(start)",
+            "    return line"]))
+        args = ", ".join([through, along] + list(dict.fromkeys(py.values())))
+        return f"{fn}({args})"
 
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         of = self.expr(node["of"], scope, py)
