@@ -130,6 +130,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     st = State.__new__(State)
     st.inst = inst
     st.zones = zones
+    st._owned = set(range(len(zones)))
     st.loc = [0] * len(inst.pieces)
     for zi, zone in enumerate(zones):
         for p in zone:

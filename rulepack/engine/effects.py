@@ -37,10 +37,10 @@ class Effects(Table):
 
     def shuffle(self, zone: ZoneRef) -> None:
         """Shuffle a zone (a chance event). In a grid, the pieces change cells."""
-        z = self.zones[zone.index]
         if self.inst.zone_kinds[zone.index] == "pile":
             raise RuleValueError(f"{zone.label} is a pile, which keeps no order to shuffle "
                                  "(make it a stack or a row)")
+        z = self._writable(zone.index)
         if self.inst.zones[zone.index].kind == "grid":
             slots = [i for i, p in enumerate(z) if p is not None]
             pieces = [z[i] for i in slots]
@@ -65,7 +65,7 @@ class Effects(Table):
             if type(piece) is not Piece:
                 raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
             z = loc[piece.id]
-            src = zones[z]
+            src = self._writable(z)
             try:
                 i = src.index(piece)
             except ValueError:
@@ -78,14 +78,14 @@ class Effects(Table):
                 if kinds[z] == "groups":
                     self.groupings.pop(z, None)
             if type(dest) is Cell:
-                target = zones[dest.zone]
+                target = self._writable(dest.zone)
                 if target[dest.slot] is not None:
                     raise RuleValueError(f"cell {dest} is not empty")
                 target[dest.slot] = piece
                 loc[piece.id] = dest.zone
                 self._slots = None
             else:
-                target = zones[dest.index]
+                target = self._writable(dest.index)
                 kind = kinds[dest.index]
                 if kind == "pile":
                     bisect.insort(target, piece)
@@ -131,9 +131,10 @@ class Effects(Table):
                 return False
         for z, rest in kept.items():
             self.zones[z] = rest
+            self._owned.add(z)
             if kinds[z] == "groups":
                 self.groupings.pop(z, None)
-        target = self.zones[dest.index]
+        target = self._writable(dest.index)
         kind = kinds[dest.index]
         if kind == "pile":
             target.extend(pieces)
@@ -154,6 +155,7 @@ class Effects(Table):
     def set_groups(self, zone: int, groups: list[list[Piece]]) -> None:
         """Reorder a ``groups`` zone as these groups (a partition of its pieces)."""
         self.zones[zone] = [p for g in groups for p in g]
+        self._owned.add(zone)
         self.groupings[zone] = tuple(len(g) for g in groups)
 
     def flip(self, pieces: list[Piece], up: bool | None) -> None:

@@ -29,6 +29,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         if len(zones) != len(inst.zones):
             raise bad(f"{len(zones)} zones, the ruleset has {len(inst.zones)}")
         st.zones = [[None if i is None else inst.pieces[i] for i in z] for z in zones]
+        st._owned = set(range(len(st.zones)))
         st.loc = [0] * len(inst.pieces)
         seen = 0
         for zi, z in enumerate(st.zones):

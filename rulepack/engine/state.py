@@ -62,6 +62,7 @@ class State(Effects):
             if info.kind == "grid":
                 self.zones[info.index] = [None] * len(info.cells)
         self.zones[0] = list(inst.pieces)
+        self._owned = set(range(len(self.zones)))
         self.loc: list[int] = [0] * n_pieces
         self.face: list[bool] = [False] * n_pieces
         self.owner: list[Any] = [None] * n_pieces
@@ -251,7 +252,9 @@ class State(Effects):
         """An independent copy; cheap (lists of references are copied, pieces shared)."""
         c = State.__new__(State)
         c.inst = self.inst
-        c.zones = [z[:] for z in self.zones]
+        c.zones = self.zones[:]         # the zones' lists are shared until one side writes
+        c._owned = set()
+        self._owned = set()
         c._slots = self._slots
         c.loc = self.loc[:]
         c.face = self.face[:]

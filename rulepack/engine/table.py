@@ -34,6 +34,9 @@ class Table:
     vars: dict[str, Any]
     groupings: dict[int, tuple[int, ...]]
     knowledge: tuple[int, frozenset[int]] | None
+    #: the zones whose lists this position alone holds; the others it shares with
+    #: clones and copies before it first changes them (copy on write)
+    _owned: set[int]
 
     #: piece id → its slot in the grid it lies on (meaningless for pieces elsewhere);
     #: built when first needed, dropped (``None``) whenever a grid changes. Shared by
@@ -43,6 +46,15 @@ class Table:
     @property
     def num_players(self) -> int:
         return self.inst.num_players
+
+    def _writable(self, z: int) -> list[Any]:
+        """Zone ``z``'s list, made this position's own first if a clone shares it."""
+        if z in self._owned:
+            return self.zones[z]
+        zone: list[Any] = self.zones[z][:]
+        self.zones[z] = zone
+        self._owned.add(z)
+        return zone
 
     def next_active(self, player: Any) -> Player | None:
         """The next active seat clockwise after ``player`` (itself if it is the only one)."""
