@@ -1654,3 +1654,24 @@ def test_a_flow_that_never_reaches_a_decision_is_blamed_on_the_loop_going_round(
     diagnostic = info.value.diagnostics[0]
     assert "100000 steps without a decision, going round this loop" in diagnostic.message
     assert diagnostic.location.line == line
+
+
+# ---------------------------------------------------------------------- cell(GRID, ROW, COLUMN)
+
+def test_cell_finds_a_cell_by_row_and_column():
+    decls = "zone board: grid 3 x 4 without [(2, 2)]"
+    out = evaluate(["cell(board, 2, 3)", "cell(board, 1, 1)", "cell(board, 2, 2)",
+                    "cell(board, 4, 1)", "cell(board, 0, 1)",
+                    "cell(board, 3, 4) == last(cells(board))",
+                    "[cell(board, c.row, c.col) == c for c in cells(board)]"], decls)
+    assert [str(c) for c in out[:2]] == ["c2", "a1"]
+    assert out[2:5] == [None, None, None]       # a hole, and off the grid
+    assert out[5] is True and all(out[6])
+
+
+def test_cell_of_something_else_is_an_error():
+    decls = "zone board: grid 2 x 2\nzone pile: pile"
+    with pytest.raises(RulesetRuntimeError, match="pile is not a grid"):
+        evaluate(["cell(pile, 1, 1)"], decls)
+    with pytest.raises(RulesetRuntimeError, match="whole numbers, not 'a'"):
+        evaluate(['cell(board, "a", 1)'], decls)

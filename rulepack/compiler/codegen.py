@@ -52,7 +52,7 @@ BASE_NAMESPACE: dict[str, Any] = {
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
         "first", "last", "flatten", "unique", "pattern", "partitionable", "at", "empty",
-        "neighbours", "ends", "maximal_run", "top", "sort_by", "argmax", "pieces", "number",
+        "neighbours", "ends", "cell", "maximal_run", "top", "sort_by", "argmax", "pieces", "number",
         "as_cell", "direction", "unpack")},
 }
 
@@ -481,6 +481,8 @@ class SourceGen:
             return f"abs(_number({args[0]}, 'abs()'))"
         if fn == "cells":
             return f"st.cells({args[0]})"
+        if fn == "cell":
+            return f"_cell(st, {args[0]}, {args[1]}, {args[2]})"
         if fn == "knows":
             return f"st.knows({args[0]}, {args[1]})"
         if fn == "step":

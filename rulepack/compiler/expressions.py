@@ -52,12 +52,13 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
     "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
     "flatten": (1, 1), "partition": (2, 2), "partitionable": (2, 3), "unique": (1, 1),
+    "cell": (3, 3),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
 
 #: Functions that read a game in progress (zones, cells, turn order, scores).
-STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "empty", "at", "step",
+STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "cell", "empty", "at", "step",
                    "neighbours", "ends", "knows", "best", "matches", "partition",
                    "partitionable"}
 
@@ -652,6 +653,10 @@ class ExprCompiler:
     def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: st.cells(a(st))
+
+    def _f_cell(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        grid, row, col = args
+        return lambda st: ops.cell(st, grid(st), row(st), col(st))
 
     def _f_empty(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         return self._unary(args, ops.empty)

@@ -311,6 +311,19 @@ def at(st: "State", c: Any) -> Any:
     return st.zones[c.zone][c.slot]
 
 
+def cell(st: "State", zone: Any, row: Any, col: Any) -> Cell | None:
+    """``cell(GRID, ROW, COLUMN)``: the cell at that row and column (from 1, as the
+    ``row`` and ``col`` of a cell read), or ``none`` off the grid or on a hole."""
+    if type(zone) is not ZoneRef or st.inst.zones[zone.index].kind != "grid":
+        raise RuleValueError(f"{show(zone)} is not a grid")
+    for n in (row, col):
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise RuleValueError(f"a cell's row and column are whole numbers, not {show(n)}")
+    info = st.inst.zones[zone.index]
+    slot = info.slot_of.get((row - 1, col - 1))
+    return None if slot is None else info.cell_objects[slot]
+
+
 def empty(st: "State", zone: Any) -> list[Cell]:
     zones = st.zones
     return [c for c in st.cells(zone) if zones[c.zone][c.slot] is None]
