@@ -99,9 +99,10 @@ def _memory_vs_random(seed: int, memory_seat: int, on_action=None):
     return state
 
 
-#: The win-rate match: 24 two-player games, seeds 0-23, the memory agent in seat
-#: 1 for even seeds and seat 2 for odd ones.
-MATCH_SEEDS = range(24)
+#: The win-rate match: 12 two-player games, seeds 0-11, the memory agent in seat
+#: 1 for even seeds and seat 2 for odd ones (a small sample: benchmarks and
+#: docs/games.md carry the big runs).
+MATCH_SEEDS = range(12)
 
 
 @pytest.fixture(scope="module")
@@ -124,12 +125,12 @@ def match():
 
 
 def test_memory_agent_beats_random(match):
-    """24 two-player games, alternating seats, fixed seeds: the memory agent wins at
-    least 18 (it won 24 of 24 when this test was written)."""
+    """12 two-player games, alternating seats, fixed seeds: the memory agent wins at
+    least 9 (it won 24 of 24 over seeds 0-23 when this test was written)."""
     games, _ = match
     wins = sum(1 for _, seat, winners, _, _ in games if winners == [seat])
     print(f"memory agent won {wins} of {len(games)} games against random")
-    assert wins >= 18
+    assert wins >= 9
     # both seats win
     assert {seat for _, seat, winners, _, _ in games if winners == [seat]} == {0, 1}
 
@@ -142,7 +143,7 @@ def test_memory_agent_never_collects_a_rank_it_holds(match):
     def rank_kept(text: str) -> str:
         return text[len("keep "):].split(" of ")[0]
 
-    assert len(decisions) >= 24 * 5                        # at least five per game on average
+    assert len(decisions) >= len(MATCH_SEEDS) * 5          # at least five per game on average
     for held, chosen, offered in decisions:
         keeps = [t for t in offered if t.startswith("keep ")]
         assert all(rank_kept(t) not in held for t in keeps)   # the rules offer new ranks only
