@@ -187,7 +187,7 @@ class SourceGen:
     def _attr(self, src: str, name: str) -> str:
         """Source reading attribute ``name`` of the value ``src``."""
         n = repr(name)
-        if name in PSEUDO_ATTRIBUTES and name not in ("owner", "face"):
+        if name in PSEUDO_ATTRIBUTES and name not in ("owner", "face", "cell"):
             return f"attribute(st, {src}, {n})"
         if self._simple(src):
             x = first = src
@@ -199,6 +199,8 @@ class SourceGen:
         if name == "face":
             return (f"(('up' if F[{x}.id] else 'down') if type({first}) is Piece "
                     f"else attribute(st, {x}, {n}))")
+        if name == "cell":
+            return f"(st.cell_of({x}) if type({first}) is Piece else attribute(st, {x}, {n}))"
         return (f"({x}.attrs[{n}] if type({first}) is Piece and {n} in {x}.attrs "
                 f"else attribute(st, {x}, {n}))")
 

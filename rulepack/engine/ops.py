@@ -336,16 +336,23 @@ def neighbours(st: "State", cell: Any) -> list[Cell]:
 
 def ends(st: "State", line: Any, along: Any) -> list[Cell]:
     """The cells just beyond both ends of a line of cells (those on the grid)."""
-    cells = [as_cell(st, c) for c in items(st, line)]
+    cells = items(st, line)
+    if not all(type(c) is Cell for c in cells):
+        cells = [as_cell(st, c) for c in cells]
     if not cells:
         return []
-    d = direction(along)
+    if type(along) is tuple and len(along) == 2 and type(along[0]) is int and \
+            type(along[1]) is int:
+        d: tuple[int, int] = along
+    else:
+        d = direction(along)
     out = []
     before = st.step(cells[0], (-d[0], -d[1]))
     after = st.step(cells[-1], d)
-    for c in (before, after):
-        if c is not None:
-            out.append(c)
+    if before is not None:
+        out.append(before)
+    if after is not None:
+        out.append(after)
     return out
 
 
