@@ -65,6 +65,18 @@ _UNARY = {"sum": "_total", "distinct": "_distinct", "only": "_only", "first": "_
           "neighbours": "_neighbours", "at": "_at"}
 
 
+#: The other built-ins, as templates of their evaluated arguments ``{0}``, ``{1}``...
+_CALLS = {
+    "count": "count(st, {0})", "max": "_extreme(max, items(st, {0}))",
+    "min": "_extreme(min, items(st, {0}))", "any": "any(items(st, {0}))",
+    "all": "all(items(st, {0}))", "order": "st.seats_from({0})", "after": "st.next_active({0})",
+    "is_active": "bool(st.active[st.seat({0})])", "score": "st.score({0})",
+    "abs": "abs(_number({0}, 'abs()'))", "cells": "st.cells({0})",
+    "cell": "_cell(st, {0}, {1}, {2})", "knows": "st.knows({0}, {1})",
+    "step": "st.step(_as_cell(st, {0}), _direction({1}))", "ends": "_ends(st, {0}, {1})",
+}
+
+
 class Unsupported(Exception):
     """The generator does not handle this construct; the closures are kept."""
 
@@ -465,32 +477,8 @@ class SourceGen:
                     first = f"({c} := {args[0]})"
                 return f"(Z[{c}.zone][{c}.slot] if type({first}) is Cell else _at(st, {c}))"
             return f"{_UNARY[fn]}(st, {args[0]})"
-        if fn == "count":
-            return f"count(st, {args[0]})"
-        if fn in ("max", "min"):
-            return f"_extreme({fn}, items(st, {args[0]}))"
-        if fn in ("any", "all"):
-            return f"{fn}(items(st, {args[0]}))"
-        if fn == "order":
-            return f"st.seats_from({args[0]})"
-        if fn == "after":
-            return f"st.next_active({args[0]})"
-        if fn == "is_active":
-            return f"bool(st.active[st.seat({args[0]})])"
-        if fn == "score":
-            return f"st.score({args[0]})"
-        if fn == "abs":
-            return f"abs(_number({args[0]}, 'abs()'))"
-        if fn == "cells":
-            return f"st.cells({args[0]})"
-        if fn == "cell":
-            return f"_cell(st, {args[0]}, {args[1]}, {args[2]})"
-        if fn == "knows":
-            return f"st.knows({args[0]}, {args[1]})"
-        if fn == "step":
-            return f"st.step(_as_cell(st, {args[0]}), _direction({args[1]}))"
-        if fn == "ends":
-            return f"_ends(st, {args[0]}, {args[1]})"
+        if fn in _CALLS:
+            return _CALLS[fn].format(*args)
         if fn in ("best", "partition", "partitionable", "matches"):
             pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
             if fn == "best":
