@@ -206,3 +206,16 @@ class Pattern:
         ones, or ``None`` (see :mod:`rulepack.interpreter.partition`)."""
         from rulepack.interpreter.partition import find_partition
         return find_partition(st, self, mandatory, optional)
+
+    def partitionable(self, st: "State", mandatory: Sequence[Piece],
+                      optional: Sequence[Piece] = ()) -> bool:
+        """Is there such a partition? (See :func:`~rulepack.interpreter.partition.can_partition`.)"""
+        from rulepack.interpreter.partition import can_partition
+        return can_partition(st, self, mandatory, optional)
+
+    def usable(self, st: "State", mandatory: Sequence[Piece],
+               optional: Sequence[Piece]) -> list[Piece]:
+        """The optional pieces that can be made mandatory and still leave a partition
+        (see :func:`~rulepack.interpreter.partition.usable_pieces`)."""
+        from rulepack.interpreter.partition import usable_pieces
+        return usable_pieces(st, self, mandatory, optional)
