@@ -13,12 +13,15 @@ Two measurements, on one core:
   (``benchmarks/playouts.py --repeat 1``), so no cache of an earlier run helps.
   With ``--reference PATH`` the hand-written Multzo reference is run between
   them and each rate is also given as a fraction of its rate.
+* **repro** (``--repro``): the position of tests/data/packkub-6p-joker-stuck.json
+  (6 players, 1 joker, a 49-tile table), replayed in a fresh process; the
+  seconds its ``legal_actions()`` takes.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/packkub_budget.py --games 50 --seed 1
     .venv/bin/python benchmarks/packkub_budget.py --games 0 --rate --rate-games 40 \\
-        --reference /path/to/multzo_ref.py
+        --reference /path/to/multzo_ref.py --repro
 """
 
 from __future__ import annotations
@@ -83,6 +86,30 @@ def cold_rate(jokers: int, games: int, seed: int) -> dict[str, Any]:
             "games_per_second": engine["games_per_second"], "checksum": engine["checksum"]}
 
 
+REPRO = ROOT / "tests" / "data" / "packkub-6p-joker-stuck.json"
+
+_REPRO_SCRIPT = """
+import json, sys, time
+import rulepack
+data = json.load(open(sys.argv[1], encoding="utf-8"))
+game = rulepack.load("packkub")
+state = game.new_game(data["players"], seed=data["seed"], options=data["options"])
+for text in data["actions"]:
+    state.apply(text)
+start = time.perf_counter()
+actions = state.legal_actions()
+print(time.perf_counter() - start, len(actions))
+"""
+
+
+def repro_seconds() -> tuple[float, int]:
+    """Seconds of the repro position's ``legal_actions()`` (fresh process), and
+    how many actions it lists."""
+    out = subprocess.run([sys.executable, "-c", _REPRO_SCRIPT, str(REPRO)], check=True,
+                         capture_output=True, text=True, cwd=ROOT).stdout.split()
+    return float(out[0]), int(out[1])
+
+
 def reference_rate(path: str) -> float:
     """Games/s printed by the hand-written Multzo reference (3 players, 2000 games)."""
     out = subprocess.run([sys.executable, path, "3", "2000"], check=True,
@@ -102,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="games per cold rate measurement (default 40)")
     parser.add_argument("--reference", metavar="PATH",
                         help="the hand-written Multzo reference script, run for comparison")
+    parser.add_argument("--repro", action="store_true",
+                        help="also time legal_actions() at the end of " + REPRO.name)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
@@ -133,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
             if ref:
                 r["fraction_of_reference"] = r["games_per_second"] / ref
         report["rates"] = rates
+    if args.repro:
+        seconds, count = repro_seconds()
+        report["repro"] = {"seconds": seconds, "actions": count}
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     else:
@@ -147,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                 line += (f", 1/{1 / r['fraction_of_reference']:.0f} of the Multzo reference "
                          f"({report['reference_games_per_second']:.0f} games/s)")
             print(line)
+        if "repro" in report:
+            print(f"repro: legal_actions() of {REPRO.name}: {report['repro']['actions']} "
+                  f"actions in {report['repro']['seconds']:.3f} s")
     return 1 if failed else 0
 
 

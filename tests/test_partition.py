@@ -516,7 +516,11 @@ def test_usable_function_in_a_ruleset():
         var b = none
         var c = none
         var d = none
+        var e = none
         play {
+          set e = usable(pair, [t for t in tile if t.rank == 3 and t.suit in [suns, moons]],
+                         [t for t in tile if (t.rank == 3 and t.suit == suns)
+                                             or (t.rank == 4 and t.suit == arms)])
           set a = usable(pair, [t for t in tile if t.rank == 3 and t.suit == suns],
                          [t for t in tile if t.suit == moons])
           set b = usable(pair, [t for t in tile if t.rank == 3 and t.suit == suns],
@@ -536,6 +540,9 @@ def test_usable_function_in_a_ruleset():
     # the 3 of suns has no partner of its rank anywhere: no split, so nothing is
     # usable (not even the 2 of suns, which is in both lists)
     assert state.vars["d"] == []
+    # the 3 of suns is in both lists and the 3s pair up: it is listed; the 4 of
+    # arms has no partner
+    assert names(state.vars["e"]) == ["3 of suns"]
 
 
 # ====================================================================== no memory, budget

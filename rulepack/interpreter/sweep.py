@@ -99,6 +99,12 @@ class Shape:
         #: per summary and number of pieces at the next position: the summaries after
         self.trans = [[tuple(ids[x] for x in _transitions(c, u, self.lo, self.hi, positions))
                        for u in range(units + 1)] for c in configs]
+        #: per summary: how many runs must take a piece at the next position
+        self.must = [sum(c[:must]) for c in configs]
+        #: per summary and number of pieces: the summary after with the fewest
+        #: runs that must go on (-1: none)
+        self.easiest = [[min(nxt, key=lambda i: self.must[i]) if nxt else -1 for nxt in row]
+                        for row in self.trans]
 
     def _points(self, pos: int, entries: list[tuple[list[int], int]],
                 bounds: dict[tuple[int, int], int], max_wilds: int) -> frozenset[int]:
@@ -296,18 +302,18 @@ class SweepSearch:
         if pos == shape.positions - 1:
             best = 0 if shape.closable[cfg] else _INF
         else:
-            best = _INF
+            # as few pieces as possible at the next position: the runs that must
+            # go on, and the tiles that cannot go to local groups (more pieces
+            # could only start runs, which need more later)
             tiles = self.m[lane][pos + 1] + self.o[lane][pos + 1]
             least = 0 if shape.local_lane[pos + 1][lane] else self.m[lane][pos + 1]
-            row = shape.trans[cfg]
-            for units in range(least, min(tiles + self.wilds, len(row) - 1) + 1):
-                extra = units - tiles if units > tiles else 0
-                if extra >= best:
-                    break
-                for nxt in row[units]:
-                    v = extra + self.need(lane, pos + 1, nxt)
-                    if v < best:
-                        best = v
+            units = max(least, shape.must[cfg])
+            row = shape.easiest[cfg]
+            if units >= len(row) or row[units] < 0:
+                best = _INF
+            else:
+                best = min(_INF, (units - tiles if units > tiles else 0)
+                           + self.need(lane, pos + 1, row[units]))
         memo[cfg] = best
         return best
 
