@@ -579,8 +579,9 @@ def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_st
     mandatory = [t for t in state.inst.pieces if t.attrs["rank"] in (2, 3)]
     monkeypatch.setattr(partition_module, "PARTITION_BUDGET", 3)
     with pytest.raises(PatternBudgetError):
-        p.partition(state, mandatory)
+        p.partitionable(state, mandatory)
     monkeypatch.setattr(partition_module, "PARTITION_BUDGET", PARTITION_BUDGET)
+    assert p.partitionable(state, mandatory)
     got = p.partition(state, mandatory)
     assert got is not None
     check_arrangement(got, mandatory, [], ok)

@@ -42,6 +42,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from rulepack.interpreter.cover import CoverSearch, Layout, Templates, wild_bit
+from rulepack.interpreter.first_split import first_split
 from rulepack.interpreter.patterns import PatternBudgetError
 from rulepack.interpreter.sweep import SweepSearch, shape_of
 from rulepack.interpreter.values import Piece
@@ -189,6 +190,22 @@ class Index:
             entries.append((counts, w))
         self.search_templates = Templates(self.layout, entries)
         self.wild_bit = wild_bit(self.layout)
+        # the established order's pools (rulepack.interpreter.first_split), packed:
+        # (counts, wild pieces, guard bits of its types, types)
+        guard = self.layout.width - 1
+
+        def packed(entry: Template) -> tuple[int, int, int, tuple[int, ...]]:
+            types, w, _, _ = entry
+            counts = [0] * n
+            for t in types:
+                counts[t] += 1
+            tmask = 0
+            for t in set(types):
+                tmask |= 1 << (self.shift[t] + guard)
+            return (self.pack(counts), w, tmask, types)
+        self.order_pools = [[packed(e) for e in pool] for pool in self.templates]
+        self.order_plain = [[packed(e) for e in pool] for pool in self.plain]
+        self.order_wild = [packed(e) for e in self.with_wild]
         #: the sweep's view when the pattern is made of runs and sets, else None
         self.shape = shape_of(self)
 
@@ -222,6 +239,11 @@ class Index:
             if c:
                 x |= c << shift[t]
         return x
+
+    def unpack(self, x: int) -> list[int]:
+        """Counts by type of a packed vector."""
+        low = self.layout.low
+        return [(x >> shift) & low for shift in self.shift]
 
     def search(self, pattern_name: str) -> CoverSearch:
         """A fresh exact search over this index's groups."""
@@ -312,6 +334,19 @@ class _Question:
                         hit = self._sweep(m, o, wm, wo, False)[0]
             self._known[key] = hit
         return hit
+
+    def packed(self) -> tuple[int, int, int, int]:
+        """The question as (packed counts of all pieces, of the mandatory ones,
+        mandatory wild pieces, optional wild pieces)."""
+        idx = self.idx
+        return (idx.pack([x + y for x, y in zip(self.m, self.o)]), idx.pack(self.m),
+                len(self.wild_m), len(self.wild_o))
+
+    def feasible_packed(self, a: int, m: int, wm: int, wo: int) -> bool:
+        """:meth:`feasible` of a packed position (see :meth:`packed`)."""
+        idx = self.idx
+        mm = idx.unpack(m)
+        return self.feasible(mm, [x - y for x, y in zip(idx.unpack(a), mm)], wm, wo)
 
     def _sweep_first(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int) -> bool:
         """Ask the sweep at once? For runs and sets with many mandatory pieces
@@ -438,9 +473,9 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
     """
     q = _Question(st, pattern, mandatory, optional)
-    if not q.feasible():
+    found = first_split(q.idx, q.packed(), q.feasible_packed)
+    if found is None:
         return None
-    found = _first_split(q)
     idx = q.idx
     # types back into pieces: mandatory copies first, then optional ones
     pools: dict[int, list[Piece]] = {}
@@ -454,73 +489,6 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         group += [wild_pool.pop(0) for _ in range(w)]
         groups.append(group)
     return groups
-
-
-def _first_split(q: _Question) -> list[tuple[tuple[int, ...], int]]:
-    """The groups (types, wild pieces) of a question known to have a split, in
-    the established order: at each step the mandatory type fitting the fewest
-    groups (the first such type; with none, the groups holding a wild piece),
-    its groups tried by how much of what must be placed they use; the first
-    group after which the exact search still finds a split is taken."""
-    idx = q.idx
-    n = idx.n
-    m, o = list(q.m), list(q.o)
-    wm, wo = len(q.wild_m), len(q.wild_o)
-    out: list[tuple[tuple[int, ...], int]] = []
-    while True:
-        pending = [t for t in range(n) if m[t] > 0]
-        if not pending and wm == 0:
-            return out
-        avail = [a + b for a, b in zip(m, o)]
-        missing = 0
-        for t, a in enumerate(avail):
-            if not a:
-                missing |= 1 << t
-        wilds = wm + wo
-        pools = idx.templates if wilds else idx.plain
-        chosen = -1
-        fewest = float("inf")
-        for t in pending:
-            count = _fitting(pools[t], avail, missing, wilds, fewest)
-            if count < fewest:
-                chosen, fewest = t, count
-                if count <= 1:
-                    break
-        pool = idx.with_wild if chosen < 0 else pools[chosen]
-        best = [(types, w) for types, w, mask, multi in pool
-                if not mask & missing and w <= wilds
-                and (not multi or all(avail[t] >= k for t, k in multi))]
-        best.sort(key=lambda g: -sum(1 for t in set(g[0]) if m[t] > 0) - min(g[1], wm))
-        for types, w in best:
-            m2, o2 = list(m), list(o)
-            for t in types:
-                if m2[t] > 0:
-                    m2[t] -= 1
-                else:
-                    o2[t] -= 1
-            use_m = min(w, wm)
-            wm2, wo2 = wm - use_m, wo - (w - use_m)
-            if q.feasible(m2, o2, wm2, wo2):
-                out.append((types, w))
-                m, o, wm, wo = m2, o2, wm2, wo2
-                break
-        else:  # pragma: no cover - the exact search said a split exists
-            raise AssertionError("no group continues a split the search found")
-
-
-def _fitting(pool: list[Template], avail: list[int], missing: int, wilds: int,
-             enough: float) -> int:
-    """How many groups of ``pool`` the pieces left can form (``avail`` counts
-    by type, ``missing`` the bitmask of the types with none left, ``wilds``),
-    counting no further than ``enough``."""
-    count = 0
-    for _, w, mask, multi in pool:
-        if not mask & missing and w <= wilds \
-                and (not multi or all(avail[t] >= k for t, k in multi)):
-            count += 1
-            if count >= enough:
-                break
-    return count
 
 
 def _groups(bucket: list[int], pivot: int, total: Sequence[int], cap: int | None,
