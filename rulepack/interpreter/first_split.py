@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.interpreter.partition import Index
 
 #: Groups one depth-first attempt may try before the exact search is asked.
-ATTEMPT_STEPS = 100
+ATTEMPT_STEPS = 300
 
 #: A group as types (with repeats) and wild pieces.
 Group = tuple[tuple[int, ...], int]

@@ -77,7 +77,8 @@ class Shape:
                            for entries in local]
         #: per position, every (pieces by lane, wild pieces) that local groups can
         #: use up exactly, within the pieces that exist
-        self.local_points = [self._points(pos, entries, bounds, max_wilds)
+        computed: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
+        self.local_points = [self._points(pos, entries, bounds, max_wilds, computed)
                              for pos, entries in enumerate(local)]
         #: per position, for l = 1..lanes: the pieces of lanes 0..l-1 of those
         #: points (a choice for the first lanes that no point extends is dropped)
@@ -107,12 +108,19 @@ class Shape:
                         for row in self.trans]
 
     def _points(self, pos: int, entries: list[tuple[list[int], int]],
-                bounds: dict[tuple[int, int], int], max_wilds: int) -> frozenset[int]:
+                bounds: dict[tuple[int, int], int], max_wilds: int,
+                computed: dict[tuple[tuple[int, ...], int], frozenset[int]]) -> frozenset[int]:
+        """Every sum of local groups at ``pos`` within the pieces that exist
+        (positions alike share the answer: ``computed``)."""
         lay = self.layout
         guards = lay.guards | (lay.guards << self.wild_shift)
         limit = lay.pack([bounds.get((lane, pos), 0) for lane in range(self.lanes)])
         limit |= max_wilds << self.wild_shift
-        steps = sorted({lay.pack(counts) | (w << self.wild_shift) for counts, w in entries})
+        steps = tuple(sorted({lay.pack(counts) | (w << self.wild_shift)
+                              for counts, w in entries}))
+        hit = computed.get((steps, limit))
+        if hit is not None:
+            return hit
         limit_g = limit | guards
         points = {0}
         todo = [0]
@@ -123,7 +131,8 @@ class Shape:
                 if (limit_g - q) & guards == guards and q not in points:
                     points.add(q)
                     todo.append(q)
-        return frozenset(points)
+        hit = computed[(steps, limit)] = frozenset(points)
+        return hit
 
 
 def _classes(lo: int, hi: int, positions: int) -> int:
