@@ -13,23 +13,29 @@ rulesets below) against their own ``matches``. Then a table of PackKub size.
 
 from __future__ import annotations
 
+import json
 import random
 import textwrap
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rulepack
+from rulepack.patterns import partition as partition_module
 from rulepack.patterns.partition import PARTITION_BUDGET, find_partition
 from rulepack.patterns.match import PatternBudgetError
 
 try:
-    from packkub_positions import (RANKS, SUITS, check_arrangement, names, oracle_meld,
-                                   oracle_partition, pattern, pieces_named, play_texts,
-                                   position, table_groups, zone_index)
+    from packkub_positions import (RANKS, SUITS, check_arrangement, hand_index, names,
+                                   oracle_meld, oracle_partition, pattern, pieces_named,
+                                   play_texts, position, table_groups, tile_name, zone_index)
 except ImportError:  # tests/ imported as a package
-    from tests.packkub_positions import (RANKS, SUITS, check_arrangement, names, oracle_meld,
-                                         oracle_partition, pattern, pieces_named, play_texts,
-                                         position, table_groups, zone_index)
+    from tests.packkub_positions import (RANKS, SUITS, check_arrangement, hand_index, names,
+                                         oracle_meld, oracle_partition, pattern, pieces_named,
+                                         play_texts, position, table_groups, tile_name,
+                                         zone_index)
 
 PACKKUB = rulepack.load("packkub")
 
@@ -370,33 +376,239 @@ def test_scale_through_the_ruleset():
     assert all(oracle_meld(g) for g in groups)
 
 
-def test_memo_outlasts_a_search_and_an_abandoned_search_leaves_no_false_refutations(
-        monkeypatch):
-    """The memo of solved sub-positions is shared by the searches on one index (a
-    pure pattern): a repeated question is answered from it. A search cut off by
-    the budget marks the positions it was exploring as unsolvable while it runs;
-    they must not outlive it, or a later, solvable question would be refused."""
-    from rulepack.patterns import partition as partition_module
+# ====================================================================== both methods, hypothesis
+#: The two ways a question is answered: ``general`` (group by group,
+#: rulepack.patterns.cover) for every pattern, ``sweep``
+#: (rulepack.patterns.sweep) for patterns of runs and sets. Each is forced
+#: here on every question, so both are checked on small positions.
+METHODS = ["general", "sweep"]
+
+
+@pytest.fixture
+def method(request, monkeypatch):
+    """Force one method for the questions of a test (``request.param``)."""
+    if request.param == "sweep":
+        monkeypatch.setattr(partition_module, "SWEEP_FROM", 0)
+        monkeypatch.setattr(partition_module, "SWEEP_OPTIONAL", 10 ** 6)
+    else:
+        general_only(monkeypatch)
+    return request.param
+
+
+def general_only(monkeypatch) -> None:
+    """Every question to the general search, which never hands over to the sweep."""
+    monkeypatch.setattr(partition_module, "SWEEP_FROM", 10 ** 9)
+    monkeypatch.setattr(partition_module, "SEARCH_FIRST", PARTITION_BUDGET)
+
+
+@st.composite
+def tile_positions(draw, jokers: bool):
+    """(mandatory, optional) names: tiles of a few suits and ranks (so that
+    melds form), perhaps jokers, repeats allowed (up to the copies that exist)."""
+    suits = draw(st.lists(st.sampled_from(SUITS), min_size=1, max_size=3, unique=True))
+    ranks = draw(st.lists(st.sampled_from(RANKS), min_size=1, max_size=6, unique=True))
+    kinds = [tile_name(r, s) for s in suits for r in ranks] + (["joker"] if jokers else [])
+    mandatory = draw(st.lists(st.sampled_from(kinds), max_size=8))
+    optional = draw(st.lists(st.sampled_from(kinds), max_size=4))
+    return mandatory, optional
+
+
+def real_pieces(state, mandatory: list[str], optional: list[str]) -> tuple[list, list]:
+    """Distinct pieces for the names (a name asked for more often than it has
+    copies is left out)."""
+    used: set[int] = set()
+    out: list[list] = [[], []]
+    for k, wanted in enumerate((mandatory, optional)):
+        for n in wanted:
+            try:
+                out[k] += pieces_named(state, [n], used)
+            except ValueError:
+                pass
+    return out[0], out[1]
+
+
+def brute_usable(mandatory: list, optional: list, ok) -> list:
+    """The optional pieces that some brute-force split of mandatory + that
+    piece (+ the other optional ones) uses."""
+    return [x for x in optional
+            if oracle_partition(mandatory + [x], [y for y in optional if y is not x], ok)
+            is not None]
+
+
+def assert_agrees(state, pat, mandatory: list, optional: list, ok) -> None:
+    """partitionable, partition and usable against the brute force."""
+    want = oracle_partition(mandatory, optional, ok)
+    assert pat.partitionable(state, mandatory, optional) == (want is not None), \
+        (names(mandatory), names(optional), want)
+    got = pat.partition(state, mandatory, optional)
+    assert (got is None) == (want is None)
+    if got is not None:
+        check_arrangement(got, mandatory, optional, ok)
+    assert names(pat.usable(state, mandatory, optional)) == \
+        names(brute_usable(mandatory, optional, ok)), (names(mandatory), names(optional))
+
+
+@pytest.mark.parametrize("method", METHODS, indirect=True)
+@pytest.mark.parametrize("jokers", [0, 2])
+@settings(max_examples=120, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_meld_questions_agree_with_brute_force(method, jokers, data):
+    """PackKub melds (3 sets of tiles, so identical tiles; jokers or not): on
+    random small multisets, each method's partitionable, partition and usable
+    (the batched question) agree with the brute force over the independent
+    reading of rulings P2/P8."""
+    state = _packkub_state(jokers)
+    meld = pattern(state, "meld")
+    mandatory, optional = real_pieces(state, *data.draw(tile_positions(bool(jokers))))
+    assert_agrees(state, meld, mandatory, optional, oracle_meld)
+
+
+@pytest.mark.parametrize("method", METHODS, indirect=True)
+@pytest.mark.parametrize("name", ["wild_run", "wild_melds", "suited", "pair_or_run"])
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_generic_questions_agree_with_brute_force(method, name, generic_state, data):
+    """Other patterns (two sets of tiles): runs that may not fill the whole
+    order (``wild_run``: 3 to 5 of 6 ranks, nulls wild), runs and sets with
+    wild nulls, and patterns the sweep does not take (then both methods are the
+    general search): the answers agree with the brute force over the pattern's
+    own ``matches``."""
+    state = generic_state
+    p = pat(state, name)
+    ok = lambda g: p.matches(state, g)     # noqa: E731
+    mandatory, optional = real_pieces(state, *data.draw(tile_positions(False)))
+    assert_agrees(state, p, mandatory, optional, ok)
+
+
+_STATES: dict[int, object] = {}
+
+
+def _packkub_state(jokers: int):
+    if jokers not in _STATES:
+        _STATES[jokers] = PACKKUB.new_game(3, 0, options={"jokers": jokers})
+    return _STATES[jokers]
+
+
+def test_the_sweep_takes_runs_and_sets_only(generic_state):
+    """Which patterns have the runs-and-sets shape (the sweep's): a run
+    (``same A, consecutive B``) with any alternatives that keep to one B."""
+    shaped = {name for name in GENERIC_PATTERNS
+              if partition_module.index_for(generic_state, pat(generic_state, name), []).shape
+              is not None}
+    assert shaped == {"wild_run", "wild_melds"}
+    state = _packkub_state(2)
+    assert partition_module.index_for(state, pattern(state, "meld"), []).shape is not None
+
+
+# ====================================================================== usable in a ruleset
+def test_usable_function_in_a_ruleset():
+    """``usable(P, mandatory, optional)`` lists the optional pieces that can join
+    a split of the mandatory ones, in the optional list's order; none when the
+    mandatory pieces cannot be split; a piece also mandatory is listed when they
+    can. (Worked by hand: a pair needs the same rank.)"""
+    src = textwrap.dedent("""
+        game t { players 2..4 }
+        use piecepack (tile)
+        pattern pair: size 2, same rank
+        var a = none
+        var b = none
+        var c = none
+        var d = none
+        var e = none
+        play {
+          set e = usable(pair, [t for t in tile if t.rank == 3 and t.suit in [suns, moons]],
+                         [t for t in tile if (t.rank == 3 and t.suit == suns)
+                                             or (t.rank == 4 and t.suit == arms)])
+          set a = usable(pair, [t for t in tile if t.rank == 3 and t.suit == suns],
+                         [t for t in tile if t.suit == moons])
+          set b = usable(pair, [t for t in tile if t.rank == 3 and t.suit == suns],
+                         [t for t in tile if t.suit == moons and t.rank != 3])
+          set c = usable(pair, [], [t for t in tile if t.suit != arms and t.rank == 2])
+          set d = usable(pair, [t for t in tile if t.suit == suns and t.rank in [2, 3]],
+                         [t for t in tile if t.rank == 2])
+        }
+    """)
+    state = rulepack.loads(src).new_game(2, 0)
+    # the 3 of moons pairs with the 3 of suns; any other moons tile could only pair
+    # with another moons tile of its rank, and there is one of each
+    assert names(state.vars["a"]) == ["3 of moons"]
+    assert state.vars["b"] == []
+    # with nothing mandatory, any two 2s pair up
+    assert names(state.vars["c"]) == ["2 of suns", "2 of moons", "2 of crowns"]
+    # the 3 of suns has no partner of its rank anywhere: no split, so nothing is
+    # usable (not even the 2 of suns, which is in both lists)
+    assert state.vars["d"] == []
+    # the 3 of suns is in both lists and the 3s pair up: it is listed; the 4 of
+    # arms has no partner
+    assert names(state.vars["e"]) == ["3 of suns"]
+
+
+# ====================================================================== no memory, budget
+def test_no_question_remembers_another(monkeypatch):
+    """A question asked twice costs the same both times: nothing a search
+    learns outlives its question (so a second run of the same games is no
+    faster than the first)."""
     state = PACKKUB.new_game(4, 3)
     meld = pattern(state, "meld")
-    rng = random.Random(3)
-    melds, hand, fits = build_table(rng, state, 45, 20)
+    melds, hand, fits = build_table(random.Random(3), state, 45, 20)
     table = [p for m in melds for p in m]
-    index = partition_module.index_for(state, meld, table)
-    index.memo.clear()
-    assert meld.partition(state, table + [fits[0]]) is not None
-    remembered = len(index.memo)
-    assert remembered > 0
-    assert meld.partition(state, table + [fits[0]]) is not None
-    assert len(index.memo) == remembered            # answered from the memo
-    # cut the same kind of question off after a few steps...
-    index.memo.clear()
+    steps = []
+    original = partition_module.CoverSearch._step
+
+    def counting(self):
+        steps[-1] += 1
+        return original(self)
+    monkeypatch.setattr(partition_module.CoverSearch, "_step", counting)
+    general_only(monkeypatch)
+    for _ in range(2):
+        steps.append(0)
+        assert meld.partitionable(state, table + [fits[0]], hand)
+    assert steps[0] > 0 and steps[0] == steps[1]
+
+
+def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_state,
+                                                                      monkeypatch):
+    """The general search (a pattern the sweep does not take) stops after
+    PARTITION_BUDGET steps with PatternBudgetError; the next question, with the
+    budget back, is answered (nothing of the abandoned search is kept)."""
+    state = generic_state
+    p = pat(state, "pair_or_run")
+    ok = lambda g: p.matches(state, g)     # noqa: E731
+    mandatory = [t for t in state.inst.pieces if t.attrs["rank"] in (2, 3)]
     monkeypatch.setattr(partition_module, "PARTITION_BUDGET", 3)
     with pytest.raises(PatternBudgetError):
-        meld.partition(state, table + [fits[1]], hand)
-    assert index.memo == {}
-    # ...then, with the budget back, the answer is still found
+        p.partitionable(state, mandatory)
     monkeypatch.setattr(partition_module, "PARTITION_BUDGET", PARTITION_BUDGET)
-    got = meld.partition(state, table + [fits[1]], hand)
+    assert p.partitionable(state, mandatory)
+    got = p.partition(state, mandatory)
     assert got is not None
-    check_arrangement(got, table + [fits[1]], hand, lambda g: oracle_meld(g))
+    check_arrangement(got, mandatory, [], ok)
+
+
+# ====================================================================== a stuck game
+REPRO = Path(__file__).parent / "data" / "packkub-6p-joker-stuck.json"
+
+
+def test_six_player_joker_game_that_used_to_run_out_of_budget():
+    """tests/data/packkub-6p-joker-stuck.json (6 players, 1 joker, 1 round, seed
+    and 176 random actions; see its README in the shared repro folder): the
+    legal actions used to exhaust the budget on the 49-tile table. An
+    independent search found that the table splits into melds and that 11 kinds
+    of hand tile can be played; each offered tile is checked here against the
+    per-tile question of the old ruleset text, answered by the general search."""
+    data = json.loads(REPRO.read_text(encoding="utf-8"))
+    state = PACKKUB.new_game(data["players"], seed=data["seed"], options=data["options"])
+    for text in data["actions"]:
+        state.apply(text)
+    offered = play_texts(state)
+    assert len(offered) == 11
+    table = state.zones[zone_index(state, "table")]
+    meld = pattern(state, "meld")
+    assert len(table) == 49 and meld.partitionable(state, list(table))
+    check_arrangement(meld.partition(state, list(table)), list(table), [], oracle_meld)
+    hand = list(state.zones[hand_index(state, state.current_player)])
+    for text in offered:
+        t = next(p for p in hand if f"play {p.name}" == text)
+        assert meld.partitionable(state, list(table) + [t], [x for x in hand if x is not t])

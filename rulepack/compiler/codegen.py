@@ -51,7 +51,7 @@ BASE_NAMESPACE: dict[str, Any] = {
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
-        "first", "last", "flatten", "unique", "pattern", "partitionable", "at", "empty",
+        "first", "last", "flatten", "unique", "pattern", "partitionable", "usable", "at", "empty",
         "neighbours", "ends", "cell", "maximal_run", "top", "sort_by", "argmax", "pieces", "number",
         "as_cell", "direction", "unpack")},
 }
@@ -489,6 +489,9 @@ class SourceGen:
                 return f"{pat}.partition(st, _pieces(st, {args[1]}))"
             optional = args[2] if len(args) == 3 else "None"
             return f"_partitionable(st, {pat}, {args[1]}, {optional})"
+        if fn == "usable":
+            pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
+            return f"_usable(st, {pat}, {args[1]}, {args[2]})"
         raise Unsupported(fn)   # random(): a chance event stays with the closures
 
     def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,

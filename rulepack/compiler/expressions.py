@@ -51,8 +51,8 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "score": (1, 1), "abs": (1, 1), "cells": (1, 1), "empty": (1, 1), "at": (1, 1),
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
     "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
-    "flatten": (1, 1), "partition": (2, 2), "partitionable": (2, 3), "unique": (1, 1),
-    "cell": (3, 3),
+    "flatten": (1, 1), "partition": (2, 2), "partitionable": (2, 3), "usable": (3, 3),
+    "unique": (1, 1), "cell": (3, 3),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -60,7 +60,7 @@ _CHANCE_FUNCTIONS = {"random"}
 #: Functions that read a game in progress (zones, cells, turn order, scores).
 STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "cell", "empty", "at", "step",
                    "neighbours", "ends", "knows", "best", "matches", "partition",
-                   "partitionable"}
+                   "partitionable", "usable"}
 
 
 def _const(value: Any) -> Fn:
@@ -631,6 +631,10 @@ class ExprCompiler:
         if optional is None:
             return lambda st: ops.partitionable(st, pat(st), group(st), None)
         return lambda st: ops.partitionable(st, pat(st), group(st), optional(st))
+
+    def _f_usable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+        pat, group, optional = self._pattern_arg(args[0]), args[1], args[2]
+        return lambda st: ops.usable(st, pat(st), group(st), optional(st))
 
     def _f_unique(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         return self._unary(args, ops.unique)

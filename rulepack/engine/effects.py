@@ -56,7 +56,6 @@ class Effects(Table):
              bottom: bool = False) -> None:
         """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
         kinds = self.inst.zone_kinds
-        zones = self.zones
         loc = self.loc
         if len(pieces) > 8 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
                 self._move_many(pieces, dest, face_up, bottom):

@@ -293,8 +293,14 @@ def pattern(patterns: list["Pattern"], ref: Any) -> "Pattern":
 
 
 def partitionable(st: "State", pat: "Pattern", group: Any, optional: Any) -> bool:
+    """``partitionable(P, X)`` / ``partitionable(P, X, OPTIONAL)``."""
     extra = pieces(st, optional) if optional is not None else []
-    return pat.partition(st, pieces(st, group), extra) is not None
+    return pat.partitionable(st, pieces(st, group), extra)
+
+
+def usable(st: "State", pat: "Pattern", group: Any, optional: Any) -> list[Piece]:
+    """``usable(P, X, OPTIONAL)``: the pieces of OPTIONAL that can join X in a split."""
+    return pat.usable(st, pieces(st, group), pieces(st, optional))
 
 
 def random_element(st: "State", value: Any) -> Any:

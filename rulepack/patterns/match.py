@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from rulepack.patterns.budget import PatternBudgetError
-from rulepack.patterns.partition import Index, find_partition
+from rulepack.patterns.partition import Index, can_partition, find_partition, usable_pieces
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -206,3 +206,14 @@ class Pattern:
         """Groups matching this pattern using every mandatory piece and any optional
         ones, or ``None`` (see :mod:`rulepack.patterns.partition`)."""
         return find_partition(st, self, mandatory, optional)
+
+    def partitionable(self, st: "State", mandatory: Sequence[Piece],
+                      optional: Sequence[Piece] = ()) -> bool:
+        """Is there such a partition? (See :func:`~rulepack.patterns.partition.can_partition`.)"""
+        return can_partition(st, self, mandatory, optional)
+
+    def usable(self, st: "State", mandatory: Sequence[Piece],
+               optional: Sequence[Piece]) -> list[Piece]:
+        """The optional pieces that can be made mandatory and still leave a partition
+        (see :func:`~rulepack.patterns.partition.usable_pieces`)."""
+        return usable_pieces(st, self, mandatory, optional)

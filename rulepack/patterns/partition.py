@@ -2,31 +2,38 @@
 
 The question tile-grouping games ask of their table: can these pieces (all of
 the *mandatory* ones, and any of the *optional* ones) be split into groups
-that each match the pattern? :func:`find_partition` answers it exactly and
-returns one arrangement.
+that each match the pattern? And the batched form a legal-move generator asks:
+which of the optional pieces can be made mandatory and still leave a split?
 
-How the search stays fast:
-
-* It works on *types*: pieces with the same kind and attributes are
+* :func:`can_partition` answers the first question, :func:`find_partition`
+  also returns one arrangement, :func:`usable_pieces` answers the second for
+  every optional piece with one search.
+* Pieces are *types*: pieces with the same kind and attributes are
   interchangeable for a pure pattern, so identical copies never multiply the
   work. A piece that every alternative of the pattern calls wild is not typed
   but counted.
 * Every matching group is known in advance: an :class:`Index`, built once per
-  pattern and game instance, lists for each type the groups (``templates``)
-  that contain it, generated from the pattern's structure (a ``same X``
+  pattern and game instance, lists the groups (*templates*) as counts of types
+  and wild pieces, generated from the pattern's structure (a ``same X``
   constraint limits a group to one X bucket; ``distinct``/``consecutive``
-  allow one piece of a type). A search step only filters them by what is left.
-* At each step the most constrained mandatory type (the one with the fewest
-  fitting groups) is placed first, so a piece that fits nowhere ends a branch
-  at once; mandatory copies are used before optional ones.
-* Positions already solved or refuted are remembered, memoised on the count
-  vectors. For a pure pattern the memo lives on the index and so outlasts one
-  search: a game that asks about the same table again and again (a legal-move
-  generator trying each hand piece, a bot weighing several determinizations)
-  finds most sub-positions solved already. It holds at most :data:`MEMO_LIMIT`
-  positions and is emptied when full.
+  allow one piece of a type).
+* Two exact searches answer (a "no" is a true no): patterns of runs and sets
+  go to the sweep (:mod:`rulepack.patterns.sweep`), which walks the runs'
+  order once; every pattern can go to the general search
+  (:mod:`rulepack.patterns.cover`), group by group, which is quicker on few
+  pieces and when a split is near at hand. :class:`_Question` chooses. Nothing
+  a search learns outlives its question.
 
-The search is bounded by :data:`PARTITION_BUDGET` steps.
+The arrangement :func:`find_partition` returns is the first one a depth-first
+search finds when it places, at each step, the mandatory type that fits the
+fewest groups, trying first the groups that use more of what must be placed
+(the order this engine has always used, so a game's table is arranged as
+before); the exact search tells it which group leads to a split, so it never
+backtracks.
+
+The general search is bounded by :data:`PARTITION_BUDGET` steps (groups tried)
+when it answers alone; the sweep, whose work grows with the kinds of pieces and
+not with the ways of grouping them, has no budget.
 """
 
 from __future__ import annotations
@@ -35,17 +42,29 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from rulepack.patterns.budget import PatternBudgetError
+from rulepack.patterns.cover import CoverSearch, Layout, Templates, wild_bit
+from rulepack.patterns.first_split import first_split
+from rulepack.patterns.sweep import SweepSearch, shape_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.engine.values import Piece
     from rulepack.patterns.match import Pattern
 
-#: Most search steps (groups tried) one partition may take.
+#: Most search steps (groups tried) one question may take in the general search
+#: (patterns the sweep cannot take).
 PARTITION_BUDGET = 500_000
 
-#: Most sub-positions an index remembers between searches.
-MEMO_LIMIT = 200_000
+#: With at most this many optional pieces, a pattern of runs and sets is
+#: answered by the sweep (rulepack.patterns.sweep) at once; with more, the
+#: general search is tried first, for SEARCH_FIRST steps.
+SWEEP_OPTIONAL = 6
+
+#: ... and at least this many mandatory pieces.
+SWEEP_FROM = 20
+
+#: Steps the general search may take before the sweep decides (runs and sets).
+SEARCH_FIRST = 2_000
 
 #: One matching group: (types, wild count, bitmask of its types, (type, copies)
 #: for the types it needs two or more copies of). A group fits the pieces left
@@ -67,9 +86,6 @@ class Index:
 
     def __init__(self, st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> None:
         self.pattern = pattern
-        #: solved sub-positions, (mandatory counts, optional counts, mandatory
-        #: wilds, optional wilds) -> groups or None; shared by searches on this index
-        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], Any] = {}
         alternatives = pattern.alternatives if pattern.alternatives is not None else [pattern]
         self.alternatives = alternatives
         # a piece is counted as wild only if every alternative says it is wild
@@ -97,12 +113,21 @@ class Index:
             self.type_of[piece.id] = t
         n = len(self.reps)
         self.n = n
+        self.total = total
+        # do the alternatives agree on every wild piece? (a piece wild for some only
+        # is searched as a plain piece)
+        self.wild_agrees = all(
+            any(a.wild is not None and a.wild(st, piece) for a in alternatives)
+            == self.is_wild[piece.id] for piece in pieces)
         wild_pieces = [p for p in pieces if self.is_wild[p.id]]
         self.wild_rep = wild_pieces[0] if wild_pieces else None
-        wild_total = len(wild_pieces)
+        wild_total = self.wild_total = len(wild_pieces)
         self.templates: list[list[Template]] = [[] for _ in range(n)]
         self.with_wild: list[Template] = []
         seen: set[tuple[tuple[int, ...], int]] = set()
+        #: every matching group as (types, wild pieces), in the order generated
+        self.found: list[tuple[tuple[int, ...], int]] = []
+        found = self.found
         for alt in alternatives:
             lo, hi = alt.size
             cap = 1 if alt.one_per_type else None
@@ -131,6 +156,7 @@ class Index:
                         if not self._matches(st, alt, types, w):
                             continue
                         seen.add((types, w))
+                        found.append((types, w))
                         mask = 0
                         for t in types:
                             mask |= 1 << t
@@ -149,15 +175,89 @@ class Index:
         self.plain: list[list[Template]] = [[e for e in pool if not e[1]]
                                             for pool in self.templates]
 
+        # the exact search's view: types renumbered into slots, counts packed
+        slot_types = self._slot_order()
+        self.slot = [0] * n
+        for s, t in enumerate(slot_types):
+            self.slot[t] = s
+        self.layout = Layout(n, max(total, default=1))
+        self.shift = [self.slot[t] * self.layout.width for t in range(n)]
+        entries = []
+        for types, w in found:
+            counts = [0] * n
+            for t in types:
+                counts[self.slot[t]] += 1
+            entries.append((counts, w))
+        self.search_templates = Templates(self.layout, entries)
+        self.wild_bit = wild_bit(self.layout)
+        # the established order's pools (rulepack.patterns.first_split), packed:
+        # (counts, wild pieces, guard bits of its types, types)
+        guard = self.layout.width - 1
+
+        def packed(entry: Template) -> tuple[int, int, int, tuple[int, ...]]:
+            types, w, _, _ = entry
+            counts = [0] * n
+            for t in types:
+                counts[t] += 1
+            tmask = 0
+            for t in set(types):
+                tmask |= 1 << (self.shift[t] + guard)
+            return (self.pack(counts), w, tmask, types)
+        self.order_pools = [[packed(e) for e in pool] for pool in self.templates]
+        self.order_plain = [[packed(e) for e in pool] for pool in self.plain]
+        self.order_wild = [packed(e) for e in self.with_wild]
+        #: the sweep's view when the pattern is made of runs and sets, else None
+        self.shape = shape_of(self)
+
+    def _slot_order(self) -> list[int]:
+        """The types in the order the search places them: pieces that group
+        together close to each other. By the position in its order of the first
+        ``consecutive`` attribute (runs), else by the first ``same`` attribute
+        (sets), then as found."""
+        n = len(self.reps)
+        for alt in self.alternatives:
+            if alt.consecutive:
+                attr, order = alt.consecutive[0]
+                far = len(order)
+                return sorted(range(n), key=lambda t: (
+                    order.get(self.reps[t].attrs.get(attr), far), t))
+        for alt in self.alternatives:
+            if alt.same:
+                attr = alt.same[0]
+                first: dict[Any, int] = {}
+                for t, rep in enumerate(self.reps):
+                    first.setdefault(rep.attrs.get(attr), t)
+                return sorted(range(n), key=lambda t: (first[self.reps[t].attrs.get(attr)], t))
+        return list(range(n))
+
+    def pack(self, counts: Sequence[int]) -> int:
+        """The packed form (see :class:`~rulepack.patterns.cover.Layout`) of
+        counts by type."""
+        x = 0
+        shift = self.shift
+        for t, c in enumerate(counts):
+            if c:
+                x |= c << shift[t]
+        return x
+
+    def unpack(self, x: int) -> list[int]:
+        """Counts by type of a packed vector."""
+        low = self.layout.low
+        return [(x >> shift) & low for shift in self.shift]
+
+    def search(self, pattern_name: str) -> CoverSearch:
+        """A fresh exact search over this index's groups."""
+        def over() -> Exception:
+            return PatternBudgetError(f"partition by {pattern_name!r} took more than "
+                                      f"{PARTITION_BUDGET} steps")
+        return CoverSearch(self.search_templates, PARTITION_BUDGET, over)
+
     def _matches(self, st: "State", alt: "Pattern", types: tuple[int, ...], wilds: int) -> bool:
         group = [self.reps[t] for t in types]
         if wilds:
             assert self.wild_rep is not None
             group += [self.wild_rep] * wilds
         return alt.matches(st, group)
-
-    def covers(self, pieces: Sequence[Piece]) -> bool:
-        return all(p.id in self.is_wild for p in pieces)
 
 
 def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> Index:
@@ -173,133 +273,216 @@ def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> Index
     return Index(st, pattern, pieces)
 
 
+class _Question:
+    """Pieces of one question as counts: by type (``m`` mandatory, ``o``
+    optional) and wild (``wm``, ``wo``), the pieces themselves kept to turn
+    groups of types back into pieces. It answers with the sweep when the
+    pattern has its shape, else with the general search; sub-positions asked
+    again (while an arrangement is built) are remembered for the question."""
+
+    def __init__(self, st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+                 optional: Sequence[Piece]) -> None:
+        self.mandatory = _unique(mandatory)
+        chosen = {p.id for p in self.mandatory}
+        self.optional = [p for p in _unique(optional) if p.id not in chosen]
+        self.idx = idx = index_for(st, pattern, self.mandatory + self.optional)
+        self.m = [0] * idx.n
+        self.o = [0] * idx.n
+        self.wild_m: list[Piece] = []
+        self.wild_o: list[Piece] = []
+        for pieces, counts, wild in ((self.mandatory, self.m, self.wild_m),
+                                     (self.optional, self.o, self.wild_o)):
+            for p in pieces:
+                if idx.is_wild[p.id]:
+                    wild.append(p)
+                else:
+                    counts[idx.type_of[p.id]] += 1
+        self.name = pattern.name
+        self._search: CoverSearch | None = None
+        self._known: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], bool] = {}
+
+    @property
+    def search(self) -> CoverSearch:
+        """The general search, one for the whole question (its memo shared)."""
+        if self._search is None:
+            self._search = self.idx.search(self.name)
+        return self._search
+
+    def feasible(self, m: Sequence[int] | None = None, o: Sequence[int] | None = None,
+                 wm: int | None = None, wo: int | None = None) -> bool:
+        """Can the mandatory pieces (by default the question's) be placed?"""
+        m = self.m if m is None else m
+        o = self.o if o is None else o
+        wm = len(self.wild_m) if wm is None else wm
+        wo = len(self.wild_o) if wo is None else wo
+        key = (tuple(m), tuple(o), wm, wo)
+        hit = self._known.get(key)
+        if hit is None:
+            idx = self.idx
+            if not any(m) and not wm:
+                hit = True
+            elif self._sweep_first(m, o, wm, wo):
+                hit = self._sweep(m, o, wm, wo, False)[0]
+            else:
+                a, mm = idx.pack([x + y for x, y in zip(m, o)]), idx.pack(m)
+                if idx.shape is None:
+                    hit = self.search.feasible(a, mm, wm, wo)
+                else:
+                    try:
+                        hit = self._capped().feasible(a, mm, wm, wo)
+                    except _Capped:
+                        hit = self._sweep(m, o, wm, wo, False)[0]
+            self._known[key] = hit
+        return hit
+
+    def packed(self) -> tuple[int, int, int, int]:
+        """The question as (packed counts of all pieces, of the mandatory ones,
+        mandatory wild pieces, optional wild pieces)."""
+        idx = self.idx
+        return (idx.pack([x + y for x, y in zip(self.m, self.o)]), idx.pack(self.m),
+                len(self.wild_m), len(self.wild_o))
+
+    def feasible_packed(self, a: int, m: int, wm: int, wo: int) -> bool:
+        """:meth:`feasible` of a packed position (see :meth:`packed`)."""
+        idx = self.idx
+        mm = idx.unpack(m)
+        return self.feasible(mm, [x - y for x, y in zip(idx.unpack(a), mm)], wm, wo)
+
+    def _sweep_first(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int) -> bool:
+        """Ask the sweep at once? For runs and sets with many mandatory pieces
+        and few optional ones (the general search is quicker on few pieces, and
+        the sweep slower with many optional ones)."""
+        return self.idx.shape is not None and sum(m) + wm >= SWEEP_FROM \
+            and sum(o) + wo <= SWEEP_OPTIONAL
+
+    def _sweep(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int,
+               reach: bool) -> tuple[bool, int, bool]:
+        assert self.idx.shape is not None
+        search = SweepSearch(self.idx.shape, m, o, wm, wo)
+        return search.reach() if reach else (search.feasible(), 0, False)
+
+    def _capped(self) -> CoverSearch:
+        """The general search, stopped after SEARCH_FIRST steps (then the sweep
+        decides): it finds a split at once when one is near, which the sweep,
+        walking every position, does not."""
+        if self._search is None:
+            self._search = CoverSearch(self.idx.search_templates, SEARCH_FIRST, _Capped)
+        return self._search
+
+    def reach(self) -> tuple[set[int], bool] | None:
+        """``None`` if the question's pieces cannot be split; otherwise the
+        types of which some split uses optional pieces (more than the mandatory
+        ones), and whether some split uses an optional wild piece."""
+        idx = self.idx
+        wm, wo = len(self.wild_m), len(self.wild_o)
+        a, mm = idx.pack([x + y for x, y in zip(self.m, self.o)]), idx.pack(self.m)
+        if idx.shape is None:
+            return self._from_bits(self.search.reach(a, mm, wm, wo))
+        if self._sweep_first(self.m, self.o, wm, wo):
+            ok, bits, wild = self._sweep(self.m, self.o, wm, wo, True)
+            if not ok:
+                return None
+            positions = idx.shape.positions
+            return ({t for t, (lane, pos) in enumerate(idx.shape.cells)
+                     if bits >> (lane * positions + pos) & 1}, wild)
+        try:
+            return self._from_bits(self._capped().reach(a, mm, wm, wo))
+        except _Capped:
+            pass
+        # many optional pieces and a long search: one question per optional type
+        if not self.feasible():
+            return None
+        types = set()
+        for t in range(idx.n):
+            if self.o[t]:
+                m2, o2 = list(self.m), list(self.o)
+                m2[t] += 1
+                o2[t] -= 1
+                if self.feasible(m2, o2, wm, wo):
+                    types.add(t)
+        return types, bool(wo) and self.feasible(self.m, self.o, wm + 1, wo - 1)
+
+    def _from_bits(self, bits: int) -> tuple[set[int], bool] | None:
+        if bits < 0:
+            return None
+        idx = self.idx
+        guard = idx.layout.width - 1
+        return ({t for t in range(idx.n) if bits >> (idx.shift[t] + guard) & 1},
+                bool(bits & idx.wild_bit))
+
+
+class _Capped(Exception):
+    """The general search reached SEARCH_FIRST steps (the sweep takes over)."""
+
+
+def _unique(pieces: Sequence[Piece]) -> list[Piece]:
+    """The pieces, each once (a piece listed twice is still one piece)."""
+    seen: set[int] = set()
+    out = []
+    for p in pieces:
+        if p.id not in seen:
+            seen.add(p.id)
+            out.append(p)
+    return out
+
+
+def can_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+                  optional: Sequence[Piece] = ()) -> bool:
+    """Is there a split of every mandatory piece and any optional ones into
+    groups that each match ``pattern``? (True for no mandatory piece.)
+
+    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
+    """
+    return _Question(st, pattern, mandatory, optional).feasible()
+
+
+def usable_pieces(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+                  optional: Sequence[Piece]) -> list[Piece]:
+    """The optional pieces ``x``, in their order, for which
+    ``can_partition(mandatory + [x], optional without x)`` holds — answered for
+    all of them by one search (which optional types, and are optional wild
+    pieces, used by some split). A piece that is also mandatory is usable when
+    the mandatory pieces can be split.
+
+    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
+    """
+    if not optional:
+        return []
+    q = _Question(st, pattern, mandatory, optional)
+    reach = q.reach()
+    if reach is None:
+        return []
+    types, wild = reach
+    idx = q.idx
+    mandatory_ids = {p.id for p in q.mandatory}
+    out = []
+    for p in optional:
+        if p.id in mandatory_ids or (wild if idx.is_wild[p.id] else idx.type_of[p.id] in types):
+            out.append(p)
+    return out
+
+
 def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
                    optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
     """Groups, each matching ``pattern``, that use every mandatory piece and
     any optional ones; ``None`` if there are none. ``[]`` for no mandatory piece.
+    The groups are those of the search order described in the module's text;
+    each group lists its typed pieces (mandatory copies first, each type's
+    copies in the order given) then its wild pieces.
 
     :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
     """
-    mandatory = list(mandatory)
-    chosen = {p.id for p in mandatory}
-    optional = [p for p in optional if p.id not in chosen]
-    idx = index_for(st, pattern, mandatory + optional)
-    n = idx.n
-    m = [0] * n
-    o = [0] * n
-    wild_m: list[Piece] = []
-    wild_o: list[Piece] = []
-    for p in mandatory:
-        if idx.is_wild[p.id]:
-            wild_m.append(p)
-        else:
-            m[idx.type_of[p.id]] += 1
-    for p in optional:
-        if idx.is_wild[p.id]:
-            wild_o.append(p)
-        else:
-            o[idx.type_of[p.id]] += 1
-    templates = idx.templates
-    plain = idx.plain
-    with_wild = idx.with_wild
-    memo = idx.memo
-    if len(memo) > MEMO_LIMIT:
-        memo.clear()
-    budget = [PARTITION_BUDGET]
-
-    def candidates(pool: list[Template], avail: list[int], missing: int,
-                   wilds: int) -> list[tuple[tuple[int, ...], int]]:
-        """The groups of ``pool`` that the pieces left can form: ``avail`` counts
-        by type, ``missing`` the bitmask of the types with none left, ``wilds``."""
-        return [(types, w) for types, w, mask, multi in pool
-                if not mask & missing and w <= wilds
-                and (not multi or all(avail[t] >= k for t, k in multi))]
-
-    def fitting(pool: list[Template], avail: list[int], missing: int, wilds: int,
-                enough: float) -> int:
-        """How many groups of ``pool`` fit (see :func:`candidates`), counting no
-        further than ``enough``."""
-        count = 0
-        for _, w, mask, multi in pool:
-            if not mask & missing and w <= wilds \
-                    and (not multi or all(avail[t] >= k for t, k in multi)):
-                count += 1
-                if count >= enough:
-                    break
-        return count
-
-    def solve(m: tuple[int, ...], o: tuple[int, ...], wm: int, wo: int) -> Any:
-        """A list of (types, wilds) groups, or None."""
-        key = (m, o, wm, wo)
-        if key in memo:
-            return memo[key]
-        memo[key] = None
-        pending = [t for t in range(n) if m[t] > 0]
-        if not pending and wm == 0:
-            memo[key] = []
-            return []
-        avail = [a + b for a, b in zip(m, o)]
-        missing = 0
-        for t, a in enumerate(avail):
-            if not a:
-                missing |= 1 << t
-        wilds = wm + wo
-        # the most constrained piece first: the one that fits the fewest groups
-        # (the first such type; counting stops once a type cannot beat the best)
-        chosen = -1
-        fewest = float("inf")
-        pools = templates if wilds else plain
-        for t in pending:
-            count = fitting(pools[t], avail, missing, wilds, fewest)
-            if count < fewest:
-                chosen, fewest = t, count
-                if count <= 1:
-                    break
-        if chosen < 0:  # only wild pieces are left to place
-            best = candidates(with_wild, avail, missing, wilds)
-        elif fewest == 0:
-            return None
-        else:
-            best = candidates(pools[chosen], avail, missing, wilds)
-        if not best:
-            return None
-        # groups that use up more of what must be placed are tried first
-        best.sort(key=lambda g: -sum(1 for t in set(g[0]) if m[t] > 0) - min(g[1], wm))
-        result = None
-        for types, w in best:
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise PatternBudgetError(f"partition by {pattern.name!r} took more than "
-                                         f"{PARTITION_BUDGET} steps")
-            m2, o2 = list(m), list(o)
-            for t in types:
-                if m2[t] > 0:
-                    m2[t] -= 1
-                else:
-                    o2[t] -= 1
-            use_m = min(w, wm)
-            rest = solve(tuple(m2), tuple(o2), wm - use_m, wo - (w - use_m))
-            if rest is not None:
-                result = [(types, w)] + rest
-                break
-        memo[key] = result
-        return result
-
-    try:
-        found = solve(tuple(m), tuple(o), len(wild_m), len(wild_o))
-    except BaseException:
-        # positions on the abandoned search path are marked unsolvable in the
-        # memo while they are being explored: forget them all
-        memo.clear()
-        raise
+    q = _Question(st, pattern, mandatory, optional)
+    found = first_split(q.idx, q.packed(), q.feasible_packed)
     if found is None:
         return None
+    idx = q.idx
     # types back into pieces: mandatory copies first, then optional ones
     pools: dict[int, list[Piece]] = {}
-    for p in mandatory + optional:
+    for p in q.mandatory + q.optional:
         if not idx.is_wild[p.id]:
             pools.setdefault(idx.type_of[p.id], []).append(p)
-    wild_pool = wild_m + wild_o
+    wild_pool = q.wild_m + q.wild_o
     groups: list[list[Piece]] = []
     for types, w in found:
         group = [pools[t].pop(0) for t in types]

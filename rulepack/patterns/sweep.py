@@ -1,0 +1,445 @@
+"""Partitions into runs and sets, by a sweep along the runs' order.
+
+Tile games group tiles into *runs* (``same suit, consecutive rank``) and into
+groups that keep to one rank (*sets*, ``same rank``). For a pattern of that
+shape — one alternative with exactly ``same A, consecutive B`` (and a size, and
+maybe ``wild``), every other alternative with ``same B`` — a partition can be
+decided by walking the positions of B's order once, which is much faster than
+searching group by group (:mod:`rulepack.patterns.cover`) when the tiles are
+many:
+
+* Every piece type is a *cell*: a *lane* (its A value) and a *position* (the
+  place of its B value in the order).
+* At each position the pieces used there are split between the lanes' runs and
+  the groups that stay at that position (local groups: every template of the
+  pattern whose pieces all have that position). The local part is checked by
+  the exact search of :mod:`rulepack.patterns.cover` on that position alone.
+* A lane's open runs are summarised by how many have each length (lengths from
+  the run's minimum size up are one class when no run can outgrow the order):
+  a run of wild pieces and tiles continues to the next position or ends, and a
+  piece at a position continues an open run rather than start a new one when
+  that is never worse. So a state is one such summary per lane plus the wild
+  pieces used, and the states at a position are few.
+* Before a state is kept, each lane must still be able to close its runs with
+  the pieces left in it and the wild pieces left (computed per lane, backwards,
+  and memoised), which removes most dead ends at once.
+
+Wild pieces (those every alternative calls wild) fill run positions and local
+groups, and what is left of them may form groups of wild pieces alone.
+:func:`shape_of` tells whether a pattern has the shape; :class:`SweepSearch`
+answers one question. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from rulepack.patterns.cover import Layout
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.patterns.partition import Index
+
+#: Most lane summaries a shape may have (more: the general search is used).
+MAX_CONFIGS = 20_000
+
+_INF = 1 << 30
+
+
+class Shape:
+    """What the sweep needs of a pattern over an index's types, all of it
+    computed once per index.
+
+    :param cells: per type, its (lane, position).
+    :param lanes: number of lanes; ``positions``: length of the order.
+    :param run_size: (min, max) pieces in a run, the max at most ``positions``.
+    :param local: per position, the templates of groups that stay there, as
+        (counts by lane, wild pieces).
+    :param wild_sizes: sizes of the groups made of wild pieces alone.
+    :param bounds: per cell, how many pieces of it exist; ``max_wilds``: how
+        many wild pieces exist.
+    """
+
+    def __init__(self, cells: list[tuple[int, int]], lanes: int, positions: int,
+                 run_size: tuple[int, int], local: list[list[tuple[list[int], int]]],
+                 wild_sizes: list[int], bounds: dict[tuple[int, int], int],
+                 max_wilds: int, configs: list[tuple[int, ...]]) -> None:
+        self.cells = cells
+        self.lanes = lanes
+        self.positions = positions
+        self.lo, self.hi = run_size
+        self.wild_sizes = wild_sizes
+        max_count = max(bounds.values(), default=1)
+        self.layout = Layout(lanes, max(max_count, max_wilds))
+        #: a packed (pieces by lane, wild pieces) point: the wild pieces above the lanes
+        self.wild_shift = lanes * self.layout.width
+        #: per position and lane: can a local group hold a piece of that lane?
+        self.local_lane = [[any(c[lane] for c, _ in entries) for lane in range(lanes)]
+                           for entries in local]
+        #: per position, every (pieces by lane, wild pieces) that local groups can
+        #: use up exactly, within the pieces that exist
+        computed: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
+        self.local_points = [self._points(pos, entries, bounds, max_wilds, computed)
+                             for pos, entries in enumerate(local)]
+        #: per position, for l = 1..lanes: the pieces of lanes 0..l-1 of those
+        #: points (a choice for the first lanes that no point extends is dropped)
+        self.local_prefixes: list[list[frozenset[int]]] = []
+        for points in self.local_points:
+            prefixes = [frozenset({0})]
+            for lane in range(lanes):
+                keep = (1 << ((lane + 1) * self.layout.width)) - 1
+                prefixes.append(frozenset(p & keep for p in points))
+            self.local_prefixes.append(prefixes)
+        # lane summaries: ids, which can close, and the table of transitions
+        self.configs = configs
+        ids = {c: i for i, c in enumerate(configs)}
+        self.config_bits = max(1, len(configs).bit_length())
+        must = self.lo - 1
+        #: per summary: no run still needs pieces
+        self.closable = [not any(c[:must]) for c in configs]
+        units = max_count + max_wilds
+        #: per summary and number of pieces at the next position: the summaries after
+        self.trans = [[tuple(ids[x] for x in _transitions(c, u, self.lo, self.hi, positions))
+                       for u in range(units + 1)] for c in configs]
+        #: per summary: how many runs must take a piece at the next position
+        self.must = [sum(c[:must]) for c in configs]
+        #: per summary and number of pieces: the summary after with the fewest
+        #: runs that must go on (-1: none)
+        self.easiest = [[min(nxt, key=lambda i: self.must[i]) if nxt else -1 for nxt in row]
+                        for row in self.trans]
+
+    def _points(self, pos: int, entries: list[tuple[list[int], int]],
+                bounds: dict[tuple[int, int], int], max_wilds: int,
+                computed: dict[tuple[tuple[int, ...], int], frozenset[int]]) -> frozenset[int]:
+        """Every sum of local groups at ``pos`` within the pieces that exist
+        (positions alike share the answer: ``computed``)."""
+        lay = self.layout
+        guards = lay.guards | (lay.guards << self.wild_shift)
+        limit = lay.pack([bounds.get((lane, pos), 0) for lane in range(self.lanes)])
+        limit |= max_wilds << self.wild_shift
+        steps = tuple(sorted({lay.pack(counts) | (w << self.wild_shift)
+                              for counts, w in entries}))
+        hit = computed.get((steps, limit))
+        if hit is not None:
+            return hit
+        limit_g = limit | guards
+        points = {0}
+        todo = [0]
+        while todo:
+            p = todo.pop()
+            for g in steps:
+                q = p + g
+                if (limit_g - q) & guards == guards and q not in points:
+                    points.add(q)
+                    todo.append(q)
+        hit = computed[(steps, limit)] = frozenset(points)
+        return hit
+
+
+def _classes(lo: int, hi: int, positions: int) -> int:
+    """Length classes of open runs: 1..lo when no run can outgrow the order
+    (lengths from lo up behave alike), else the exact lengths 1..hi-1 (a run
+    of hi pieces is closed)."""
+    return lo if hi >= positions else hi - 1
+
+
+def _transitions(cfg: tuple[int, ...], units: int, lo: int, hi: int,
+                 positions: int) -> list[tuple[int, ...]]:
+    """The summaries after ``units`` pieces at the next position: runs shorter
+    than lo must take one each, the others may; the pieces left start runs.
+    When no run can outgrow the order, a piece goes on with an open run rather
+    than start one (the result is never worse), so there is one summary."""
+    classes = len(cfg)
+    must = sum(cfg[:lo - 1])
+    if units < must:
+        return []
+    spare = units - must
+    base = [0] * classes
+    for i in range(lo - 1):
+        if i + 1 < classes:
+            base[i + 1] += cfg[i]
+    if hi >= positions:
+        k = min(cfg[classes - 1], spare)
+        base[classes - 1] += k
+        base[0] += spare - k
+        return [tuple(base)]
+    free = list(range(lo - 1, classes))
+    results: set[tuple[int, ...]] = set()
+
+    def choose(i: int, left: int, out: list[int]) -> None:
+        if i == len(free):
+            final = list(out)
+            final[0] += left
+            results.add(tuple(final))
+            return
+        c = free[i]
+        for k in range(0, min(cfg[c], left) + 1):
+            nxt = list(out)
+            if c + 1 < classes:        # a run reaching hi pieces is closed
+                nxt[c + 1] += k
+            choose(i + 1, left - k, nxt)
+    choose(0, spare, base)
+    return sorted(results)
+
+
+def _all_configs(classes: int, most: int) -> list[tuple[int, ...]] | None:
+    """Every summary with at most ``most`` open runs (None if too many)."""
+    out: list[tuple[int, ...]] = []
+
+    def rec(prefix: list[int], left: int) -> bool:
+        if len(prefix) == classes:
+            out.append(tuple(prefix))
+            return len(out) <= MAX_CONFIGS
+        for k in range(0, left + 1):
+            if not rec(prefix + [k], left - k):
+                return False
+        return True
+    return out if rec([], most) else None
+
+
+def shape_of(idx: "Index") -> Shape | None:
+    """The sweep's view of an index's pattern, or ``None`` if the pattern does
+    not have the runs-and-sets shape (then the general search is used)."""
+    alternatives = idx.alternatives
+    runs = [a for a in alternatives if a.consecutive]
+    if len(runs) != 1 or not idx.wild_agrees:
+        return None
+    run = runs[0]
+    if len(run.consecutive) != 1 or len(run.same) != 1 or run.distinct or run.covers \
+            or run.each:
+        return None
+    lane_attr = run.same[0]
+    pos_attr, order = run.consecutive[0]
+    if any(a is not run and pos_attr not in a.same for a in alternatives):
+        return None
+    positions = len(order)
+    lo, hi = run.size
+    hi = min(hi, positions)
+    if lo < 1 or lo > hi:
+        return None
+    lane_of: dict[Any, int] = {}
+    cells: list[tuple[int, int]] = []
+    for rep in idx.reps:
+        if lane_attr not in rep.attrs or pos_attr not in rep.attrs:
+            return None
+        try:
+            pos = order[rep.attrs[pos_attr]]
+        except (KeyError, TypeError):
+            return None
+        lane = lane_of.setdefault(rep.attrs[lane_attr], len(lane_of))
+        if (lane, pos) in cells:
+            return None
+        cells.append((lane, pos))
+    lanes = max(1, len(lane_of))
+    local: list[list[tuple[list[int], int]]] = [[] for _ in range(positions)]
+    wild_sizes: set[int] = set()
+    for types, w in idx.found:
+        if not types:
+            wild_sizes.add(w)
+            continue
+        where = {cells[t][1] for t in types}
+        if len(where) == 1:
+            counts = [0] * lanes
+            for t in types:
+                counts[cells[t][0]] += 1
+            local[where.pop()].append((counts, w))
+    bounds = {cells[t]: idx.total[t] for t in range(len(cells))}
+    configs = _all_configs(_classes(lo, hi, positions),
+                           max(idx.total, default=1) + idx.wild_total)
+    if configs is None:
+        return None
+    return Shape(cells, lanes, positions, (lo, hi), local, sorted(wild_sizes), bounds,
+                 idx.wild_total, configs)
+
+
+#: What a lane can do at a position: (its summary after, shifted to the lane's
+#: place in a state; pieces left to local groups, shifted to the lane's field;
+#: wild pieces in the lane; wild pieces it still needs later; the cell's bit if
+#: optional pieces are used, else 0).
+Option = tuple[int, int, int, int, int]
+
+
+class SweepSearch:
+    """One question: counts by type, mandatory (``m``) and optional (``o``),
+    and wild pieces, mandatory (``wm``) and optional (``wo``).
+
+    A state is one integer: each lane's summary id in its own bits, the wild
+    pieces used above them.
+
+    :param shape: the pattern's shape.
+    """
+
+    def __init__(self, shape: Shape, m: Sequence[int], o: Sequence[int], wm: int,
+                 wo: int) -> None:
+        self.shape = shape
+        lanes, positions = shape.lanes, shape.positions
+        self.m = [[0] * positions for _ in range(lanes)]
+        self.o = [[0] * positions for _ in range(lanes)]
+        for t, (lane, pos) in enumerate(shape.cells):
+            self.m[lane][pos] = m[t]
+            self.o[lane][pos] = o[t]
+        self.wm, self.wo = wm, wo
+        self.wilds = wm + wo
+        self.cb = shape.config_bits
+        self.used_shift = lanes * self.cb
+        self._need: list[list[dict[int, int]]] = [[{} for _ in range(positions)]
+                                                  for _ in range(lanes)]
+        #: per position and lane: summary -> its options
+        self._options: list[list[dict[int, list[Option]]]] = [
+            [{} for _ in range(lanes)] for _ in range(positions)]
+        self._failed: set[int] = set()
+        # the wild pieces that groups of wild pieces alone can take
+        sums = {0}
+        for _ in range(self.wilds):
+            sums |= {x + s for x in sums for s in shape.wild_sizes if x + s <= self.wilds}
+        #: wild pieces used by the end of the sweep that leave a split (the
+        #: others in groups of their own)
+        self.ends = {used for used in range(self.wilds + 1)
+                     if any(wm <= used + x <= self.wilds for x in sums)}
+        #: ... and that can use an optional wild piece
+        self.ends_optional = {used for used in self.ends
+                              if any(wm < used + x <= self.wilds for x in sums)}
+
+    # ------------------------------------------------------------------ lanes
+    def need(self, lane: int, pos: int, cfg: int) -> int:
+        """Fewest wild pieces the lane needs after position ``pos`` to close its
+        runs, any of its tiles free to go elsewhere (``_INF``: impossible)."""
+        memo = self._need[lane][pos]
+        hit = memo.get(cfg)
+        if hit is not None:
+            return hit
+        shape = self.shape
+        if pos == shape.positions - 1:
+            best = 0 if shape.closable[cfg] else _INF
+        else:
+            # as few pieces as possible at the next position: the runs that must
+            # go on, and the tiles that cannot go to local groups (more pieces
+            # could only start runs, which need more later)
+            tiles = self.m[lane][pos + 1] + self.o[lane][pos + 1]
+            least = 0 if shape.local_lane[pos + 1][lane] else self.m[lane][pos + 1]
+            units = max(least, shape.must[cfg])
+            row = shape.easiest[cfg]
+            if units >= len(row) or row[units] < 0:
+                best = _INF
+            else:
+                best = min(_INF, (units - tiles if units > tiles else 0)
+                           + self.need(lane, pos + 1, row[units]))
+        memo[cfg] = best
+        return best
+
+    def options(self, lane: int, pos: int, cfg: int) -> list[Option]:
+        """What the lane can do at ``pos`` from summary ``cfg`` (see Option),
+        fewest wild pieces first."""
+        shape = self.shape
+        mm = self.m[lane][pos]
+        oo = self.o[lane][pos]
+        wilds = self.wilds
+        bit = 1 << (lane * shape.positions + pos)
+        shift = lane * shape.layout.width
+        at = lane * self.cb
+        row = shape.trans[cfg]
+        can_local = shape.local_lane[pos][lane]
+        found: dict[tuple[int, int, int, int], int] = {}
+        for u in range(mm, mm + oo + 1):
+            ub = bit if u > mm else 0
+            for x in range(0 if can_local else u, u + 1):
+                for j in range(0, wilds + 1):
+                    for c2 in row[x + j]:
+                        n2 = self.need(lane, pos, c2)
+                        if j + n2 > wilds:
+                            continue
+                        k = (c2 << at, (u - x) << shift, j, n2)
+                        found[k] = found.get(k, 0) | ub
+        hit = [(c2, y, j, n2, ub) for (c2, y, j, n2), ub in found.items()]
+        hit.sort(key=lambda o: (o[2], o[3]))      # fewer wild pieces first
+        return hit
+
+    def _successors(self, pos: int, state: int, bits: int) -> list[tuple[int, int]]:
+        """The states after position ``pos`` from ``state``, each with ``bits``
+        and the bits of the optional pieces it uses. The lanes are chosen one
+        after the other, and a choice that no local groups can complete is
+        dropped at once."""
+        shape = self.shape
+        cb = self.cb
+        mask = (1 << cb) - 1
+        used = state >> self.used_shift
+        room = self.wilds - used
+        cache = self._options[pos]
+        prefixes = shape.local_prefixes[pos]
+        partial = [(0, 0, 0, 0, bits)]        # (state so far, local pieces, wild, need, bits)
+        for lane in range(shape.lanes):
+            cfg = (state >> (lane * cb)) & mask
+            opts = cache[lane].get(cfg)
+            if opts is None:
+                opts = cache[lane][cfg] = self.options(lane, pos, cfg)
+            allowed = prefixes[lane + 1]
+            grown = []
+            for key, y, j, n, b in partial:
+                for c2, yl, jl, nl, ub in opts:
+                    y2 = y + yl
+                    if y2 not in allowed:
+                        continue
+                    if jl or nl:
+                        if j + jl + n + nl > room:
+                            continue
+                        grown.append((key + c2, y2, j + jl, n + nl, b | ub))
+                    else:
+                        grown.append((key + c2, y2, j, n, b | ub))
+            if not grown:
+                return []
+            partial = grown
+        points = shape.local_points[pos]
+        used_shift = self.used_shift
+        wild_shift = shape.wild_shift
+        out = []
+        for key, y, j, n, b in partial:
+            for k in range(0, room - j - n + 1):
+                if y + (k << wild_shift) in points:
+                    out.append((key | ((used + j + k) << used_shift), b))
+        return out
+
+    # ------------------------------------------------------------------ questions
+    def feasible(self) -> bool:
+        """Is there a split? (Depth first: a split near at hand is found at once.)"""
+        return self._dfs(0, 0)
+
+    def _dfs(self, pos: int, state: int) -> bool:
+        if pos == self.shape.positions:
+            return state >> self.used_shift in self.ends
+        key = state * (self.shape.positions + 1) + pos
+        if key in self._failed:
+            return False
+        tried = set()
+        for nxt, _ in self._successors(pos, state, 0):
+            if nxt not in tried:
+                tried.add(nxt)
+                if self._dfs(pos + 1, nxt):
+                    return True
+        self._failed.add(key)
+        return False
+
+    def reach(self) -> tuple[bool, int, bool]:
+        """(a split exists; the bits ``lane * positions + pos`` of the cells of
+        which some split uses optional pieces; some split uses an optional wild
+        piece)."""
+        states: dict[int, int] = {0: 0}
+        for pos in range(self.shape.positions):
+            nxt: dict[int, int] = {}
+            for state, bits in states.items():
+                for state2, b in self._successors(pos, state, bits):
+                    old = nxt.get(state2)
+                    nxt[state2] = b if old is None else old | b
+            states = nxt
+            if not states:
+                return False, 0, False
+        found = False
+        bits_all = 0
+        wild_used = False
+        for state, bits in states.items():
+            used = state >> self.used_shift
+            if used not in self.ends:
+                continue
+            found = True
+            bits_all |= bits
+            if used in self.ends_optional:
+                wild_used = True
+        return found, bits_all, wild_used
