@@ -18,7 +18,7 @@ How it stays fast and exact:
   templates holding one slot with a mandatory piece left: the slot that fits the
   fewest templates (none: the branch ends at once; one: it is placed without
   branching), the lowest such slot on a tie. Slots are numbered so that pieces
-  which group together are near each other (PackKub: by rank, then suit).
+  which group together are near each other.
   Templates that use no optional piece are tried first.
 * Sub-positions are memoised for the life of one :class:`CoverSearch` (one
   question, or one batch of related questions), never longer.
