@@ -310,15 +310,16 @@ def test_greedy_plays_every_tile_it_can_at_packkub():
 
 def test_greedy_beats_random_clearly_at_packkub():
     """Issue 5: the greedy agent "must beat the random agent clearly over many games".
-    Four players, one greedy agent against three random ones, seats rotated, two
-    rounds: a random agent's fair share is a quarter of the wins. The greedy agent
+    Four players, one greedy agent against three random ones, seats rotated, one
+    round, 24 games (a small sample: the docs' figures come from benchmarks): a
+    random agent's fair share is a quarter of the wins. The greedy agent
     takes half again as many at least, and ends with clearly fewer tiles counted
     against it. (Larger runs, in docs/games.md: 2 players, 59.7% of 1,000 games; 3
     players, 56.7% of 300 against a fair share of 33%; 4 players, 44% of 200.)"""
     from rulepack.cli.simulate import simulate
-    games = 32
+    games = 24
     summary = simulate(rulepack.load("packkub"), games, ["greedy", "random", "random", "random"],
-                       seed=1, options={"rounds": 2}, rotate=True)
+                       seed=1, options={"rounds": 1}, rotate=True)
     greedy, *randoms = summary["agents"]
     assert greedy["name"] == "greedy"
     assert greedy["wins"] >= 1.5 * games / 4, summary["agents"]
