@@ -49,7 +49,8 @@ class Log:
 
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
-            return self._items[:self._n][i]
+            items = self._items
+            return [items[j] for j in range(*i.indices(self._n))]
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
