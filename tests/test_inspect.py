@@ -19,7 +19,7 @@ def test_zones_by_label_in_zone_order() -> None:
     assert inspect.zone_kind(state, "stack") == "stack"
     hand = inspect.zone_pieces(state, "hand[player 1]")
     assert len(hand) == 4 and all(type(p) is Piece for p in hand)
-    assert hand == sorted(hand)                 # a pile keeps piece order
+    assert hand == sorted(hand, key=lambda p: p.id)   # a pile keeps piece order
     info = inspect.piece_info(state, hand[0])
     assert info == {"name": hand[0].name, "kind": hand[0].kind, "face": "down", "owner": None,
                     "attributes": {"suit": hand[0].attrs["suit"], "rank": hand[0].attrs["rank"],

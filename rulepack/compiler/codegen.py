@@ -84,15 +84,19 @@ class Unsupported(Exception):
 class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
-    __slots__ = ("name", "source", "where", "constants")
+    __slots__ = ("name", "source", "where", "constants", "body", "prelude")
 
     def __init__(self, name: str, source: str, where: Location,
-                 constants: dict[str, Any]) -> None:
+                 constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
         self.name = name
         self.source = source
         self.where = where
         #: the names bound in its namespace (``K0``...) and their values
         self.constants = constants
+        #: the returned expression and the statements before it, which the flow's
+        #: generated code inlines (names are unique within the instance)
+        self.body = body
+        self.prelude = prelude
 
 
 class SourceGen:
@@ -110,7 +114,10 @@ class SourceGen:
         self.failures: list[str] = []
         self._ns: dict[str, Any] = {}
         self._names = 0
+        self._consts = 0
         self._prelude: list[str] = []
+        #: generated function → its record, for the flow's code to inline
+        self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
 
     # ------------------------------------------------------------------ entry
     def function(self, node: dict[str, Any], scope: Scope,
@@ -124,7 +131,6 @@ class SourceGen:
         if not ENABLED or scope.static or scope.declares_symbols:
             return None
         self._ns = {}
-        self._names = 0
         self._prelude = []
         try:
             if bind is not None and node.get("k") == "where":
@@ -151,8 +157,11 @@ class SourceGen:
             self.failures.append(f"{where}: {exc}")
             return None
         exec(code, namespace)  # noqa: S102 - our own source, from the ruleset only reprs
-        self.generated.append(GeneratedExpression(name, source, where, dict(self._ns)))
+        record = GeneratedExpression(name, source, where, dict(self._ns), body,
+                                     tuple(self._prelude))
+        self.generated.append(record)
         fn: Callable[["State"], Any] = namespace[name]
+        self.by_function[fn] = record
         return fn
 
     def module_source(self) -> str:
@@ -172,7 +181,8 @@ class SourceGen:
         if value is None or t is bool or t is str or t is int or \
                 (t is float and math.isfinite(value)):
             return repr(value)
-        name = f"K{len(self._ns)}"
+        name = f"K{self._consts}"
+        self._consts += 1
         self._ns[name] = value
         return name
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.errors import SemanticError
 from rulepack.ir import names_in
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
+from rulepack.compiler.flowgen import FlowGen, Fragment
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.compiler.scope import Scope
@@ -47,6 +48,12 @@ class FlowCompiler:
         self.inst = inst
         self.exprs = exprs
         self.factories: list[tuple[Callable[[int], Instr], Any]] = []
+        #: per instruction, its Python statements for the generated blocks (or None)
+        self.fragments: list[Fragment | None] = []
+        #: instructions entered by a jump or a decision (where blocks start)
+        self.entries: set[int] = set()
+        #: the generator of the flow's blocks (its module: ``rulepack compile``)
+        self.gen = FlowGen(exprs.source, inst.file)
         self.labels_at: dict[int, list[Label]] = {}
         self.choices: list[Choice] = []
         self.loops: list[_Loop] = []
@@ -58,18 +65,27 @@ class FlowCompiler:
     # ------------------------------------------------------------------ emitting
     def place(self, label: Label) -> None:
         label.pc = len(self.factories)
+        self.entries.add(label.pc)
 
-    def emit(self, factory: Callable[[int], Instr], node: Any) -> None:
+    def emit(self, factory: Callable[[int], Instr], node: Any,
+             src: Fragment | None = None) -> None:
+        """Add an instruction: its closure (``factory(pc)``) and, if given, its
+        fragment of generated source (see :mod:`rulepack.compiler.flowgen`)."""
         self.factories.append((factory, node))
+        self.fragments.append(src)
 
     def jump(self, target: Label, node: Any = None) -> None:
-        self.emit(lambda pc: (lambda st: target.pc), node)
+        self.emit(lambda pc: (lambda st: target.pc), node,
+                  lambda pc, g: ([f"return {target.pc}"], True))
 
-    def link(self) -> tuple[list[Instr], list[Any]]:
-        """Resolve labels and build the instruction closures."""
-        code = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
+    def link(self) -> tuple[list[Instr], list[Any], list[Instr]]:
+        """Resolve labels and build the program: the generated blocks where they
+        start, the instruction closures elsewhere; the source nodes; and the
+        closures alone (one per instruction, for diagnostics)."""
+        steps = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
         nodes = [node for _, node in self.factories]
-        return code, nodes
+        entries = self.entries | {c.pc for c in self.choices}
+        return self.gen.build(steps, self.fragments, nodes, entries), nodes, steps
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -120,7 +136,11 @@ class FlowCompiler:
                 st.move(pieces, dest, face_up, bottom)
                 return nxt
             return move
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"st.move(list(items(st, {g.expr(what)})), {g.const(to)}(st), "
+                    f"{face_up!r}, {bottom!r})"], False
+        self.emit(factory, node, src)
 
     def _destination(self, node: dict[str, Any], scope: Scope) -> Fn:
         f = self.exprs.compile(node, scope)
@@ -144,7 +164,10 @@ class FlowCompiler:
                 st.flip(items(st, what(st)), up)
                 return nxt
             return flip
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"st.flip(items(st, {g.expr(what)}), {up!r})"], False
+        self.emit(factory, node, src)
 
     def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
         zone = self.exprs.compile(node["zone"], scope)
@@ -175,7 +198,7 @@ class FlowCompiler:
                 binder(st, value(st))
                 return nxt
             return let
-        self.emit(factory, node)
+        self.emit(factory, node, _bind_fragment(node["bind"], binder, value))
         return scope.with_locals(*names)
 
     def _check_new_local(self, name: str, node: Any, scope: Scope) -> None:
@@ -214,6 +237,9 @@ class FlowCompiler:
                     st.vars[name] = value(st)
                     return nxt
                 return assign
+
+            def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+                return [f"V[{name!r}] = {g.expr(value)}"], False
         else:
             if g is None or g.kind != "player_var":
                 raise self.error(f"{name!r} is not a per-player variable", node, scope)
@@ -232,7 +258,8 @@ class FlowCompiler:
                     st.vars[name] = lst
                     return nxt
                 return assign_item
-        self.emit(factory, node)
+            src = None  # type: ignore[assignment]
+        self.emit(factory, node, src)
 
     def _s_reset(self, node: dict[str, Any], scope: Scope) -> None:
         name = node["name"]
@@ -248,7 +275,10 @@ class FlowCompiler:
                 st.vars[name] = st.inst.initial_value(st, name)
                 return nxt
             return reset
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"V[{name!r}] = st.inst.initial_value(st, {name!r})"], False
+        self.emit(factory, node, src)
 
     def _s_for(self, node: dict[str, Any], scope: Scope) -> None:
         names = _bind_names(node["bind"])
@@ -268,7 +298,10 @@ class FlowCompiler:
                 st.vars[idx] = 0
                 return nxt
             return for_init
-        self.emit(init, node)
+
+        def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"V[{lst!r}] = list(items(st, {g.expr(source)}))", f"V[{idx!r}] = 0"], False
+        self.emit(init, node, init_src)
         self.place(top)
 
         def step(pc: int) -> Instr:
@@ -284,7 +317,12 @@ class FlowCompiler:
                 binder(st, xs[i])
                 return nxt
             return for_next
-        self.emit(step, node)
+
+        def step_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return ([f"I = V[{idx!r}]", f"if I >= len(V[{lst!r}]):", f"    return {done.pc}",
+                     f"V[{idx!r}] = I + 1"]
+                    + _bind_lines(node["bind"], binder, f"V[{lst!r}][I]", g)), False
+        self.emit(step, node, step_src)
         self.loops.append(_Loop("loop", cont, done))
         self.block(node["body"], scope.with_locals(*names))
         self.loops.pop()
@@ -299,7 +337,10 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
             return lambda st: nxt if cond(st) else otherwise.pc
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"if not {g.expr(cond)}:", f"    return {otherwise.pc}"], False
+        self.emit(factory, node, src)
         self.block(node["then"], scope)
         if node.get("else"):
             self.jump(done, node)
@@ -317,7 +358,10 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
             return lambda st: nxt if cond(st) else done.pc
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"if not {g.expr(cond)}:", f"    return {done.pc}"], False
+        self.emit(factory, node, src)
         self.loops.append(_Loop("loop", top, done))
         self.block(node["body"], scope)
         self.loops.pop()
@@ -335,7 +379,10 @@ class FlowCompiler:
 
         def factory(pc: int) -> Instr:
             return lambda st: done.pc if until(st) else top.pc
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"return {done.pc} if {g.expr(until)} else {top.pc}"], True
+        self.emit(factory, node, src)
         self.place(done)
 
     def _s_rounds(self, node: dict[str, Any], scope: Scope) -> None:
@@ -461,7 +508,10 @@ class FlowCompiler:
                 st.suspend(choice)
                 return SUSPEND
             return choose
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"st.suspend({g.const(choice)})", f"return {SUSPEND}"], True
+        self.emit(factory, node, src)
         self.jump(done, node)  # never reached: applying an action jumps into its body
         for alt_ir, alternative in zip(node["actions"], choice.alternatives):
             self.place(alternative.body)
@@ -611,3 +661,19 @@ class FlowCompiler:
                 return nxt
             return eliminate
         self.emit(factory, node)
+
+
+def _bind_lines(bind: str | list[str], binder: Callable[["State", Any], None], value: str,
+                g: FlowGen) -> list[str]:
+    """Statements storing ``value`` (source) as ``bind`` does (see ``make_binder``)."""
+    if isinstance(bind, str):
+        return [f"V[{bind!r}] = {value}"]
+    return [f"{g.const(binder)}(st, {value})"]
+
+
+def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None],
+                   value: Fn) -> Fragment:
+    """The fragment of ``let BIND = VALUE``."""
+    def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        return _bind_lines(bind, binder, g.expr(value), g), False
+    return src

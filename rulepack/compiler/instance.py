@@ -134,6 +134,11 @@ class Instance:
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
+        #: the instruction closures, one per instruction (``code`` holds the
+        #: generated block functions where blocks start)
+        self.steps: list[Any] = []
+        #: the generated source of the flow's blocks ("" if not generated)
+        self.flow_source = ""
 
         # Names the ruleset declares, known before they exist: a constant or an
         # attribute value naming one of them is an error, not a new symbol.
@@ -695,7 +700,8 @@ class Instance:
         if flow.errors:
             raise SemanticError(sorted(flow.errors[:20], key=lambda d: (
                 d.location.line or 0, d.location.column or 0)))
-        self.code, self.code_nodes = flow.link()
+        self.code, self.code_nodes, self.steps = flow.link()
+        self.flow_source = flow.gen.module
         self.choices = flow.choices
         self.phases_used = flow.phases_used
 

@@ -16,7 +16,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.table import Table
-from rulepack.engine.values import Cell, Piece, Player, ZoneRef
+from rulepack.engine.values import Cell, Piece, Player, ZoneRef, piece_id
 
 
 class Effects(Table):
@@ -87,7 +87,7 @@ class Effects(Table):
                 target = self._writable(dest.index)
                 kind = kinds[dest.index]
                 if kind == "pile":
-                    bisect.insort(target, piece)
+                    bisect.insort(target, piece, key=piece_id)
                 elif kind == "grid":
                     try:
                         target[target.index(None)] = piece
@@ -137,7 +137,7 @@ class Effects(Table):
         kind = kinds[dest.index]
         if kind == "pile":
             target.extend(pieces)
-            target.sort()
+            target.sort(key=piece_id)
         elif bottom:
             target[:0] = pieces[::-1]
         else:

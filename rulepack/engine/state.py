@@ -296,7 +296,8 @@ class State(Effects):
                     raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
                                          "decision, going round this loop (does it never end?)")
         except Exception as exc:
-            raise self._located(exc, pc) from None
+            # a generated block leaves the instruction it was running in _fault
+            raise self._located(exc, self.__dict__.pop("_fault", pc)) from None
         if pc == HALT:
             self.terminal = True
             self.pending = None
@@ -311,7 +312,7 @@ class State(Effects):
         that end go round more often). Loops compile to back jumps (a jump to an
         earlier instruction) whose rule is the loop's; phases are inlined, so
         nothing else jumps back. Returns ``pc`` if no loop went round twice."""
-        code = self.inst.code
+        code = self.inst.steps
         rounds: dict[int, int] = {}
         try:
             for _ in range(probe):

@@ -58,8 +58,15 @@ class Piece:
     def __str__(self) -> str:
         return self.name
 
-    def __lt__(self, other: "Piece") -> bool:
-        return self.id < other.id
+    # No comparison methods: a Python-level ``__lt__`` (or ``__eq__``) would route
+    # every ``==``, ``in`` and ``list.index`` on pieces through a slow method
+    # lookup. Pieces compare by identity; piles keep them in ``id`` order with
+    # an explicit key (:func:`piece_id`).
+
+
+def piece_id(piece: Piece) -> int:
+    """The sort key of pieces in a pile: their ``id``."""
+    return piece.id
 
 
 @final

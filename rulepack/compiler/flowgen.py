@@ -1,0 +1,146 @@
+"""The flow's program → generated Python: one function per basic block.
+
+:class:`~rulepack.compiler.flow.FlowCompiler` emits each instruction twice: as a
+closure ``ins(state) -> next_pc`` and, where it can, as Python statements (a
+*fragment*). This module cuts the program into basic blocks — runs of
+instructions entered only at their first one: the start, every jump target and
+decision, and the instruction after an unconditional jump — and turns each block
+into one generated function ``B<pc>(st) -> next_pc`` that runs the fragments one
+after another, with the expressions they evaluate inlined (the generated source
+of :mod:`rulepack.compiler.codegen`). The engine runs a block where it used to
+run its first instruction: ``code[pc]`` is the block's function for the first
+instruction of a block and the closure for the others, so entering anywhere
+(a restored position resumes at its decision) still works.
+
+An instruction with no fragment is called as its closure inside the block: the
+block goes on if it returns the next instruction and returns what it returned
+otherwise. A block remembers the instruction it is running (``P``) and leaves it
+in ``st._fault`` when an error passes, so errors are located at the rule that
+failed, as with closures.
+
+Safety is that of :mod:`rulepack.compiler.codegen`: ruleset text reaches the
+source only as ``repr()`` literals; every other value (closures, choices, zone
+references) is bound in the namespace under a generated name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.compiler.codegen import BASE_NAMESPACE, ENABLED, GeneratedExpression, SourceGen
+from rulepack.engine.program import Instr
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.state import State
+
+#: A fragment: ``(pc, gen) -> (lines, ends)``; ``ends`` is True when its last line
+#: always returns (control never falls through to the next instruction).
+Fragment = Callable[[int, "FlowGen"], tuple[list[str], bool]]
+
+
+class FlowGen:
+    """Generates the block functions of one instance's flow.
+
+    :param source: the instance's expression source generator (its generated
+        functions are inlined; names are unique within the instance).
+    :param where: file of the ruleset (for the comment of each block).
+    """
+
+    def __init__(self, source: SourceGen, where: str) -> None:
+        self.source = source
+        self.where = where
+        self.ns: dict[str, Any] = {}
+        self._consts = 0
+        self._lines: list[str] = []
+        #: the generated module's text (``rulepack compile --format python``)
+        self.module = ""
+        #: blocks whose source did not compile (a generator bug; closures used)
+        self.failures: list[str] = []
+
+    # ------------------------------------------------------------------ for fragments
+    def const(self, value: Any) -> str:
+        """A name bound to ``value`` in the blocks' namespace."""
+        name = f"C{self._consts}"
+        self._consts += 1
+        self.ns[name] = value
+        return name
+
+    def expr(self, fn: Callable[["State"], Any]) -> str:
+        """Source evaluating the compiled expression ``fn``: its generated form
+        inline (its statements placed before the current fragment's), or a call."""
+        record: GeneratedExpression | None = self.source.by_function.get(fn)
+        if record is None:
+            return f"{self.const(fn)}(st)"
+        self.ns.update(record.constants)
+        for part in record.prelude:
+            self._lines.extend(part.split("\n"))
+        return f"({record.body})"
+
+    # ------------------------------------------------------------------ blocks
+    def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
+              entries: set[int]) -> list[Instr]:
+        """``code`` with the first instruction of every block replaced by the
+        block's generated function.
+
+        :param entries: instructions entered from elsewhere than the one before
+            (jump targets, decisions, the start).
+        """
+        if not ENABLED or not code:
+            return code
+        n = len(code)
+        parts: list[tuple[list[str], bool]] = []
+        for pc in range(n):
+            self._lines = []
+            frag = fragments[pc]
+            if frag is None:
+                name = self.const(code[pc])
+                lines = [f"N = {name}(st)", f"if N != {pc + 1}:", "    return N"]
+                ends = False
+            else:
+                lines, ends = frag(pc, self)
+            parts.append((self._lines + lines, ends))
+        leaders = sorted({0, *entries} | {pc + 1 for pc, (_, ends) in enumerate(parts)
+                                          if ends and pc + 1 < n})
+        out = list(code)
+        sources = []
+        for i, start in enumerate(leaders):
+            stop = leaders[i + 1] if i + 1 < len(leaders) else n
+            body: list[str] = []
+            ends = False
+            for pc in range(start, stop):
+                lines, ends = parts[pc]
+                body.append(f"P = {pc}")
+                body.extend(lines)
+            if not ends:
+                body.append(f"return {stop if stop < n else -2}")
+            text = "\n".join(body)
+            head = [f"def B{start}(st):  # {self._comment(nodes[start])}", "    V = st.vars"]
+            for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
+                if f"{short}[" in text:
+                    head.append(f"    {short} = st.{attr}")
+            src = "\n".join(head + ["    try:"] + ["        " + ln for ln in body]
+                            + ["    except BaseException:", "        st._fault = P",
+                               "        raise"]) + "\n"
+            sources.append((start, src))
+        namespace = dict(BASE_NAMESPACE)
+        namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
+                                     "BaseException": BaseException}
+        namespace.update(self.ns)
+        module = "\n\n".join(src for _, src in sources)
+        try:
+            compiled = compile(module, "<rulepack generated flow>", "exec")
+        except SyntaxError as exc:  # pragma: no cover - a bug of the generator
+            self.failures.append(str(exc))
+            return code
+        exec(compiled, namespace)  # noqa: S102 - our own source, ruleset text only as reprs
+        for start, _ in sources:
+            out[start] = namespace[f"B{start}"]
+        self.module = module
+        return out
+
+    def _comment(self, node: Any) -> str:
+        at = node.get("at") if isinstance(node, dict) else None
+        if at and at[0]:
+            return f"{self.where!r} line {at[0]} column {at[1]}"
+        return repr(self.where)
+
