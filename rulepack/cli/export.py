@@ -41,8 +41,10 @@ def dump(ir: dict[str, Any], fmt: str) -> str:
 
 
 def python_source(ruleset: str, players: int | None, options: dict[str, str]) -> str:
-    """The Python source the expressions of a ruleset compile to, for one player
-    count and options (``rulepack compile RULESET --format python``).
+    """The Python source a ruleset compiles to, for one player count and options
+    (``rulepack compile RULESET --format python``): the function of every
+    expression, then the flow's blocks and each decision's legal actions, which
+    inline those expressions.
 
     :raises InvalidInput: the ruleset cannot be read or compiled (exit 1).
     """
@@ -52,4 +54,7 @@ def python_source(ruleset: str, players: int | None, options: dict[str, str]) ->
         inst = game.instance(game.min_players if players is None else players, options)
     header = (f"# {game.title}: {inst.num_players} players, options "
               f"{dict(sorted(inst.options.items()))!r}\n")
-    return header + inst.exprs.source.module_source()
+    flow = ("\n\n# The flow: one function per basic block (B<pc>) and per decision "
+            "(A<n>: its legal actions),\n# with the expressions above inlined.\n\n"
+            + inst.flow_source) if inst.flow_source else ""
+    return header + inst.exprs.source.module_source() + flow

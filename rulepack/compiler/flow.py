@@ -85,7 +85,7 @@ class FlowCompiler:
         steps = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
         nodes = [node for _, node in self.factories]
         entries = self.entries | {c.pc for c in self.choices}
-        return self.gen.build(steps, self.fragments, nodes, entries), nodes, steps
+        return self.gen.build(steps, self.fragments, nodes, entries, self.choices), nodes, steps
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1

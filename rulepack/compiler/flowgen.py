@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.compiler.codegen import BASE_NAMESPACE, ENABLED, GeneratedExpression, SourceGen
-from rulepack.engine.program import Instr
+from rulepack.engine.actions import Action
+from rulepack.engine.program import Choice, Instr
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -36,6 +37,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: A fragment: ``(pc, gen) -> (lines, ends)``; ``ends`` is True when its last line
 #: always returns (control never falls through to the next instruction).
 Fragment = Callable[[int, "FlowGen"], tuple[list[str], bool]]
+
+
+#: marks a variable that had no value before a decision bound it
+_MISSING = object()
 
 
 class FlowGen:
@@ -78,9 +83,10 @@ class FlowGen:
 
     # ------------------------------------------------------------------ blocks
     def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
-              entries: set[int]) -> list[Instr]:
+              entries: set[int], choices: list[Choice] = ()) -> list[Instr]:  # type: ignore[assignment]
         """``code`` with the first instruction of every block replaced by the
-        block's generated function.
+        block's generated function; each of ``choices`` gets its generated
+        legal-action function (:attr:`Choice.generate`).
 
         :param entries: instructions entered from elsewhere than the one before
             (jump targets, decisions, the start).
@@ -121,10 +127,15 @@ class FlowGen:
             src = "\n".join(head + ["    try:"] + ["        " + ln for ln in body]
                             + ["    except BaseException:", "        st._fault = P",
                                "        raise"]) + "\n"
-            sources.append((start, src))
+            sources.append((f"B{start}", src))
+        for choice in choices:
+            sources.append((f"A{choice.index}", self.legal(choice)))
         namespace = dict(BASE_NAMESPACE)
         namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
-                                     "BaseException": BaseException}
+                                     "BaseException": BaseException, "KeyError": KeyError,
+                                     "TypeError": TypeError, "zip": zip}
+        namespace["Action"] = Action
+        namespace["MISSING"] = _MISSING
         namespace.update(self.ns)
         module = "\n\n".join(src for _, src in sources)
         try:
@@ -133,10 +144,76 @@ class FlowGen:
             self.failures.append(str(exc))
             return code
         exec(compiled, namespace)  # noqa: S102 - our own source, ruleset text only as reprs
-        for start, _ in sources:
-            out[start] = namespace[f"B{start}"]
+        for name, _ in sources:
+            if name[0] == "B":
+                out[int(name[1:])] = namespace[name]
+        for choice in choices:
+            choice.generate = namespace[f"A{choice.index}"]
         self.module = module
         return out
+
+    # ------------------------------------------------------------------ decisions
+    def legal(self, choice: Choice) -> str:
+        """The source of ``A<i>(st, player) -> list[Action]``: the legal actions
+        of ``choice`` in canonical order, as ``State._generate`` computes them.
+
+        Every distinct action (alternative, player, parameter values) is made
+        once per instance and kept in a table of its alternative (the values are
+        pieces, cells, players, numbers...; an unhashable value, a list, makes a
+        new action each time), so asking again costs a lookup, not an object.
+        Parameters bound while trying are put back as they were.
+        """
+        self._lines = []
+        body: list[str] = []
+        for alt in choice.alternatives:
+            table = self.const({})
+            make = self.const(alt)
+            ind = ""
+            if alt.pre_guard is not None:
+                body.append(f"if {self.expr(alt.pre_guard)}:")
+                ind = "    "
+            xs = [f"X{i}" for i in range(len(alt.params))]
+            last = len(alt.params) - 1
+            for i, (names, binder, source) in enumerate(alt.params):
+                body.append(f"{ind}for X{i} in items(st, {self.expr(source)}):")
+                ind += "    "
+                if len(names) > 1:
+                    body.append(f"{ind}{self.const(binder)}(st, X{i})")
+                elif i < last or alt.post_guard is not None:
+                    body.append(f"{ind}V[{names[0]!r}] = X{i}")
+            if alt.post_guard is not None:
+                body.append(f"{ind}if {self.expr(alt.post_guard)}:")
+                ind += "    "
+            values = "(" + "".join(x + ", " for x in xs) + ")"
+            key = f"(player, {', '.join(xs)})" if xs else "player"
+            body += [f"{ind}try:",
+                     f"{ind}    a = {table}[{key}]",
+                     f"{ind}except KeyError:",
+                     f"{ind}    a = {table}[{key}] = Action({choice.index}, {make}, {values}, player)",
+                     f"{ind}except TypeError:",
+                     f"{ind}    a = Action({choice.index}, {make}, {values}, player)",
+                     f"{ind}out.append(a)"]
+        names = choice.bound_names
+        head = [f"def A{choice.index}(st, player):  # {self._comment({'at': choice.at})}",
+                "    V = st.vars"]
+        text = "\n".join(self._lines + body)
+        for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
+            if f"{short}[" in text:
+                head.append(f"    {short} = st.{attr}")
+        head.append("    out = []")
+        inner = ["        " + ln for part in self._lines + body for ln in part.split("\n")]
+        if not names:
+            return "\n".join(head + ["    if True:"] + inner + ["    return out"]) + "\n"
+        saved = self.const(names)
+        return "\n".join(head + [f"    S = [V.get(n, MISSING) for n in {saved}]", "    try:"]
+                         + inner
+                         + ["    finally:",
+                            f"        for n, x in zip({saved}, S):",
+                            "            if x is MISSING:",
+                            "                V.pop(n, None)",
+                            "            else:",
+                            "                V[n] = x",
+                            "    return out"]) + "\n"
 
     def _comment(self, node: Any) -> str:
         at = node.get("at") if isinstance(node, dict) else None

@@ -65,6 +65,9 @@ class Choice:
     alternatives: list[Alternative] = field(default_factory=list)
     at: list[int] | None = None
     pc: int = -1
+    #: its legal actions, generated (``generate(state, player)``); ``None``: the
+    #: engine expands the alternatives itself
+    generate: Callable[["State", int], list[Any]] | None = None
 
     @cached_property
     def bound_names(self) -> tuple[str, ...]:

@@ -69,8 +69,7 @@ def decode(inst: "Instance", data: Any) -> Any:
             return inst.zone_refs[data["zone"]]
         if "cell" in data:
             zone, slot = data["cell"]
-            r, c = inst.zones[zone].cells[slot]
-            return Cell(zone, r, c, slot)
+            return inst.zones[zone].cell_objects[slot]
         if "pattern" in data:
             g = inst.globals[data["pattern"]]
             return g.value

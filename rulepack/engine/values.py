@@ -92,7 +92,8 @@ class Cell:
     """A cell of a grid zone: row and column, 0-based; prints as ``b3``.
 
     Columns are letters from ``a`` and rows numbers from 1, so a 5×5 grid runs
-    from ``a1`` (top left) to ``e5``.
+    from ``a1`` (top left) to ``e5``. One object per cell of an instance: get
+    cells from the instance (``ZoneInfo.cell_objects``), never build them.
     """
 
     __slots__ = ("zone", "row", "col", "slot")
@@ -109,11 +110,8 @@ class Cell:
     def __str__(self) -> str:
         return cell_label(self.row, self.col)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Cell) and other.zone == self.zone and other.slot == self.slot
-
-    def __hash__(self) -> int:
-        return hash((self.zone, self.slot))
+    # Cells are made once per grid of an instance (``ZoneInfo.cell_objects``) and
+    # shared: they compare by identity, at the speed of C (no Python ``__eq__``).
 
 
 def cell_label(row: int, col: int) -> str:
