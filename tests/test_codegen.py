@@ -17,6 +17,7 @@ import pytest
 
 import golden
 import rulepack
+from rulepack.errors import RulesetRuntimeError
 from rulepack.cli.main import main
 from rulepack.compiler import codegen
 from rulepack.loader import bundled_rulesets
@@ -43,6 +44,8 @@ def closures_only(monkeypatch: pytest.MonkeyPatch):
 def test_closures_play_the_recorded_games_too(closures_only, ruleset, config, seed):
     state = golden.new_game(golden.find_config(config), seed)
     assert not state.inst.exprs.source.generated      # really the closures
+    assert state.inst.code == state.inst.steps and not state.inst.flow_source
+    assert all(c.generate is None for c in state.inst.choices)
     record = golden.find_record(golden.read(ruleset), config, seed)
     assert golden.check_game(record) is None
 
@@ -59,6 +62,48 @@ def test_every_expression_of_a_bundled_ruleset_is_generated_but_chance(name):
     roots = [g for g in source.generated]
     assert all("random" not in g.source for g in roots)
     assert compile(text, "<module>", "exec")      # the printed module is valid Python
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_the_flow_of_a_bundled_ruleset_is_generated(name):
+    """Every basic block of the flow and every decision's legal actions are
+    generated functions (a block starts at the start, at every jump target and
+    decision, and after every unconditional jump)."""
+    game = rulepack.load(name)
+    inst = game.instance(game.max_players, {})
+    blocks = [f for f in inst.code if getattr(f, "__name__", "").startswith("B")]
+    assert inst.code[0].__name__ == "B0"
+    assert all(inst.code[c.pc].__name__ == f"B{c.pc}" for c in inst.choices)
+    assert all(c.generate is not None and c.generate.__name__ == f"A{c.index}"
+               for c in inst.choices)
+    assert len(blocks) < len(inst.steps)         # blocks hold several instructions
+    assert compile(inst.flow_source, "<flow>", "exec")
+
+
+def test_an_error_in_a_generated_block_is_located_at_its_instruction(tmp_path):
+    """A block runs several instructions; the failing one's rule is the location."""
+    path = tmp_path / "fails.rules"
+    path.write_text(
+        "game fails { players 2 }\n"
+        "component cube { number: 1..2 }\n"
+        "zone box2: pile\n"
+        "var x = 0\n"
+        "play {\n"
+        "  set x = 1\n"
+        "  set x = x + 1\n"
+        "  move cube to box2\n"
+        "  set x = [x] - 1\n"
+        "  turns from 0 {\n"
+        "    choose { action \"pass\" { end game } }\n"
+        "  }\n"
+        "}\n")
+    game = rulepack.load(str(path))
+    inst = game.instance(2, {})
+    assert inst.code[0].__name__ == "B0"
+    with pytest.raises(RulesetRuntimeError) as err:
+        game.new_game(players=2)
+    where = err.value.diagnostics[0].location
+    assert (where.line, where.column) == (9, 3)
 
 
 def test_language_suite_passes_on_closures_alone():

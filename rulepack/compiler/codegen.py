@@ -116,6 +116,9 @@ class SourceGen:
         self._names = 0
         self._consts = 0
         self._prelude: list[str] = []
+        #: what is known of the values of generated loop variables: ``"cell"`` (a
+        #: cell of a grid) or ``"piece"``; specialises the code reading them
+        self._kinds: dict[str, str] = {}
         #: generated function → its record, for the flow's code to inline
         self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
 
@@ -211,6 +214,14 @@ class SourceGen:
         n = repr(name)
         if name in PSEUDO_ATTRIBUTES and name not in ("owner", "face", "cell"):
             return f"attribute(st, {src}, {n})"
+        if self._kinds.get(src) == "piece":
+            if name == "owner":
+                return f"O[{src}.id]"
+            if name == "face":
+                return f"('up' if F[{src}.id] else 'down')"
+            if name == "cell":
+                return f"st.cell_of({src})"
+            return f"({src}.attrs[{n}] if {n} in {src}.attrs else attribute(st, {src}, {n}))"
         if self._simple(src):
             x = first = src
         else:
@@ -355,7 +366,11 @@ class SourceGen:
         if op == "or":
             return f"((not not {a}) or (not not {b}))"
         if op in ("==", "!="):
-            return f"({a} {op} {b})"
+            if a == "None" or b == "None":
+                # nothing but none equals none: identity, at the speed of C
+                return f"({a} {'is' if op == '==' else 'is not'} {b})"
+            face = self._face_test(node["args"], args, op, scope, py)
+            return face if face is not None else f"({a} {op} {b})"
         if op == "in":
             return f"contains(st, {b}, {a})"
         if op == "not in":
@@ -373,6 +388,45 @@ class SourceGen:
         raise Unsupported(op)
 
     # ------------------------------------------------------------------ collections
+    def _face_test(self, nodes: list[dict[str, Any]], args: list[str], op: str, scope: Scope,
+                   py: dict[str, str]) -> str | None:
+        """``X.face == up`` (or ``down``, ``!=``) read from the face table directly,
+        when ``X`` is a piece; ``None`` if the comparison is not of that form."""
+        for i in (0, 1):
+            side, other = nodes[i], nodes[1 - i]
+            if side.get("k") == "attr" and side.get("name") == "face" and \
+                    other.get("k") == "lit" and other.get("value") in ("up", "down"):
+                break
+        else:
+            return None
+        want = (other["value"] == "up") == (op == "==")
+        of = self.expr(side["of"], scope, py)
+        if self._kinds.get(of) == "piece":
+            return f"(F[{of}.id] is {want})"
+        x = self._local("T")
+        return (f"((F[{x}.id] is {want}) if type({x} := {of}) is Piece "
+                f"else (attribute(st, {x}, 'face') {op} {other['value']!r}))")
+
+    def _element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
+        """What the elements of the collection ``node`` are known to be: ``"cell"``
+        (``cells(...)``, ``empty(...)``), ``"piece"`` (a zone), or ``None``."""
+        k = node.get("k")
+        if k == "call" and node.get("fn") in ("cells", "empty") and \
+                scope.globals.get(node["fn"]) is None:
+            return "cell"
+        if k == "where":
+            return self._element_kind(node["of"], scope)
+        if k == "name" and node["name"] not in scope.locals:
+            g = scope.globals.get(node["name"])
+            if g is not None and g.kind == "zone":
+                return "piece"
+        if k == "index" and node["of"].get("k") == "name" and \
+                node["of"]["name"] not in scope.locals:
+            g = scope.globals.get(node["of"]["name"])
+            if g is not None and g.kind == "zone_family":
+                return "piece"
+        return None
+
     def _candidate(self, scope: Scope, name: str) -> Scope:
         s = scope.with_locals(name)
         s.candidate = name
@@ -384,6 +438,9 @@ class SourceGen:
     def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, str], name: str) -> str:
         of = self._iterable(self.expr(node["of"], scope, py), py)
         x = self._local()
+        kind = self._element_kind(node["of"], scope)
+        if kind is not None:
+            self._kinds[x] = kind
         cond = self.expr(node["cond"], self._candidate(scope, name), {**py, name: x})
         return f"[{x} for {x} in items(st, {of}) if {cond}]"
 
@@ -481,6 +538,8 @@ class SourceGen:
         args = [self.expr(a, scope, py) for a in node["args"]]
         if fn in _UNARY:
             if fn == "at":
+                if self._kinds.get(args[0]) == "cell":
+                    return f"Z[{args[0]}.zone][{args[0]}.slot]"
                 c = first = args[0]
                 if not self._simple(c):
                     c = self._local("T")

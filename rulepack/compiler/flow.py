@@ -53,7 +53,7 @@ class FlowCompiler:
         #: instructions entered by a jump or a decision (where blocks start)
         self.entries: set[int] = set()
         #: the generator of the flow's blocks (its module: ``rulepack compile``)
-        self.gen = FlowGen(exprs.source, inst.file)
+        self.gen = FlowGen(exprs.source, inst.file, inst.num_players)
         self.labels_at: dict[int, list[Label]] = {}
         self.choices: list[Choice] = []
         self.loops: list[_Loop] = []

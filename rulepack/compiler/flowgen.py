@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulepack.compiler.codegen import BASE_NAMESPACE, ENABLED, GeneratedExpression, SourceGen
+from rulepack.compiler import codegen
+from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen
 from rulepack.engine.actions import Action
 from rulepack.engine.program import Choice, Instr
 
@@ -43,17 +44,26 @@ Fragment = Callable[[int, "FlowGen"], tuple[list[str], bool]]
 _MISSING = object()
 
 
+def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
+                values: tuple[Any, ...], player: int) -> Action:
+    """A new action, kept in ``table`` under ``key`` (its values)."""
+    action = table[key] = Action(choice, alt, values, player)
+    return action
+
+
 class FlowGen:
     """Generates the block functions of one instance's flow.
 
     :param source: the instance's expression source generator (its generated
         functions are inlined; names are unique within the instance).
     :param where: file of the ruleset (for the comment of each block).
+    :param players: the number of seats.
     """
 
-    def __init__(self, source: SourceGen, where: str) -> None:
+    def __init__(self, source: SourceGen, where: str, players: int) -> None:
         self.source = source
         self.where = where
+        self.players = players
         self.ns: dict[str, Any] = {}
         self._consts = 0
         self._lines: list[str] = []
@@ -91,7 +101,7 @@ class FlowGen:
         :param entries: instructions entered from elsewhere than the one before
             (jump targets, decisions, the start).
         """
-        if not ENABLED or not code:
+        if not codegen.ENABLED or not code:
             return code
         n = len(code)
         parts: list[tuple[list[str], bool]] = []
@@ -136,6 +146,7 @@ class FlowGen:
                                      "TypeError": TypeError, "zip": zip}
         namespace["Action"] = Action
         namespace["MISSING"] = _MISSING
+        namespace["_new_action"] = _new_action
         namespace.update(self.ns)
         module = "\n\n".join(src for _, src in sources)
         try:
@@ -166,15 +177,30 @@ class FlowGen:
         self._lines = []
         body: list[str] = []
         for alt in choice.alternatives:
-            table = self.const({})
+            # per seat, the actions of this alternative made so far, by values
+            table = self.const([{} for _ in range(self.players)])
             make = self.const(alt)
             ind = ""
             if alt.pre_guard is not None:
                 body.append(f"if {self.expr(alt.pre_guard)}:")
                 ind = "    "
-            xs = [f"X{i}" for i in range(len(alt.params))]
-            last = len(alt.params) - 1
-            for i, (names, binder, source) in enumerate(alt.params):
+            body.append(f"{ind}D = {table}[player]")
+            params = alt.params
+            if len(params) == 1 and len(params[0][0]) == 1 and alt.post_guard is None:
+                # the common case in one comprehension: a lookup per action
+                src = self.expr(params[0][2])
+                new = f"_new_action(D, X0, {choice.index}, {make}, (X0,), player)"
+                body += [f"{ind}S0 = items(st, {src})",
+                         f"{ind}try:",
+                         f"{ind}    get = D.get",
+                         f"{ind}    out += [get(X0) or {new} for X0 in S0]",
+                         f"{ind}except TypeError:  # a value that cannot be a key (a list)",
+                         f"{ind}    out += [Action({choice.index}, {make}, (X0,), player) "
+                         f"for X0 in S0]"]
+                continue
+            xs = [f"X{i}" for i in range(len(params))]
+            last = len(params) - 1
+            for i, (names, binder, source) in enumerate(params):
                 body.append(f"{ind}for X{i} in items(st, {self.expr(source)}):")
                 ind += "    "
                 if len(names) > 1:
@@ -185,12 +211,12 @@ class FlowGen:
                 body.append(f"{ind}if {self.expr(alt.post_guard)}:")
                 ind += "    "
             values = "(" + "".join(x + ", " for x in xs) + ")"
-            key = f"(player, {', '.join(xs)})" if xs else "player"
+            key = ("(" + ", ".join(xs) + ")") if len(xs) > 1 else (xs[0] if xs else "None")
             body += [f"{ind}try:",
-                     f"{ind}    a = {table}[{key}]",
+                     f"{ind}    a = D[{key}]",
                      f"{ind}except KeyError:",
-                     f"{ind}    a = {table}[{key}] = Action({choice.index}, {make}, {values}, player)",
-                     f"{ind}except TypeError:",
+                     f"{ind}    a = D[{key}] = Action({choice.index}, {make}, {values}, player)",
+                     f"{ind}except TypeError:  # a value that cannot be a key (a list)",
                      f"{ind}    a = Action({choice.index}, {make}, {values}, player)",
                      f"{ind}out.append(a)"]
         names = choice.bound_names

@@ -164,11 +164,15 @@ class Effects(Table):
         for piece in pieces:
             if type(piece) is not Piece:
                 raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
-            was = face[piece.id]
-            now = (not was) if up is None else up
-            face[piece.id] = now
-            if now and not was:
-                revealed.append(piece)
+            i = piece.id
+            if up is None:
+                face[i] = not face[i]
+                if face[i]:
+                    revealed.append(piece)
+            elif face[i] is not up:
+                face[i] = up
+                if up:
+                    revealed.append(piece)
         if revealed:
             by_zone: dict[int, list[Piece]] = {}
             for piece in revealed:

@@ -55,6 +55,14 @@ class Alternative:
     at: list[int] | None = None
     seats: tuple[str, ...] = ()
 
+    @cached_property
+    def single_names(self) -> tuple[str, ...] | None:
+        """The name each parameter binds, when each binds one (else ``None``:
+        some parameter destructures a tuple, and its binder must check it)."""
+        if all(len(names) == 1 for names, _, _ in self.params):
+            return tuple(names[0] for names, _, _ in self.params)
+        return None
+
 
 @dataclass
 class Choice:

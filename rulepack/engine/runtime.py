@@ -80,7 +80,7 @@ def count(st: "State", value: Any) -> int:
     if t is ZoneRef:
         zone = st.zones[value.index]
         if st.inst.zone_kinds[value.index] == "grid":
-            return sum(1 for p in zone if p is not None)
+            return len(zone) - zone.count(None)
         return len(zone)
     if t is list or t is tuple or t is dict:
         return len(value)

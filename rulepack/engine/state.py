@@ -169,8 +169,13 @@ class State(Effects):
         choice = self.pending
         assert choice is not None
         alt = choice.alternatives[action.alt]
-        for (_, binder, _), value in zip(alt.params, action.values):
-            binder(self, value)
+        names = alt.single_names
+        if names is not None:
+            if names:
+                self.vars.update(zip(names, action.values))
+        else:
+            for (_, binder, _), value in zip(alt.params, action.values):
+                binder(self, value)
         self.history.append(action)
         self.pending = None
         self.decider = None
@@ -354,11 +359,14 @@ class State(Effects):
             player = choice.by(self)
         else:
             player = self.vars.get("current")
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
-            raise RuleValueError(f"a decision needs a player to make it, not {show(player)}")
+        if type(player) is not Player:
+            if not isinstance(player, int) or isinstance(player, bool) or \
+                    not 0 <= player < self.num_players:
+                raise RuleValueError(f"a decision needs a player to make it, not {show(player)}")
+            player = Player(player)
         self.pending = choice
         self.pc = choice.pc
-        self.decider = Player(player)
+        self.decider = player
         self._legal = None
 
     def _generate(self, choice: Choice, player: int) -> list[Action]:

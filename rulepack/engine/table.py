@@ -58,13 +58,15 @@ class Table:
 
     def next_active(self, player: Any) -> Player | None:
         """The next active seat clockwise after ``player`` (itself if it is the only one)."""
-        n = self.num_players
         if player is None:
             return None
-        player = self.seat(player)
+        if type(player) is not Player:
+            player = self.seat(player)
+        n = self.inst.num_players
+        active = self.active
         for k in range(1, n + 1):
-            q = (int(player) + k) % n
-            if self.active[q]:
+            q = (player + k) % n
+            if active[q]:
                 return Player(q)
         return None
 
