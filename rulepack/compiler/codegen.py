@@ -24,6 +24,7 @@ memory with its instance.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -119,6 +120,10 @@ class SourceGen:
         #: what is known of the values of generated loop variables: ``"cell"`` (a
         #: cell of a grid) or ``"piece"``; specialises the code reading them
         self._kinds: dict[str, str] = {}
+        #: sources known to give a whole number (an ``int``, never a ``bool``):
+        #: whole-number literals, counts, attributes every piece has as a whole
+        #: number, and arithmetic on those; their operators need no type test
+        self._ints: set[str] = set()
         #: generated function → its record, for the flow's code to inline
         self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
 
@@ -221,6 +226,8 @@ class SourceGen:
                 return f"('up' if F[{src}.id] else 'down')"
             if name == "cell":
                 return f"st.cell_of({src})"
+            if name in self._int_attributes:
+                return self._int(f"{src}.attrs[{n}]")
             return f"({src}.attrs[{n}] if {n} in {src}.attrs else attribute(st, {src}, {n}))"
         if self._simple(src):
             x = first = src
@@ -237,14 +244,42 @@ class SourceGen:
         return (f"({x}.attrs[{n}] if type({first}) is Piece and {n} in {x}.attrs "
                 f"else attribute(st, {x}, {n}))")
 
+    @cached_property
+    def _int_attributes(self) -> frozenset[str]:
+        """Attributes that every piece of the instance has, as a whole number."""
+        pieces = self.inst.pieces
+        if not pieces:
+            return frozenset()
+        names = set(pieces[0].attrs)
+        for p in pieces:
+            names &= {k for k, v in p.attrs.items() if type(v) is int}
+        return frozenset(names)
+
+    def _int(self, src: str) -> str:
+        """``src``, noted as giving a whole number."""
+        self._ints.add(src)
+        return src
+
     def _binary(self, a: str, b: str, fast: str, slow: str, nonzero: bool = False) -> str:
         """``a OP b`` inline when both are whole numbers (and ``b`` is not 0 where
-        ``nonzero``), else the checking function ``slow`` of :mod:`ops`."""
+        ``nonzero``), else the checking function ``slow`` of :mod:`ops`. With both
+        known to be whole numbers (:attr:`_ints`), no test at all."""
+        ints = a in self._ints and b in self._ints
+        if ints and (not nonzero or (b.isdigit() and b != "0")):
+            out = f"({a} {fast} {b})"
+            return self._int(out) if fast in ("-", "*", "//", "%") else out
         x, y = self._local("T"), self._local("T")
-        guard = f"(type({x} := {a}) is int) & (type({y} := {b}) is int)"
-        if nonzero:
-            guard += f" and {y} != 0"
-        return f"({x} {fast} {y} if {guard} else {slow}({x}, {y}))"
+        if b in self._ints and _literal(b) and (not nonzero or b != "0"):
+            # a whole-number literal on the right: only the left needs its test
+            out = f"({x} {fast} {b} if type({x} := {a}) is int else {slow}({x}, {b}))"
+        elif a in self._ints and _literal(a) and not nonzero:
+            out = f"({a} {fast} {y} if type({y} := {b}) is int else {slow}({a}, {y}))"
+        else:
+            guard = f"(type({x} := {a}) is int) & (type({y} := {b}) is int)"
+            if nonzero:
+                guard += f" and {y} != 0"
+            out = f"({x} {fast} {y} if {guard} else {slow}({x}, {y}))"
+        return self._int(out) if fast in ("-", "*", "//", "%") else out
 
     def _name_src(self, name: str, py: dict[str, str]) -> str:
         return py[name] if name in py else f"V[{name!r}]"
@@ -263,7 +298,8 @@ class SourceGen:
         return src
 
     def _e_lit(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        return self._const(node["value"])
+        src = self._const(node["value"])
+        return self._int(src) if type(node["value"]) is int else src
 
     def _e_name(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["name"]
@@ -376,6 +412,8 @@ class SourceGen:
         if op == "not in":
             return f"(not contains(st, {b}, {a}))"
         if op == "+":
+            if a in self._ints and b in self._ints:
+                return self._int(f"({a} + {b})")
             x, y = self._local("T"), self._local("T")
             return (f"({x} + {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) "
                     f"else _plus(st, {x}, {y}))")
@@ -547,7 +585,8 @@ class SourceGen:
                 return f"(Z[{c}.zone][{c}.slot] if type({first}) is Cell else _at(st, {c}))"
             return f"{_UNARY[fn]}(st, {args[0]})"
         if fn in _CALLS:
-            return _CALLS[fn].format(*args)
+            src = _CALLS[fn].format(*args)
+            return self._int(src) if fn == "count" else src
         if fn in ("best", "partition", "partitionable", "matches"):
             pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
             if fn == "best":
@@ -575,6 +614,11 @@ class SourceGen:
         idents = [self._local() for _ in private]
         body = self.expr(body_ir, body_scope, dict(zip(private, idents)))
         return f"(lambda {', '.join(idents)}: {body})({', '.join(args)})"
+
+
+def _literal(src: str) -> bool:
+    """Whether ``src`` is a whole-number literal (``12``, ``-3``)."""
+    return src.lstrip("-").isdigit()
 
 
 def _shorten(text: str, limit: int = 100) -> str:

@@ -200,13 +200,13 @@ class FlowGen:
                 continue
             xs = [f"X{i}" for i in range(len(params))]
             last = len(params) - 1
-            for i, (names, binder, source) in enumerate(params):
+            for i, (bound, binder, source) in enumerate(params):
                 body.append(f"{ind}for X{i} in items(st, {self.expr(source)}):")
                 ind += "    "
-                if len(names) > 1:
+                if len(bound) > 1:
                     body.append(f"{ind}{self.const(binder)}(st, X{i})")
                 elif i < last or alt.post_guard is not None:
-                    body.append(f"{ind}V[{names[0]!r}] = X{i}")
+                    body.append(f"{ind}V[{bound[0]!r}] = X{i}")
             if alt.post_guard is not None:
                 body.append(f"{ind}if {self.expr(alt.post_guard)}:")
                 ind += "    "

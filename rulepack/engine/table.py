@@ -92,7 +92,11 @@ class Table:
     def step(self, cell: Cell, direction: tuple[int, int]) -> Cell | None:
         """The cell next to ``cell`` in ``direction`` (row step, column step), or
         ``None`` off the grid or on a hole."""
-        return self.inst.zones[cell.zone].neighbour(cell.slot, direction)
+        info = self.inst.zones[cell.zone]
+        table = info._neighbours.get(direction)
+        if table is None:
+            table = info.neighbours(direction)
+        return table[cell.slot]
 
     def piece_at(self, cell: Cell) -> Piece | None:
         """The piece in ``cell``, or ``None``."""
