@@ -114,7 +114,7 @@ class ToIR(Transformer[Token, IR]):
 
     def component_decl(self, meta: Meta, name: Token, *fields: tuple[str, Any]) -> tuple[str, IR]:
         comp: IR = {"name": str(name), "attributes": [], "derived": [], "copies": None,
-                    "called": None, "back": None, "at": _at(meta)}
+                    "called": None, "back": None, "draw": None, "at": _at(meta)}
         for key, value in fields:
             if key in ("copies", "called", "back", "draw"):
                 comp[key] = value
@@ -138,9 +138,10 @@ class ToIR(Transformer[Token, IR]):
         return ("called", _string(text))
 
     def comp_draw(self, meta: Meta, *hints: tuple[str, Any]) -> tuple[str, IR]:
-        draw: IR = {"at": _at(meta)}
+        draw: IR = {"shape": None, "symbol": None, "colour": None, "colour_by": None,
+                    "at": _at(meta)}
         for key, value in hints:
-            if key in draw:
+            if draw[key] is not None:
                 raise SemanticError.at(f"'draw' gives the {key} twice",
                                        Location("<string>", *_at(meta)),
                                        code="duplicate-declaration")

@@ -122,6 +122,8 @@ class Appearance:
         self.draw = {c["name"]: dict(c.get("draw") or {}) for c in components}
         for c in components:
             self._check(c, file)
+        #: SVG markup of the pieces drawn so far, by look (see ``zones.piece_block``)
+        self.fragments: dict[Any, str] = {}
 
     # ------------------------------------------------------------------ checks
     def _check(self, comp: dict[str, Any], file: str) -> None:
