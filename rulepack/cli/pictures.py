@@ -115,9 +115,9 @@ def render_position(source: str, players: int | None, kinds: tuple[str, ...], se
     if path is None or path == "-":
         if fmt == "png" and sys.stdout.isatty():
             raise click.UsageError("a PNG picture needs a file: -o FILE.png")
-        stream = click.get_binary_stream("stdout")
-        stream.write(data)
-        stream.flush()
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     try:
         Path(path).write_bytes(data)
