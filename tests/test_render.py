@@ -321,3 +321,19 @@ def test_replay_page_is_self_contained(record, tmp_path):
             ET.fromstring(svg(step, view).encode())
     assert svg(0, 0) != svg(1, 0) and svg(0, 1) != svg(0, 2)
     assert text.count("<li data-step=") == n + 1
+
+
+def test_the_commands_of_docs_pictures_make_its_pictures(tmp_path):
+    """docs/pictures.md shows each golden picture under the command that makes it."""
+    import shlex
+    text = (FOLDER.parent / "pictures.md").read_text(encoding="utf-8")
+    commands = re.findall(r"^`(rulepack render [^`]*-o docs/pictures/([\w-]+)\.svg)`$", text,
+                          re.M)
+    assert sorted(name for _, name in commands) == sorted(GOLDEN)
+    for command, name in commands:
+        args = shlex.split(command)[1:]
+        args[-1] = str(tmp_path / f"{name}.svg")
+        r = run(*args)
+        assert r.exit_code == 0, r.output
+        assert (tmp_path / f"{name}.svg").read_bytes() == (FOLDER / f"{name}.svg").read_bytes()
+        assert f"](pictures/{name}.svg)" in text
