@@ -337,3 +337,13 @@ def test_the_commands_of_docs_pictures_make_its_pictures(tmp_path):
         assert r.exit_code == 0, r.output
         assert (tmp_path / f"{name}.svg").read_bytes() == (FOLDER / f"{name}.svg").read_bytes()
         assert f"](pictures/{name}.svg)" in text
+
+
+def test_a_die_roll_the_flow_holds_is_shown(games):
+    """Multiplay's d12 (``let roll = random(1..12)``) is in every view's heading."""
+    game = games["multiplay"]
+    state = played(game, ["random"] * 2, 8, {}, 9)
+    roll = state.view(0)["flow"]["vars"]["roll"]
+    assert isinstance(roll, int) and 1 <= roll <= 12
+    for seat in (None, 0, 1):
+        assert f">roll {roll} · ".encode() in svg_of(game, state, seat)

@@ -112,12 +112,15 @@ class Appearance:
     :param components: the ruleset's ``components`` IR (libraries merged).
     :param seats: the seat names.
     :param file: the ruleset's file, to locate errors in ``draw`` hints.
+    :param chance: the names the flow binds to chance outcomes (``rulepack.ir.chance_names``).
     :raises RulepackError: a ``draw`` hint names an unknown colour or attribute.
     """
 
     def __init__(self, components: list[dict[str, Any]], seats: list[str],
-                 file: str = "<ruleset>") -> None:
+                 file: str = "<ruleset>", chance: list[str] | None = None) -> None:
         self.seats = seat_colours(seats)
+        #: names the flow binds to chance outcomes (a die roll): shown in the heading
+        self.chance = list(chance or [])
         self.components = {c["name"]: c for c in components}
         self.draw = {c["name"]: dict(c.get("draw") or {}) for c in components}
         for c in components:

@@ -22,8 +22,10 @@ def appearance(game: "Game", state: "State") -> Appearance:
 
     :raises RulepackError: a ``draw`` hint is bad (located in the ruleset).
     """
+    from rulepack.ir import chance_names
     seats = list(state.view(0)["seats"])
-    return Appearance(game.ir.get("components") or [], seats, str(game.file or game.name))
+    return Appearance(game.ir.get("components") or [], seats, str(game.file or game.name),
+                      chance_names(game.ir))
 
 
 def picture(game: "Game", state: "State", seat: int | None, caption: str = "",

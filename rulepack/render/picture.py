@@ -40,12 +40,26 @@ def view_title(view: dict[str, Any]) -> str:
     return "table view" if viewer is None else f"{seat_name(seats, viewer)}'s view"
 
 
-def status_text(view: dict[str, Any]) -> str:
-    """Where the game stands: the round, whose turn, or the result."""
+def chance_text(view: dict[str, Any], names: list[str]) -> list[str]:
+    """``"roll 7"`` for each chance outcome the flow holds that is a number or a
+    text (a die roll; a random first seat is not shown)."""
+    held = (view.get("flow") or {}).get("vars") or {}
+    out = []
+    for name in names:
+        value = held.get(name)
+        if isinstance(value, (int, str)) and not isinstance(value, bool):
+            out.append(f"{name} {value}")
+    return out
+
+
+def status_text(view: dict[str, Any], chance: list[str] | None = None) -> str:
+    """Where the game stands: the round, the chance outcomes the flow holds (see
+    :func:`chance_text`), whose turn, or the result."""
     seats = list(view.get("seats") or [])
     parts = []
     if view.get("round"):
         parts.append(f"round {view['round']}")
+    parts += chance_text(view, chance or [])
     if view.get("terminal"):
         result = view.get("result") or {}
         winners = [seat_name(seats, w) for w in result.get("winners") or []]
@@ -128,7 +142,7 @@ def picture_block(app: Appearance, view: dict[str, Any], title: str,
     top, bottom = around(view)
     areas = {s: seat_area(app, view, s, owned.get(s, [])) for s in top + bottom}
     parts: list[Block] = [label(f"{title} · {view_title(view)}", 16)]
-    status = " · ".join(p for p in (status_text(view), caption) if p)
+    status = " · ".join(p for p in (status_text(view, app.chance), caption) if p)
     if status:
         parts.append(label(status, 12, "#444444", bold=False))
     if top:

@@ -61,8 +61,12 @@ def meet(views: list[dict[str, Any]], backs: dict[str, str]) -> dict[str, Any]:
     table = copy.deepcopy(views[0])
     table["player"] = None
     table["legal_actions"] = []
-    table["variables"] = {}
-    table.get("flow", {})["vars"] = {}
+    # values every seat's view holds alike (a die roll); a piece one seat sees is not
+    table["variables"] = {k: v for k, v in table.get("variables", {}).items()
+                          if all(o["variables"].get(k) == v for o in views[1:])}
+    flow = table.get("flow") or {}
+    flow["vars"] = {k: v for k, v in (flow.get("vars") or {}).items()
+                    if all(o["flow"]["vars"].get(k) == v for o in views[1:])}
     for label, zone in table["zones"].items():
         others = [v["zones"][label] for v in views[1:]]
         kind = zone.get("kind")
