@@ -112,7 +112,7 @@ header { position: sticky; top: 0; background: #e9e2cf; padding: 8px 14px;
 header h1 { font-size: 16px; margin: 0 12px 0 0; }
 button { font-size: 14px; padding: 3px 10px; }
 main { display: flex; gap: 14px; padding: 12px 14px; align-items: flex-start; }
-#picture svg { max-width: 100%; height: auto; }
+#picture svg { width: 100%; height: auto; max-height: calc(100vh - 80px); }
 #picture { flex: 1 1 auto; min-width: 0; }
 #moves { flex: 0 0 320px; max-height: 85vh; overflow: auto; margin: 0; padding: 6px 8px;
          list-style: none; background: #fffdf6; border: 1px solid #c9bfa6; font-size: 13px; }
@@ -124,11 +124,11 @@ main { display: flex; gap: 14px; padding: 12px 14px; align-items: flex-start; }
 <body>
 <header>
 <h1>@TITLE@</h1>
-<button id="first" type="button" title="Home">&#x23EE;</button>
+<button id="first" type="button" title="Home">&#xAB; start</button>
 <button id="prev" type="button" title="left arrow">&#x25C0; previous</button>
 <span id="where"></span>
 <button id="next" type="button" title="right arrow">next &#x25B6;</button>
-<button id="last" type="button" title="End">&#x23ED;</button>
+<button id="last" type="button" title="End">end &#xBB;</button>
 <label>seen by <select id="seat">@OPTIONS@</select></label>
 <span class="hint">keys: &larr; &rarr; Home End</span>
 </header>
