@@ -77,3 +77,10 @@ def test_the_cli_loads_no_picture_code_until_asked():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_schema_knows_the_shapes_the_grammar_does():
+    from rulepack.grammar.transformer import DRAW_SHAPES
+    from rulepack.schemas.validate import ruleset_schema
+    draw = ruleset_schema()["$defs"]["component"]["properties"]["draw"]["else"]
+    assert tuple(draw["properties"]["shape"]["else"]["enum"]) == DRAW_SHAPES

@@ -142,16 +142,18 @@ class ToIR(Transformer[Token, IR]):
                     "at": _at(meta)}
         for key, value in hints:
             if draw[key] is not None:
+                line, col = _at(meta)
                 raise SemanticError.at(f"'draw' gives the {key} twice",
-                                       Location("<string>", *_at(meta)),
+                                       Location("<string>", line, col),
                                        code="duplicate-declaration")
             draw[key] = value
         return ("draw", draw)
 
     def dh_shape(self, meta: Meta, name: Token) -> tuple[str, Any]:
         if str(name) not in DRAW_SHAPES:
+            line, col = _at(name)
             raise SemanticError.at(f"unknown shape '{name}' (shapes: {', '.join(DRAW_SHAPES)})",
-                                   Location("<string>", *_at(name)), code="unknown-shape")
+                                   Location("<string>", line, col), code="unknown-shape")
         return ("shape", str(name))
 
     def dh_symbol(self, meta: Meta, text: Token) -> tuple[str, Any]:

@@ -25,9 +25,10 @@ from typing import Any
 from cairosvg.colors import COLORS, color as parse_colour
 
 from rulepack.errors import Diagnostic, Location, RulepackError
+from rulepack.grammar.transformer import DRAW_SHAPES
 
 #: Shapes a piece may have (``draw shape`` names these).
-SHAPES = ("tile", "coin", "die", "pawn", "cube", "disc", "card", "token")
+SHAPES = DRAW_SHAPES
 #: The piecepack components, drawn as piecepack pieces.
 PIECEPACK = ("tile", "coin", "die", "pawn")
 
