@@ -36,3 +36,26 @@ def rename(node: Any, names: dict[str, str]) -> Any:
     if node.get("k") == "name" and node.get("name") in names:
         return {**node, "name": names[node["name"]]}
     return {k: rename(v, names) for k, v in node.items()}
+
+
+def chance_names(ir: dict[str, Any]) -> list[str]:
+    """Names the flow binds to a chance outcome (``let roll = random(1..12)``), in
+    the order of the ruleset: a player should see the die they must play with."""
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            expr = node.get("expr")
+            if (node.get("k") == "let" and isinstance(node.get("bind"), str)
+                    and isinstance(expr, dict) and expr.get("k") == "call"
+                    and expr.get("fn") == "random" and node["bind"] not in out):
+                out.append(node["bind"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(ir.get("setup"))
+    walk(ir.get("phases"))
+    walk(ir.get("play"))
+    return out

@@ -304,6 +304,8 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
                 merged_c["copies"] = mine["copies"] if mine["copies"] is not None else c["copies"]
                 merged_c["called"] = mine["called"] or c["called"]
                 merged_c["derived"] = merged_c["derived"] + mine["derived"]
+                if mine.get("draw") is not None:
+                    merged_c["draw"] = mine["draw"]
                 if mine.get("at"):
                     merged_c["at"] = mine["at"]
                 merged["components"] = [x for x in merged["components"] if x is not mine]

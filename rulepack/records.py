@@ -54,10 +54,11 @@ class RecordError(RulepackError):
 def ruleset_hash(game: "Game") -> str:
     """SHA-256 (hex) of the compiled rules: the merged IR as canonical JSON,
     without source positions and file names, so comments, layout and where the
-    file lies do not change it, and a change in a library it uses does."""
+    file lies do not change it, and a change in a library it uses does; nor do a
+    component's ``draw`` hints, which change pictures, not play."""
     def strip(node: Any) -> Any:
         if isinstance(node, dict):
-            return {k: strip(v) for k, v in node.items() if k not in ("at", "file") and
+            return {k: strip(v) for k, v in node.items() if k not in ("at", "file", "draw") and
                     not k.endswith("_at")}
         if isinstance(node, list):
             return [strip(v) for v in node]
@@ -310,7 +311,8 @@ def load_recorded_game(record: Record) -> tuple["Game", list[Diagnostic]]:
     import rulepack
     spec = record.header["ruleset"]
     source = spec["source"]
-    if source != spec["name"] and not Path(source).exists():
+    from rulepack.loader import bundled_rulesets
+    if source != spec["name"] and not Path(source).exists() and source not in bundled_rulesets():
         try:  # the file is gone: the bundled ruleset of that name, if there is one
             game = rulepack.load(spec["name"])
         except RulepackError:

@@ -258,12 +258,19 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
 @main.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the replayed result as JSON.")
-def replay(record_path: str, as_json: bool) -> None:
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="PAGE",
+              help="Also write a replay viewer here: one self-contained HTML page with the "
+                   "picture of every step, the move list, previous/next (arrow keys) and a "
+                   "choice of seat (needs the render extra).")
+def replay(record_path: str, as_json: bool, html_path: str | None) -> None:
     """Re-execute a game record and verify it.
 
     Plays the recorded decisions from the recorded seed and checks every action,
     chance event and the result against the record. Exits with 1 at the first
     difference, located at its line of the record.
+
+    \b
+    rulepack replay game.jsonl --html game.html   # and a page to step through it
     """
     from rulepack.records import read_record
     from rulepack.records import replay as replay_record
@@ -281,6 +288,9 @@ def replay(record_path: str, as_json: bool) -> None:
         data.update(cli_args.jsonable(state.result()))
         print_json(data)
         return
+    if html_path is not None:
+        from rulepack.cli.pictures import write_replay_page
+        write_replay_page(record_path, html_path)
     what = f"{done.game.title}, {header['players']} players, seed {header['seed']}"
     if record.finished:
         winners = ", ".join(header["seats"][w] for w in state.result()["winners"]) or "none"
@@ -292,6 +302,48 @@ def replay(record_path: str, as_json: bool) -> None:
     else:
         click.echo(f"{record_path}: ok: {what}, interrupted after {state.decisions} "
                    f"decisions (rulepack resume {record_path} goes on with it)")
+
+
+@main.command()
+@click.argument("source", metavar="RULESET|RECORD")
+@click.option("--players", "-n", type=int,
+              help="Number of players (default: the smallest, or one per --seat).")
+@click.option("--seat", "seats", multiple=True, metavar="AGENT",
+              type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
+              help="The bot of the next seat (repeatable; the rest are random bots).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of every shuffle and bot choice, as for `rulepack play`.")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE|FILE",
+              help="A game option (repeatable), e.g. -o rounds=3; a value without '=' is the "
+                   "output file (-o pos.svg).")
+@click.option("--output", metavar="FILE", type=click.Path(dir_okay=False),
+              help="The picture's file (default: SVG on stdout).")
+@click.option("--after", type=click.IntRange(min=0),
+              help="A ruleset: the decisions the bots play first (default 0: the setup).")
+@click.option("--step", type=click.IntRange(min=0),
+              help="A record: the decisions replayed (default: all of them).")
+@click.option("--view", default="table", show_default=True, metavar="SEAT",
+              help="Whose view: 'table' (what every seat sees), or a seat's number (from 1) "
+                   "or name; pieces the viewer cannot see are drawn as their backs.")
+@click.option("--format", "fmt", type=click.Choice(["svg", "png"], case_sensitive=False),
+              help="Picture format (default: the output file's extension, else svg).")
+@max_decisions_flag
+def render(source: str, players: int | None, seats: tuple[str, ...], seed: int,
+           option_pairs: tuple[str, ...], output: str | None, after: int | None,
+           step: int | None, view: str, fmt: str | None, max_decisions: int) -> None:
+    """Draw a position as SVG or PNG: a ruleset after bots played N decisions, or a
+    record at a step.
+
+    \b
+    rulepack render multzo --seed 3 --after 20 -o pos.svg
+    rulepack render packkub -n 4 --after 30 --view 2 -o hand.png
+    rulepack render game.jsonl --step 40 --view table -o step40.svg
+
+    Needs the render extra: pip install 'rulepack[render]'.
+    """
+    from rulepack.cli.pictures import render_position
+    render_position(source, players, seats, seed, option_pairs, output, after, step, view,
+                    fmt, max_decisions)
 
 
 @main.command()

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulepack.cli.events import Event
+from rulepack.ir import chance_names  # noqa: F401  (its home is rulepack.ir: pictures use it)
 
 _PLURALS = {"die": "dice", "child": "children"}
 
@@ -321,29 +322,6 @@ def grid_table(zone: dict[str, Any], seats: list[str] | None = None) -> GridBoar
 
 
 # ---------------------------------------------------------------------- views
-def chance_names(ir: dict[str, Any]) -> list[str]:
-    """Names the flow binds to a chance outcome (``let roll = random(1..12)``), in
-    the order of the ruleset: a player should see the die they must play with."""
-    out: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            expr = node.get("expr")
-            if (node.get("k") == "let" and isinstance(node.get("bind"), str)
-                    and isinstance(expr, dict) and expr.get("k") == "call"
-                    and expr.get("fn") == "random" and node["bind"] not in out):
-                out.append(node["bind"])
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-    walk(ir.get("setup"))
-    walk(ir.get("phases"))
-    walk(ir.get("play"))
-    return out
-
-
 def flow_value_text(value: Any, seats: list[str]) -> str:
     """A flow variable of a view (tagged as in ``serialize.encode``) as text."""
     if isinstance(value, dict):

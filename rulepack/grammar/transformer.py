@@ -36,6 +36,10 @@ def _op(op: str, args: list[IR], at: list[int]) -> IR:
     return {"k": "op", "op": op, "args": args, "at": at}
 
 
+#: The shapes a ``draw shape`` hint may name (pictures: ``rulepack.render``).
+DRAW_SHAPES = ("tile", "coin", "die", "pawn", "cube", "disc", "card", "token")
+
+
 @v_args(meta=True, inline=True)
 class ToIR(Transformer[Token, IR]):
     """Lark transformer producing the ruleset IR from a ``rulepack.lark`` tree."""
@@ -110,9 +114,9 @@ class ToIR(Transformer[Token, IR]):
 
     def component_decl(self, meta: Meta, name: Token, *fields: tuple[str, Any]) -> tuple[str, IR]:
         comp: IR = {"name": str(name), "attributes": [], "derived": [], "copies": None,
-                    "called": None, "back": None, "at": _at(meta)}
+                    "called": None, "back": None, "draw": None, "at": _at(meta)}
         for key, value in fields:
-            if key in ("copies", "called", "back"):
+            if key in ("copies", "called", "back", "draw"):
                 comp[key] = value
             else:
                 comp[key].append(value)
@@ -132,6 +136,43 @@ class ToIR(Transformer[Token, IR]):
 
     def comp_called(self, meta: Meta, text: Token) -> tuple[str, Any]:
         return ("called", _string(text))
+
+    def comp_draw(self, meta: Meta, *hints: tuple[str, Any]) -> tuple[str, IR]:
+        draw: IR = {"shape": None, "symbol": None, "colour": None, "colour_by": None,
+                    "at": _at(meta)}
+        for key, value in hints:
+            if draw[key] is not None:
+                line, col = _at(meta)
+                raise SemanticError.at(f"'draw' gives the {key} twice",
+                                       Location("<string>", line, col),
+                                       code="duplicate-declaration")
+            draw[key] = value
+        return ("draw", draw)
+
+    def dh_shape(self, meta: Meta, name: Token) -> tuple[str, Any]:
+        if str(name) not in DRAW_SHAPES:
+            line, col = _at(name)
+            raise SemanticError.at(f"unknown shape '{name}' (shapes: {', '.join(DRAW_SHAPES)})",
+                                   Location("<string>", line, col), code="unknown-shape")
+        return ("shape", str(name))
+
+    def dh_symbol(self, meta: Meta, text: Token) -> tuple[str, Any]:
+        return ("symbol", _string(text))
+
+    def dh_colour(self, meta: Meta, text: Token) -> tuple[str, Any]:
+        return ("colour", _string(text))
+
+    def dh_colour_by(self, meta: Meta, name: Token, *entries: list[Any]) -> tuple[str, Any]:
+        return ("colour_by", {"attribute": str(name), "colours": list(entries)})
+
+    def draw_colour(self, meta: Meta, key: Token, colour: Token) -> list[Any]:
+        if key.type == "INT":
+            value: Any = int(key)
+        elif key.type == "STRING":
+            value = _string(key)
+        else:
+            value = str(key)
+        return [value, _string(colour)]
 
     def order_decl(self, meta: Meta, name: Token, values: list[IR]) -> tuple[str, IR]:
         return ("orders", {"attribute": str(name), "values": values, "at": _at(meta)})
