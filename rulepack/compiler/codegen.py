@@ -85,7 +85,7 @@ class Unsupported(Exception):
 class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
-    __slots__ = ("name", "source", "where", "constants", "body", "prelude")
+    __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list")
 
     def __init__(self, name: str, source: str, where: Location,
                  constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
@@ -98,6 +98,8 @@ class GeneratedExpression:
         #: generated code inlines (names are unique within the instance)
         self.body = body
         self.prelude = prelude
+        #: whether the body always gives a new list (no ``items()`` needed)
+        self.is_list = False
 
 
 class SourceGen:
@@ -124,6 +126,9 @@ class SourceGen:
         #: whole-number literals, counts, attributes every piece has as a whole
         #: number, and arithmetic on those; their operators need no type test
         self._ints: set[str] = set()
+        #: sources known to give a new ``list`` (comprehensions, list literals):
+        #: used as collections as they are, joined with ``+`` directly
+        self._lists: set[str] = set()
         #: generated function → its record, for the flow's code to inline
         self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
 
@@ -167,6 +172,7 @@ class SourceGen:
         exec(code, namespace)  # noqa: S102 - our own source, from the ruleset only reprs
         record = GeneratedExpression(name, source, where, dict(self._ns), body,
                                      tuple(self._prelude))
+        record.is_list = body in self._lists
         self.generated.append(record)
         fn: Callable[["State"], Any] = namespace[name]
         self.by_function[fn] = record
@@ -206,7 +212,8 @@ class SourceGen:
         name = self._local("W")
         params = ", ".join(dict.fromkeys(py.values()))
         self._prelude.append(f"def {name}({params}):\n    return {src}")
-        return f"{name}({params})"
+        call = f"{name}({params})"
+        return self._list(call) if src in self._lists else call
 
     @staticmethod
     def _simple(src: str) -> bool:
@@ -259,6 +266,15 @@ class SourceGen:
         """``src``, noted as giving a whole number."""
         self._ints.add(src)
         return src
+
+    def _list(self, src: str) -> str:
+        """``src``, noted as giving a list."""
+        self._lists.add(src)
+        return src
+
+    def _items(self, src: str) -> str:
+        """Source of the elements of ``src`` as a list (:func:`items`)."""
+        return src if src in self._lists else f"items(st, {src})"
 
     def _binary(self, a: str, b: str, fast: str, slow: str, nonzero: bool = False) -> str:
         """``a OP b`` inline when both are whole numbers (and ``b`` is not 0 where
@@ -353,8 +369,8 @@ class SourceGen:
 
     def _e_list(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         if not py and self.compiler.is_constant(node, scope):
-            return f"list({self._const(self._constant_value(node, scope))})"
-        return "[" + ", ".join(self.expr(i, scope, py) for i in node["items"]) + "]"
+            return self._list(f"list({self._const(self._constant_value(node, scope))})")
+        return self._list("[" + ", ".join(self.expr(i, scope, py) for i in node["items"]) + "]")
 
     def _e_tuple(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         parts = [self.expr(i, scope, py) for i in node["items"]]
@@ -407,11 +423,14 @@ class SourceGen:
                 return f"({a} {'is' if op == '==' else 'is not'} {b})"
             face = self._face_test(node["args"], args, op, scope, py)
             return face if face is not None else f"({a} {op} {b})"
-        if op == "in":
-            return f"contains(st, {b}, {a})"
-        if op == "not in":
-            return f"(not contains(st, {b}, {a}))"
+        if op in ("in", "not in"):
+            test = self._in_constant(node["args"][1], scope, py, a)
+            if test is None:
+                test = f"contains(st, {b}, {a})"
+            return test if op == "in" else f"(not {test})"
         if op == "+":
+            if a in self._lists and b in self._lists:
+                return self._list(f"({a} + {b})")
             if a in self._ints and b in self._ints:
                 return self._int(f"({a} + {b})")
             x, y = self._local("T"), self._local("T")
@@ -426,6 +445,19 @@ class SourceGen:
         raise Unsupported(op)
 
     # ------------------------------------------------------------------ collections
+    def _in_constant(self, node: dict[str, Any], scope: Scope, py: dict[str, str],
+                     a: str) -> str | None:
+        """``A in [3, 5, 7]`` as a set lookup when the list is a constant of whole
+        numbers (and ``A`` one too; anything else takes :func:`contains`)."""
+        if py or node.get("k") != "list" or not self.compiler.is_constant(node, scope):
+            return None
+        values = self._constant_value(node, scope)
+        if not isinstance(values, list) or not all(type(v) is int for v in values):
+            return None
+        x = self._local("T")
+        return (f"({x} in {self._const(frozenset(values))} if type({x} := {a}) is int "
+                f"else contains(st, {self._const(values)}, {x}))")
+
     def _face_test(self, nodes: list[dict[str, Any]], args: list[str], op: str, scope: Scope,
                    py: dict[str, str]) -> str | None:
         """``X.face == up`` (or ``down``, ``!=``) read from the face table directly,
@@ -480,7 +512,7 @@ class SourceGen:
         if kind is not None:
             self._kinds[x] = kind
         cond = self.expr(node["cond"], self._candidate(scope, name), {**py, name: x})
-        return f"[{x} for {x} in items(st, {of}) if {cond}]"
+        return self._list(f"[{x} for {x} in {self._items(of)} if {cond}]")
 
     def _e_sort(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         from rulepack.engine.runtime import sort_key
@@ -506,12 +538,12 @@ class SourceGen:
         expr = self.expr(node["expr"], inner, inner_py)
         cond = f" if {self.expr(node['if'], inner, inner_py)}" if node.get("if") else ""
         if isinstance(bind, str):
-            loop = f"for {target} in items(st, {source})"
+            loop = f"for {target} in {self._items(source)}"
         else:
             t = self._local()
-            loop = (f"for {t} in items(st, {source}) for ({target},) in "
+            loop = (f"for {t} in {self._items(source)} for ({target},) in "
                     f"((_unpack({t}, {len(names)}, {', '.join(names)!r}),))")
-        return f"[{expr} {loop}{cond}]"
+        return self._list(f"[{expr} {loop}{cond}]")
 
     def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["bind"]

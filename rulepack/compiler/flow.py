@@ -138,7 +138,7 @@ class FlowCompiler:
             return move
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"st.move(list(items(st, {g.expr(what)})), {g.const(to)}(st), "
+            return [f"st.move(list({g.items(what)}), {g.const(to)}(st), "
                     f"{face_up!r}, {bottom!r})"], False
         self.emit(factory, node, src)
 
@@ -166,7 +166,7 @@ class FlowCompiler:
             return flip
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"st.flip(items(st, {g.expr(what)}), {up!r})"], False
+            return [f"st.flip({g.items(what)}, {up!r})"], False
         self.emit(factory, node, src)
 
     def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
@@ -246,19 +246,29 @@ class FlowCompiler:
             index = self.exprs.compile(node["index"], scope)
             n = self.inst.num_players
 
+            def check(i: Any) -> int:
+                if not isinstance(i, int) or not 0 <= i < n:
+                    raise RuleValueError(f"{name}[{show(i)}]: not a player")
+                return i
+
             def factory(pc: int) -> Instr:
                 nxt = pc + 1
 
                 def assign_item(st: "State") -> int:
-                    i = index(st)
-                    if not isinstance(i, int) or not 0 <= i < n:
-                        raise RuleValueError(f"{name}[{show(i)}]: not a player")
+                    i = check(index(st))
                     lst = list(st.vars[name])
                     lst[i] = value(st)
                     st.vars[name] = lst
                     return nxt
                 return assign_item
-            src = None  # type: ignore[assignment]
+
+            def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+                return [f"I = {g.expr(index)}",
+                        f"if not ((type(I) is Player or type(I) is int) and 0 <= I < {n}):",
+                        f"    I = {g.const(check)}(I)",
+                        f"L = list(V[{name!r}])",
+                        f"L[I] = {g.expr(value)}",
+                        f"V[{name!r}] = L"], False
         self.emit(factory, node, src)
 
     def _s_reset(self, node: dict[str, Any], scope: Scope) -> None:
@@ -300,7 +310,7 @@ class FlowCompiler:
             return for_init
 
         def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"V[{lst!r}] = list(items(st, {g.expr(source)}))", f"V[{idx!r}] = 0"], False
+            return [f"V[{lst!r}] = list({g.items(source)})", f"V[{idx!r}] = 0"], False
         self.emit(init, node, init_src)
         self.place(top)
 

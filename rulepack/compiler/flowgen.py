@@ -25,12 +25,14 @@ references) is bound in the namespace under a generated name.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.compiler import codegen
 from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen
 from rulepack.engine.actions import Action
 from rulepack.engine.program import Choice, Instr
+from rulepack.engine.values import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -39,6 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: always returns (control never falls through to the next instruction).
 Fragment = Callable[[int, "FlowGen"], tuple[list[str], bool]]
 
+
+#: a line that jumps: ``return <pc>``
+_RETURN = re.compile(r"return (\d+)")
 
 #: marks a variable that had no value before a decision bound it
 _MISSING = object()
@@ -91,6 +96,13 @@ class FlowGen:
             self._lines.extend(part.split("\n"))
         return f"({record.body})"
 
+    def items(self, fn: Callable[["State"], Any]) -> str:
+        """Source of the elements of ``fn``'s value as a list (``items()``, left
+        out when the generated expression always gives a list)."""
+        record = self.source.by_function.get(fn)
+        src = self.expr(fn)
+        return src if record is not None and record.is_list else f"items(st, {src})"
+
     # ------------------------------------------------------------------ blocks
     def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
               entries: set[int], choices: list[Choice] = ()) -> list[Instr]:  # type: ignore[assignment]
@@ -117,6 +129,23 @@ class FlowGen:
             parts.append((self._lines + lines, ends))
         leaders = sorted({0, *entries} | {pc + 1 for pc, (_, ends) in enumerate(parts)
                                           if ends and pc + 1 < n})
+        # jump threading: a block that only jumps is jumped over
+        only_jump = {pc: int(m.group(1)) for pc in leaders
+                     if (m := _RETURN.fullmatch(parts[pc][0][-1] if len(parts[pc][0]) == 1
+                                                else ""))}
+
+        def target(pc: int) -> int:
+            seen = set()
+            while pc in only_jump and pc not in seen:
+                seen.add(pc)
+                pc = only_jump[pc]
+            return pc
+
+        def thread(line: str) -> str:
+            m = _RETURN.fullmatch(line.strip())
+            if m is None or int(m.group(1)) not in only_jump:
+                return line
+            return line[:line.index("return")] + f"return {target(int(m.group(1)))}"
         out = list(code)
         sources = []
         for i, start in enumerate(leaders):
@@ -126,9 +155,9 @@ class FlowGen:
             for pc in range(start, stop):
                 lines, ends = parts[pc]
                 body.append(f"P = {pc}")
-                body.extend(lines)
+                body.extend(thread(line) for line in lines)
             if not ends:
-                body.append(f"return {stop if stop < n else -2}")
+                body.append(thread(f"return {stop if stop < n else -2}"))
             text = "\n".join(body)
             head = [f"def B{start}(st):  # {self._comment(nodes[start])}", "    V = st.vars"]
             for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
@@ -145,6 +174,7 @@ class FlowGen:
                                      "BaseException": BaseException, "KeyError": KeyError,
                                      "TypeError": TypeError, "zip": zip}
         namespace["Action"] = Action
+        namespace["Player"] = Player
         namespace["MISSING"] = _MISSING
         namespace["_new_action"] = _new_action
         namespace.update(self.ns)
@@ -188,9 +218,9 @@ class FlowGen:
             params = alt.params
             if len(params) == 1 and len(params[0][0]) == 1 and alt.post_guard is None:
                 # the common case in one comprehension: a lookup per action
-                src = self.expr(params[0][2])
+                src = self.items(params[0][2])
                 new = f"_new_action(D, X0, {choice.index}, {make}, (X0,), player)"
-                body += [f"{ind}S0 = items(st, {src})",
+                body += [f"{ind}S0 = {src}",
                          f"{ind}try:",
                          f"{ind}    get = D.get",
                          f"{ind}    out += [get(X0) or {new} for X0 in S0]",
@@ -201,9 +231,14 @@ class FlowGen:
             xs = [f"X{i}" for i in range(len(params))]
             last = len(params) - 1
             for i, (bound, binder, source) in enumerate(params):
-                body.append(f"{ind}for X{i} in items(st, {self.expr(source)}):")
+                body.append(f"{ind}for X{i} in {self.items(source)}:")
                 ind += "    "
-                if len(bound) > 1:
+                if len(bound) > 1 and i == last and alt.post_guard is None:
+                    # nothing reads the names: only check that the value destructures
+                    body += [f"{ind}if not ((type(X{i}) is tuple or type(X{i}) is list) "
+                             f"and len(X{i}) == {len(bound)}):",
+                             f"{ind}    {self.const(binder)}(st, X{i})"]
+                elif len(bound) > 1:
                     body.append(f"{ind}{self.const(binder)}(st, X{i})")
                 elif i < last or alt.post_guard is not None:
                     body.append(f"{ind}V[{bound[0]!r}] = X{i}")

@@ -343,10 +343,12 @@ def neighbours(st: "State", cell: Any) -> list[Cell]:
 def ends(st: "State", line: Any, along: Any) -> list[Cell]:
     """The cells just beyond both ends of a line of cells (those on the grid)."""
     cells = items(st, line)
-    if not all(type(c) is Cell for c in cells):
-        cells = [as_cell(st, c) for c in cells]
     if not cells:
         return []
+    for c in cells:
+        if type(c) is not Cell:
+            cells = [as_cell(st, c) for c in cells]
+            break
     if type(along) is tuple and len(along) == 2 and type(along[0]) is int and \
             type(along[1]) is int:
         d: tuple[int, int] = along
