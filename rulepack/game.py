@@ -112,18 +112,21 @@ class Game:
 
     def new_game(self, players: int | None = None, seed: int = 0,
                  options: dict[str, Any] | None = None,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True) -> State:
         """Start a game: run the setup and the flow up to the first decision.
 
         :param players: number of seats (default: the ruleset's minimum).
         :param seed: fixes every shuffle and random choice.
         :param options: option name → value (strings are converted).
         :param max_decisions: the game is stopped with an error past this many decisions.
+        :param generate: ``False``: if the ruleset has not been played yet, play this
+            game on the compiler's closures instead of generating Python code first
+            (for a one-off look, such as ``validate``'s dry run).
         :raises OptionError: bad player count or options.
         :raises RulesetRuntimeError: the ruleset fails while setting up.
         """
         inst = self.instance(players if players is not None else self.min_players, options)
-        return State(inst, seed, max_decisions)
+        return State(inst, seed, max_decisions, generate)
 
     def state_from_json(self, data: dict[str, Any],
                         max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:

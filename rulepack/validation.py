@@ -38,7 +38,7 @@ def check_path(name_or_path: str | Path) -> list[Diagnostic]:
         game = game_from_ir(ir, display, check=True)
         # a dry run: set the game up to its first decision and compute the scores,
         # so mistakes that show only when a game starts are found now
-        state = game.new_game(game.min_players, seed=0)
+        state = game.new_game(game.min_players, seed=0, generate=False)
         state.scores()
     except RulepackError as exc:
         return [d.with_source() for d in exc.diagnostics]

@@ -54,6 +54,7 @@ def test_closures_play_the_recorded_games_too(closures_only, ruleset, config, se
 def test_every_expression_of_a_bundled_ruleset_is_generated_but_chance(name):
     game = rulepack.load(name)
     inst = game.instance(game.min_players, {})
+    inst.prepare()
     source = inst.exprs.source
     assert source.failures == []
     assert source.generated
@@ -71,6 +72,8 @@ def test_the_flow_of_a_bundled_ruleset_is_generated(name):
     decision, and after every unconditional jump)."""
     game = rulepack.load(name)
     inst = game.instance(game.max_players, {})
+    assert inst.code is inst.steps and not inst.flow_source   # nothing generated yet
+    inst.prepare()
     blocks = [f for f in inst.code if getattr(f, "__name__", "").startswith("B")]
     assert inst.code[0].__name__ == "B0"
     assert all(inst.code[c.pc].__name__ == f"B{c.pc}" for c in inst.choices)
@@ -99,6 +102,7 @@ def test_an_error_in_a_generated_block_is_located_at_its_instruction(tmp_path):
         "}\n")
     game = rulepack.load(str(path))
     inst = game.instance(2, {})
+    inst.prepare()
     assert inst.code[0].__name__ == "B0"
     with pytest.raises(RulesetRuntimeError) as err:
         game.new_game(players=2)

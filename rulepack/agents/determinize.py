@@ -127,6 +127,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         if z.kind == "pile":
             zones[z.index].sort(key=lambda p: p.id)
 
+    inst.prepare()
     st = State.__new__(State)
     st.inst = inst
     st.zones = zones

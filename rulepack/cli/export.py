@@ -52,6 +52,7 @@ def python_source(ruleset: str, players: int | None, options: dict[str, str]) ->
     with reported():
         game = load_game(ruleset)
         inst = game.instance(game.min_players if players is None else players, options)
+        inst.prepare()
     header = (f"# {game.title}: {inst.num_players} players, options "
               f"{dict(sorted(inst.options.items()))!r}\n")
     flow = ("\n\n# The flow: one function per basic block (B<pc>) and per decision "

@@ -24,6 +24,7 @@ memory with its instance.
 from __future__ import annotations
 
 import math
+from types import FunctionType
 from functools import cached_property
 import os
 from typing import TYPE_CHECKING, Any, Callable
@@ -78,6 +79,11 @@ _CALLS = {
 }
 
 
+def _stub(st: "State") -> Any:
+    """The code of a root's function until it is generated: its closure."""
+    return _closure(st)  # type: ignore[name-defined]  # noqa: F821 - in its own namespace
+
+
 class Unsupported(Exception):
     """The generator does not handle this construct; the closures are kept."""
 
@@ -129,20 +135,75 @@ class SourceGen:
         #: sources known to give a new ``list`` (comprehensions, list literals):
         #: used as collections as they are, joined with ``+`` directly
         self._lists: set[str] = set()
+        #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
+        self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
         #: generated function → its record, for the flow's code to inline
         self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
 
     # ------------------------------------------------------------------ entry
-    def function(self, node: dict[str, Any], scope: Scope,
-                 bind: str | None = None) -> Callable[["State"], Any] | None:
-        """The generated function for one root expression, or ``None`` if some part
-        of it is not handled (or the root is computed before play, once).
+    def function(self, node: dict[str, Any], scope: Scope, closure: Callable[["State"], Any],
+                 bind: str | None = None) -> Callable[["State"], Any]:
+        """The function to use for one root expression: a function object that
+        calls ``closure`` until :meth:`prepare` gives it the generated code (its
+        code object is swapped in place, so whoever holds it runs the generated
+        code from then on); ``closure`` itself where nothing is generated (the
+        root is computed before play, once, or generation is off).
 
         :param bind: for the iterable of ``for NAME in ... where ...``: the name the
             ``where`` binds to each candidate.
         """
         if not ENABLED or scope.static or scope.declares_symbols:
-            return None
+            return closure
+        name = f"expr_{len(self._pending)}"
+        namespace = dict(BASE_NAMESPACE)
+        namespace["_closure"] = closure
+        stub = FunctionType(_stub.__code__, namespace, name)
+        self._pending.append((stub, node, scope, bind))
+        return stub
+
+    def prepare(self) -> None:
+        """Generate the source of every root expression given to :meth:`function`
+        so far, compile them all at once and give each its code."""
+        pending, self._pending = self._pending, []
+        made: list[tuple[Callable[["State"], Any], GeneratedExpression]] = []
+        for stub, node, scope, bind in pending:
+            record = self._generate(stub.__name__, node, scope, bind)
+            if record is not None:
+                made.append((stub, record))
+        if not made:
+            return
+        functions = self._compile([record for _, record in made])
+        for stub, record in made:
+            fn = functions.get(record.name)
+            if fn is None:   # pragma: no cover - a bug of the generator
+                continue
+            stub.__globals__.update(record.constants)
+            del stub.__globals__["_closure"]
+            stub.__code__ = fn.__code__
+            self.generated.append(record)
+            self.by_function[stub] = record
+
+    def _compile(self, records: list[GeneratedExpression]) -> dict[str, Any]:
+        """The functions of ``records``, compiled as one module (one by one, to
+        find the culprit, if that fails)."""
+        out: dict[str, Any] = {}
+        try:
+            code = compile("\n\n".join(r.source for r in records),
+                           "<rulepack generated expressions>", "exec")
+        except SyntaxError:  # pragma: no cover - a bug of the generator
+            for r in records:
+                try:
+                    exec(compile(r.source, f"<rulepack generated {r.name}>", "exec"), out)  # noqa: S102
+                except SyntaxError as exc:
+                    self.failures.append(f"{r.where}: {exc}")
+            return out
+        exec(code, out)  # noqa: S102 - our own source, from the ruleset only reprs
+        return out
+
+    def _generate(self, name: str, node: dict[str, Any], scope: Scope,
+                  bind: str | None) -> GeneratedExpression | None:
+        """The generated source of one root, or ``None`` if some part of it is not
+        handled (a chance event such as ``random()``: the closure stays)."""
         self._ns = {}
         self._prelude = []
         try:
@@ -152,7 +213,6 @@ class SourceGen:
                 body = self.expr(node, scope, {})
         except Unsupported:
             return None
-        name = f"expr_{len(self.generated)}"
         where = scope.location(node)
         lines = [f"def {name}(st):  # {where.file!r} line {where.line} column {where.column}",
                  "    V = st.vars"]
@@ -162,21 +222,10 @@ class SourceGen:
         lines += ["    " + line for part in self._prelude for line in part.split("\n")]
         lines.append(f"    return {body}")
         source = "\n".join(lines) + "\n"
-        namespace = dict(BASE_NAMESPACE)
-        namespace.update(self._ns)
-        try:
-            code = compile(source, f"<rulepack generated {name}>", "exec")
-        except SyntaxError as exc:  # pragma: no cover - a bug of the generator
-            self.failures.append(f"{where}: {exc}")
-            return None
-        exec(code, namespace)  # noqa: S102 - our own source, from the ruleset only reprs
         record = GeneratedExpression(name, source, where, dict(self._ns), body,
                                      tuple(self._prelude))
         record.is_list = body in self._lists
-        self.generated.append(record)
-        fn: Callable[["State"], Any] = namespace[name]
-        self.by_function[fn] = record
-        return fn
+        return record
 
     def module_source(self) -> str:
         """Every generated function as one readable module (constants as comments)."""

@@ -106,7 +106,7 @@ class ExprCompiler:
         finally:
             self._depth -= 1
         if self._depth == 0:
-            return self.source.function(node, scope) or fn
+            return self.source.function(node, scope, fn)
         return fn
 
     def error(self, message: str, node: dict[str, Any], scope: Scope,
@@ -369,7 +369,7 @@ class ExprCompiler:
             finally:
                 self._depth -= 1
             if self._depth == 0:
-                return self.source.function(node, scope, bind=name) or fn
+                return self.source.function(node, scope, fn, bind=name)
             return fn
         return self.compile(node, scope)
 

@@ -78,14 +78,19 @@ class FlowCompiler:
         self.emit(lambda pc: (lambda st: target.pc), node,
                   lambda pc, g: ([f"return {target.pc}"], True))
 
-    def link(self) -> tuple[list[Instr], list[Any], list[Instr]]:
-        """Resolve labels and build the program: the generated blocks where they
-        start, the instruction closures elsewhere; the source nodes; and the
-        closures alone (one per instruction, for diagnostics)."""
+    def link(self) -> tuple[list[Instr], list[Any]]:
+        """Resolve labels and build the program: one closure per instruction, and
+        the source node of each."""
         steps = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
         nodes = [node for _, node in self.factories]
+        return steps, nodes
+
+    def generate(self, steps: list[Instr], nodes: list[Any]) -> list[Instr]:
+        """The program with the generated blocks where they start (the closures
+        elsewhere), and each decision's generated legal actions; the expressions'
+        generated code must be ready (``SourceGen.prepare``)."""
         entries = self.entries | {c.pc for c in self.choices}
-        return self.gen.build(steps, self.fragments, nodes, entries, self.choices), nodes, steps
+        return self.gen.build(steps, self.fragments, nodes, entries, self.choices)
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -122,7 +127,8 @@ class FlowCompiler:
 
     def _s_move(self, node: dict[str, Any], scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
-        to = self._destination(node["to"], scope)
+        to_value = self.exprs.compile(node["to"], scope)
+        to = self._destination(node["to"], scope, to_value)
         face = node.get("face")
         face_up = None if face is None else face == "up"
         bottom = bool(node.get("bottom"))
@@ -138,12 +144,17 @@ class FlowCompiler:
             return move
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"st.move(list({g.items(what)}), {g.const(to)}(st), "
+            return [f"W = {g.expr(what)}",
+                    f"D = {g.expr(to_value)}",
+                    "if type(D) is not ZoneRef and type(D) is not Cell:",
+                    f"    {g.const(to)}(st)    # raises: not a zone or a cell",
+                    "st.move([W] if type(W) is Piece else list(items(st, W)), D, "
                     f"{face_up!r}, {bottom!r})"], False
         self.emit(factory, node, src)
 
-    def _destination(self, node: dict[str, Any], scope: Scope) -> Fn:
-        f = self.exprs.compile(node, scope)
+    def _destination(self, node: dict[str, Any], scope: Scope, f: Fn | None = None) -> Fn:
+        if f is None:
+            f = self.exprs.compile(node, scope)
 
         def dest(st: "State") -> Any:
             d = f(st)

@@ -32,7 +32,7 @@ from rulepack.compiler import codegen
 from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen
 from rulepack.engine.actions import Action
 from rulepack.engine.program import Choice, Instr
-from rulepack.engine.values import Player
+from rulepack.engine.values import Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -175,6 +175,7 @@ class FlowGen:
                                      "TypeError": TypeError, "zip": zip}
         namespace["Action"] = Action
         namespace["Player"] = Player
+        namespace["ZoneRef"] = ZoneRef
         namespace["MISSING"] = _MISSING
         namespace["_new_action"] = _new_action
         namespace.update(self.ns)

@@ -139,6 +139,7 @@ class Instance:
         self.steps: list[Any] = []
         #: the generated source of the flow's blocks ("" if not generated)
         self.flow_source = ""
+        self._unprepared: FlowCompiler | None = None
 
         # Names the ruleset declares, known before they exist: a constant or an
         # attribute value naming one of them is an error, not a new symbol.
@@ -676,6 +677,19 @@ class Instance:
                 self.defines_active.pop()
 
     # ------------------------------------------------------------------ flow
+    def prepare(self) -> None:
+        """Generate and compile the instance's Python code (expressions, then the
+        flow's blocks and legal actions), once, before its first game: until then
+        it runs on the closures, so loading and checking a ruleset costs no code
+        generation."""
+        flow = self._unprepared
+        if flow is None:
+            return
+        self._unprepared = None
+        self.exprs.source.prepare()
+        self.code = flow.generate(self.steps, self.code_nodes)
+        self.flow_source = flow.gen.module
+
     def _flow(self) -> None:
         flow = FlowCompiler(self, self.exprs)
         scope = self.scope()
@@ -700,8 +714,9 @@ class Instance:
         if flow.errors:
             raise SemanticError(sorted(flow.errors[:20], key=lambda d: (
                 d.location.line or 0, d.location.column or 0)))
-        self.code, self.code_nodes, self.steps = flow.link()
-        self.flow_source = flow.gen.module
+        self.steps, self.code_nodes = flow.link()
+        self.code = self.steps
+        self._unprepared = flow
         self.choices = flow.choices
         self.phases_used = flow.phases_used
 

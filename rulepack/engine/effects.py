@@ -8,7 +8,7 @@ chance, recorded in the history.
 
 from __future__ import annotations
 
-import bisect
+from bisect import insort
 from typing import Any
 
 from rulepack.engine.actions import ChanceEvent, Reveal
@@ -60,20 +60,27 @@ class Effects(Table):
         if len(pieces) > 8 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
                 self._move_many(pieces, dest, face_up, bottom):
             return
+        zones = self.zones
+        owned = self._owned
         for piece in pieces:
             if type(piece) is not Piece:
                 raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
             z = loc[piece.id]
-            src = self._writable(z)
-            try:
-                i = src.index(piece)
-            except ValueError:
-                raise RuleValueError(f"{piece.name} is not where it should be") from None
+            src = zones[z] if z in owned else self._writable(z)
             if kinds[z] == "grid":
-                src[i] = None
+                try:
+                    src[src.index(piece)] = None
+                except ValueError:
+                    raise RuleValueError(f"{piece.name} is not where it should be") from None
                 self._slots = None
             else:
-                del src[i]
+                if src and src[-1] is piece:      # the top of a stack, the last of a row
+                    src.pop()
+                else:
+                    try:
+                        del src[src.index(piece)]
+                    except ValueError:
+                        raise RuleValueError(f"{piece.name} is not where it should be") from None
                 if kinds[z] == "groups":
                     self.groupings.pop(z, None)
             if type(dest) is Cell:
@@ -84,10 +91,11 @@ class Effects(Table):
                 loc[piece.id] = dest.zone
                 self._slots = None
             else:
-                target = self._writable(dest.index)
-                kind = kinds[dest.index]
+                d = dest.index
+                target = zones[d] if d in owned else self._writable(d)
+                kind = kinds[d]
                 if kind == "pile":
-                    bisect.insort(target, piece, key=piece_id)
+                    insort(target, piece, key=piece_id)
                 elif kind == "grid":
                     try:
                         target[target.index(None)] = piece
@@ -99,8 +107,8 @@ class Effects(Table):
                 else:
                     target.append(piece)
                 if kind == "groups":
-                    self.groupings.pop(dest.index, None)
-                loc[piece.id] = dest.index
+                    self.groupings.pop(d, None)
+                loc[piece.id] = d
             if face_up is not None:
                 self.face[piece.id] = face_up
 
@@ -173,7 +181,13 @@ class Effects(Table):
                 face[i] = up
                 if up:
                     revealed.append(piece)
-        if revealed:
+        if len(revealed) == 1:
+            piece = revealed[0]
+            z = self.loc[piece.id]
+            kind = self.inst.zone_kinds[z]
+            place = None if kind == "pile" else self.zones[z].index(piece)
+            self.history.append(Reveal(self.inst.zones[z].label, revealed, [place]))
+        elif revealed:
             by_zone: dict[int, list[Piece]] = {}
             for piece in revealed:
                 by_zone.setdefault(self.loc[piece.id], []).append(piece)

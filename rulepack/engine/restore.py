@@ -23,6 +23,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         return RulesetRuntimeError.at(f"cannot load this state: {message}",
                                       Location(inst.file), code="bad-state")
     try:
+        inst.prepare()
         st = State.__new__(State)
         st.inst = inst
         zones = data["zones"]

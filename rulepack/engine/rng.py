@@ -71,7 +71,12 @@ class Rng:
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher–Yates shuffle in place."""
-        below = self.below
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            # below(i + 1), inline
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = state

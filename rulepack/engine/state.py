@@ -48,13 +48,18 @@ DEFAULT_MAX_DECISIONS = 100_000
 class State(Effects):
     """A position of a game. Build one with ``Game.new_game``.
 
+    ``generate=False`` runs it on the closures if the instance has not generated
+    its code yet (checking a ruleset sets up one game and needs no fast code).
+
     Mutating methods: :meth:`apply`. Everything else reads. Its data and queries
     are those of :class:`~rulepack.engine.table.Table`, the changes the flow makes
     those of :class:`~rulepack.engine.effects.Effects`.
     """
 
     def __init__(self, inst: "Instance", seed: int = 0,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS) -> None:
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True) -> None:
+        if generate:
+            inst.prepare()     # the instance's generated code, made before its first game
         self.inst = inst
         n_pieces = len(inst.pieces)
         self.zones: list[list[Any]] = [[] for _ in inst.zones]
@@ -135,7 +140,11 @@ class State(Effects):
             if choice is None:
                 return []
             try:
-                legal = self._generate(choice, int(self.decider))  # type: ignore[arg-type]
+                generate = choice.generate
+                if generate is not None:
+                    legal = generate(self, self.decider)  # type: ignore[arg-type]
+                else:
+                    legal = self._generate(choice, int(self.decider))  # type: ignore[arg-type]
                 if not legal:
                     raise RuleValueError(f"{describe(self.decider, self.inst.seat_names)} has "
                                          "no legal action here")

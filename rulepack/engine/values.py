@@ -9,7 +9,8 @@ place (copy on write), so a state clone may share them.
 
 from __future__ import annotations
 
-from typing import Any, final
+from operator import attrgetter
+from typing import Any, Callable, final
 
 
 class Player(int):
@@ -64,9 +65,8 @@ class Piece:
     # an explicit key (:func:`piece_id`).
 
 
-def piece_id(piece: Piece) -> int:
-    """The sort key of pieces in a pile: their ``id``."""
-    return piece.id
+#: The sort key of pieces in a pile: their ``id`` (``piece_id(p) == p.id``; C speed).
+piece_id: Callable[[Piece], int] = attrgetter("id")
 
 
 @final
