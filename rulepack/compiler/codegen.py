@@ -284,6 +284,8 @@ class SourceGen:
                 return f"st.cell_of({src})"
             if name in self._int_attributes:
                 return self._int(f"{src}.attrs[{n}]")
+            if name in self._common_attributes:
+                return f"{src}.attrs[{n}]"
             return f"({src}.attrs[{n}] if {n} in {src}.attrs else attribute(st, {src}, {n}))"
         if self._simple(src):
             x = first = src
@@ -297,19 +299,27 @@ class SourceGen:
                     f"else attribute(st, {x}, {n}))")
         if name == "cell":
             return f"(st.cell_of({x}) if type({first}) is Piece else attribute(st, {x}, {n}))"
+        if name in self._common_attributes:      # no need to ask if the piece has it
+            return f"({x}.attrs[{n}] if type({first}) is Piece else attribute(st, {x}, {n}))"
         return (f"({x}.attrs[{n}] if type({first}) is Piece and {n} in {x}.attrs "
                 f"else attribute(st, {x}, {n}))")
 
     @cached_property
-    def _int_attributes(self) -> frozenset[str]:
-        """Attributes that every piece of the instance has, as a whole number."""
+    def _common_attributes(self) -> frozenset[str]:
+        """Attributes that every piece of the instance has."""
         pieces = self.inst.pieces
         if not pieces:
             return frozenset()
         names = set(pieces[0].attrs)
         for p in pieces:
-            names &= {k for k, v in p.attrs.items() if type(v) is int}
+            names &= p.attrs.keys()
         return frozenset(names)
+
+    @cached_property
+    def _int_attributes(self) -> frozenset[str]:
+        """Attributes that every piece of the instance has, as a whole number."""
+        return frozenset(n for n in self._common_attributes
+                         if all(type(p.attrs[n]) is int for p in self.inst.pieces))
 
     def _int(self, src: str) -> str:
         """``src``, noted as giving a whole number."""

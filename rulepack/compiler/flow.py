@@ -455,7 +455,10 @@ class FlowCompiler:
                 st.vars[name] = st.vars.pop(saved, None)
                 return nxt
             return restore
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"V[{name!r}] = V.pop({saved!r}, None)"], False
+        self.emit(factory, node, src)
 
     def _s_turns(self, node: dict[str, Any], scope: Scope) -> None:
         start = self.exprs.compile(node["from"], scope)
@@ -499,7 +502,16 @@ class FlowCompiler:
                 st.turn_count += 1
                 return top.pc
             return turns_next
-        self.emit(after, node)
+
+        def after_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            lines = ["if st.terminal:", f"    return {HALT}"]
+            if until is not None:
+                lines += [f"if {g.expr(until)}:", f"    return {done.pc}"]
+            return lines + ["N = st.next_active(V['current'])",
+                            "if N is None:", f"    return {done.pc}",
+                            "V['current'] = N", "st.turn_count += 1",
+                            f"return {top.pc}"], True
+        self.emit(after, node, after_src)
         self.place(done)
         self._emit_restore("current", outer, node)
 
@@ -610,7 +622,11 @@ class FlowCompiler:
                     st.end_game(w)
                     return HALT
                 return end_game
-            self.emit(factory, node)
+
+            def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+                w = "None" if winners is None else g.items(winners)
+                return [f"st.end_game({w})", f"return {HALT}"], True
+            self.emit(factory, node, src)
             return
         kind = "turns" if what == "turn" else "rounds"
         for depth in range(len(self.loops) - 1, -1, -1):

@@ -207,6 +207,7 @@ class FlowGen:
         """
         self._lines = []
         body: list[str] = []
+        binds = False          # whether some parameter is stored in the variables
         for alt in choice.alternatives:
             # per seat, the actions of this alternative made so far, by values
             table = self.const([{} for _ in range(self.players)])
@@ -241,8 +242,10 @@ class FlowGen:
                              f"{ind}    {self.const(binder)}(st, X{i})"]
                 elif len(bound) > 1:
                     body.append(f"{ind}{self.const(binder)}(st, X{i})")
+                    binds = True
                 elif i < last or alt.post_guard is not None:
                     body.append(f"{ind}V[{bound[0]!r}] = X{i}")
+                    binds = True
             if alt.post_guard is not None:
                 body.append(f"{ind}if {self.expr(alt.post_guard)}:")
                 ind += "    "
@@ -264,7 +267,7 @@ class FlowGen:
                 head.append(f"    {short} = st.{attr}")
         head.append("    out = []")
         inner = ["        " + ln for part in self._lines + body for ln in part.split("\n")]
-        if not names:
+        if not names or not binds:
             return "\n".join(head + ["    if True:"] + inner + ["    return out"]) + "\n"
         saved = self.const(names)
         return "\n".join(head + [f"    S = [V.get(n, MISSING) for n in {saved}]", "    try:"]
