@@ -62,8 +62,13 @@ def balance(records: Sequence[dict[str, Any]], seat_names: Sequence[str],
 
 def length(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Decisions, turns and rounds per game (distributions, every game counted),
-    and the games stopped at the decision limit."""
+    the games stopped at the decision limit, and ``histogram``: ``[decisions,
+    games]`` pairs, by increasing length."""
+    counts: dict[int, int] = {}
+    for r in records:
+        counts[r["decisions"]] = counts.get(r["decisions"], 0) + 1
     return {
+        "histogram": [[d, counts[d]] for d in sorted(counts)],
         "decisions": distribution([r["decisions"] for r in records]),
         "turns": distribution([r["turns"] for r in records]),
         "rounds": distribution([r["rounds"] for r in records]),
