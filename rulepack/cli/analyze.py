@@ -78,8 +78,8 @@ def _table(title: str, report: dict[str, Any]) -> Table:
 
 def report_renderable(report: dict[str, Any]) -> RenderableType:
     """The tables of an analysis report (see :func:`rulepack.analysis.analyze.analyze`):
-    balance, length, drama, choice and rule coverage, one column per variant, then
-    the dead rules of each variant, located."""
+    balance, length, drama, choice and rule coverage, one column per variant (the
+    dead rules are apart: :func:`dead_rules`)."""
     cols = report["variants"]
     agents = ", ".join(dict.fromkeys(report["agents"]))
     head = (f"{report['title']}: {report['games']} games per variant, {report['players']} "
@@ -118,11 +118,11 @@ def report_renderable(report: dict[str, Any]) -> RenderableType:
         "—" if v["choice"]["branching"] is None else f"{v['choice']['branching']:.2f}"
         for v in cols])
     choice.add_row("forced moves", *[_rate(v["choice"]["forced"]) for v in cols])
-    turns = max((len(v["choice"]["by_turn"]) for v in cols), default=0)
-    for t in range(min(turns, 6)):
+    shown = sorted({r["turn"] for v in cols for r in v["choice"]["by_turn"]})[:6]
+    for t in shown:
         choice.add_row(f"branching, turn {t}", *[
-            f"{v['choice']['by_turn'][t]['mean']:.2f}" if t < len(v["choice"]["by_turn"])
-            else "—" for v in cols])
+            next((f"{r['mean']:.2f}" for r in v["choice"]["by_turn"] if r["turn"] == t), "—")
+            for v in cols])
 
     cover = _table("rule coverage: legal at % of its decisions · times chosen", report)
     for k, a in enumerate(cols[0]["coverage"]["alternatives"]):
@@ -133,12 +133,14 @@ def report_renderable(report: dict[str, Any]) -> RenderableType:
             Text(f"reached in {v['coverage']['phases'][k]['reached_rate']:.0%} of games",
                  style="red" if v["coverage"]["phases"][k]["dead"] else "")
             for v in cols])
-    parts: list[RenderableType] = [balance, length, drama, choice, cover]
-    for v in cols:
-        if v["coverage"]["dead"]:
-            parts.append(Text(f"dead rules ({v['label']}):", style="bold red"))
-            parts.extend(Text(f"  {line}") for line in v["coverage"]["dead"])
-    return Group(*parts)
+    return Group(balance, length, drama, choice, cover)
+
+
+def dead_rules(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """``(variant label, ["FILE:LINE: ...", ...])`` of each variant with dead rules;
+    printed as whole lines (``soft_wrap``), so FILE:LINE stays one word for editors."""
+    return [(v["label"], v["coverage"]["dead"]) for v in report["variants"]
+            if v["coverage"]["dead"]]
 
 
 def _coverage_cell(a: dict[str, Any]) -> Text:

@@ -507,7 +507,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     """
     from rulepack.analysis.analyze import analyze as run
     from rulepack.analysis.runner import Backend
-    from rulepack.cli.analyze import parse_team, report_renderable, variants
+    from rulepack.cli.analyze import dead_rules, parse_team, report_renderable, variants
     if resume and out_path is None:
         raise click.UsageError("--resume continues the analysis in --out FILE")
     if cluster is not None and cluster != "ray" and cluster != "auto" and \
@@ -568,6 +568,10 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
         print_json(report)
     else:
         console.print(report_renderable(report))
+        for label, lines in dead_rules(report):
+            console.print(f"[bold red]dead rules ({label}):[/]")
+            for line in lines:
+                console.print(f"  {line}", soft_wrap=True, markup=False)
         if html_path is not None:
             console.print(f"report with plots: {html_path}")
 
