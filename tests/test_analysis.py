@@ -144,14 +144,31 @@ def test_teams_and_agents():
 
 
 def test_phase_reached_rule():
-    """A phase with decisions is reached when one is taken; one without, when a
-    phase that does it is (play always is)."""
-    phases = [{"name": "a", "choices": [0], "callers": ["play"]},
-              {"name": "b", "choices": [], "callers": ["a"]},
-              {"name": "c", "choices": [], "callers": ["play"]},
-              {"name": "d", "choices": [], "callers": []}]
-    assert phases_reached(phases, [0]) == [False, False, True, False]
-    assert phases_reached(phases, [2]) == [True, True, True, False]
+    """A phase is reached when a decision inside it is taken; one that need not
+    decide (no unconditional choose of its own), when a phase that does it
+    unconditionally is (play always is)."""
+    phases = [{"name": "a", "choices": [0], "sure": True, "callers": ["play"], "actions": []},
+              {"name": "b", "choices": [], "sure": False, "callers": ["a"], "actions": []},
+              {"name": "c", "choices": [1], "sure": False, "callers": ["play"], "actions": []},
+              {"name": "d", "choices": [], "sure": False, "callers": [], "actions": [1]}]
+    assert phases_reached(phases, [0, 0], [0, 0]) == [False, False, True, False]
+    assert phases_reached(phases, [2, 0], [2, 0]) == [True, True, True, False]
+    assert phases_reached(phases, [2, 1], [1, 1]) == [True, True, True, True]
+
+
+def test_phases_from_the_ir():
+    """Multzo: deal decides nothing, showdown's choose sits in an if: both run in
+    every game; in lead.rules the bonus phase is done only under an if."""
+    rules = rule_map(rulepack.load("multzo").instance(3))
+    phases = {p["name"]: p for p in rules["phases"]}
+    assert (phases["deal"]["sure"], phases["turns"]["sure"], phases["showdown"]["sure"]) == (
+        False, True, False)
+    assert phases["showdown"]["callers"] == ["play"] and phases["showdown"]["choices"] == [2]
+    assert phases_reached(rules["phases"], [5, 5, 0], [5] * 6) == [True, True, True]
+    multiplay = {p["name"]: p for p in rule_map(rulepack.load("multiplay").instance(2))["phases"]}
+    assert multiplay["score_lines"]["actions"] == [0]     # done by "claim {n} at {c}"
+    lead = {p["name"]: p for p in rule_map(rulepack.load(LEAD).instance(2))["phases"]}
+    assert lead["bonus"]["callers"] == [] and lead["bonus"]["sure"]
 
 
 def test_a_phase_done_twice_counts_once_per_source_line():

@@ -135,7 +135,7 @@ def coverage(records: Sequence[dict[str, Any]], rules: dict[str, Any]) -> dict[s
             chosen[g] += sum(r["chosen"][i] for i in flat)
             offered[g] += sum(r["pending"][alts[i]["choice"]] for i in flat)
             games_legal[g] += int(lg > 0)
-        for k, yes in enumerate(phases_reached(phases, r["pending"])):
+        for k, yes in enumerate(phases_reached(phases, r["pending"], r["chosen"])):
             reached[k] += int(yes)
     n = len(records)
     alt_rows = []
