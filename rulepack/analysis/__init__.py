@@ -3,9 +3,10 @@ decisiveness and drama, choice, rule coverage, variants side by side
 (``rulepack analyze``, docs/analysis.md).
 
 - :mod:`~rulepack.analysis.stats` — intervals, percentiles, distributions;
-- :mod:`~rulepack.analysis.runner` — game seeds, seats, and where games run (one
-  process or local worker processes; Ray in :mod:`~rulepack.analysis.ray_backend`,
-  the ``ray`` extra); ``rulepack simulate`` plays through it too;
+- :mod:`~rulepack.analysis.runner` — game seeds, seats, chunks, local worker
+  processes; :mod:`~rulepack.analysis.ray_backend` — Ray (the ``ray`` extra);
+  :mod:`~rulepack.analysis.backends` — which of them plays a run's games
+  (``rulepack simulate`` plays through them too);
 - :mod:`~rulepack.analysis.trace` — one game watched: what every decision offered
   and took, turns, rounds, who leads;
 - :mod:`~rulepack.analysis.rules` — the alternatives and phases of a ruleset, located;

@@ -24,7 +24,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rulepack.analysis.report import finite, variant_report
 from rulepack.analysis.rules import rule_map
-from rulepack.analysis.runner import Backend, game_seed, lineup, run
+from rulepack.analysis.backends import run
+from rulepack.analysis.runner import Backend, game_seed, lineup
 from rulepack.analysis.trace import failed_game_note, observe
 from rulepack.engine.serialize import plain
 from rulepack.engine.state import DEFAULT_MAX_DECISIONS

@@ -125,27 +125,6 @@ def spans(keys: Sequence[Any], workers: int) -> list[list[Any]]:
     return [list(keys[a:a + size]) for a in range(0, len(keys), size)]
 
 
-def run(game: "Game", task: Any, keys: Sequence[Any], backend: Backend,
-        on_result: Callable[[Any, Any], None]) -> None:
-    """Play the games of ``keys``; ``on_result(key, record)`` is called for each as it
-    finishes (in any order, except in one process where it is key order).
-
-    :raises RulepackError: the failing game with the lowest key (the task's error).
-    :raises ValueError: a negative ``jobs``.
-    :raises ImportError: a Ray cluster without the ``ray`` extra installed.
-    """
-    if backend.cluster is not None:
-        from rulepack.analysis.ray_backend import run_on_ray
-        run_on_ray(Work(game.ir, game.file, task), keys, backend, on_result)
-        return
-    workers = min(resolve_jobs(backend.jobs), len(keys))
-    if workers <= 1:
-        for key in keys:
-            on_result(key, task.play(game, key))
-        return
-    run_in_processes(Work(game.ir, game.file, task), keys, workers, on_result)
-
-
 def collect(chunks: Any, pending: set[Any], on_result: Callable[[Any, Any], None]) -> None:
     """Hand the records of finished chunks (an iterator of :data:`ChunkResult`) to
     ``on_result`` until all are back or a failure is certain to be the lowest one;

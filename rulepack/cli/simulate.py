@@ -25,9 +25,9 @@ from rulepack.analysis.runner import (  # noqa: F401 - the names simulate has al
     game_seed,
     lineup,
     resolve_jobs,
-    run,
     seat_of,
 )
+from rulepack.analysis.backends import run
 from rulepack.analysis.stats import Z95, wilson_interval  # noqa: F401
 from rulepack.cli.args import jsonable
 from rulepack.cli.session import make_agents
