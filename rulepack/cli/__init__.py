@@ -11,5 +11,7 @@ Modules, one job each:
 - :mod:`~rulepack.cli.interactive` — the human seat: prompts, input, passing the screen.
 - :mod:`~rulepack.cli.session` — one game from the first decision to the result.
 - :mod:`~rulepack.cli.simulate` — many bot games and their statistics.
+- :mod:`~rulepack.cli.analyze` — ``rulepack analyze``: variants from the command line,
+  the report as tables (the analysis itself is :mod:`rulepack.analysis`).
 - :mod:`~rulepack.cli.export` — the ruleset IR as stand-alone YAML or JSON.
 """

@@ -454,6 +454,128 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
         console.print(summary_renderable(summary))
 
 
+# ---------------------------------------------------------------------- analyze
+@main.command()
+@click.argument("ruleset")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games per variant.")
+@click.option("--players", "-n", type=int, help="Number of players (default: the smallest).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the analysis; game i is seeded mix_seed(SEED, i) in every variant.")
+@option_flag
+@click.option("--compare-option", "compare", multiple=True, metavar="NAME=V1,V2",
+              help="One variant per value, side by side (repeatable: every combination).")
+@click.option("--variant", "variant_sets", multiple=True, metavar="'NAME=V NAME=V'",
+              help="A whole option set as one variant (repeatable).")
+@click.option("--agent", "agents", multiple=True, metavar="NAME",
+              type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
+              help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
+                   "one --agent for all seats. Default: random.")
+@click.option("--no-rotate", is_flag=True,
+              help="Keep each --agent in its seat (default: game i puts the k-th agent in "
+                   "seat (k + i) mod players).")
+@click.option("--team", "teams", multiple=True, metavar="SEATS",
+              help="Report these seats together as a team, e.g. --team 1,3 (repeatable).")
+@max_decisions_flag
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Workers: local processes, or with --cluster Ray workers (0: one per "
+                   "CPU); the results do not depend on it.")
+@click.option("--cluster", metavar="ray|auto|ray://HOST:PORT",
+              help="Play on Ray (the ray extra): 'ray' starts a local cluster of --jobs "
+                   "workers, 'auto' or ray://HOST:PORT joins a running one.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Stream every game's record to this JSON Lines file as it finishes.")
+@click.option("--resume", is_flag=True,
+              help="Continue the interrupted analysis in --out instead of starting it anew.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="PAGE",
+              help="Also write the report with plots as one self-contained HTML page "
+                   "(the analysis extra: matplotlib).")
+def analyze(ruleset: str, games: int, players: int | None, seed: int,
+            option_pairs: tuple[str, ...], compare: tuple[str, ...],
+            variant_sets: tuple[str, ...], agents: tuple[str, ...], no_rotate: bool,
+            teams: tuple[str, ...], max_decisions: int, jobs: int, cluster: str | None,
+            out_path: str | None, resume: bool, as_json: bool,
+            html_path: str | None) -> None:
+    """Report on a ruleset from many bot games: balance, length, decisiveness and
+    drama, choice, and rule coverage (dead rules located), one column per variant.
+
+    \b
+    rulepack analyze multzo -n 3 --games 1000 --jobs 0
+    rulepack analyze packkub -n 3 --compare-option jokers=0,2 --html report.html
+    rulepack analyze multzo -n 3 --games 100000 --cluster ray --out multzo.jsonl
+    """
+    from rulepack.analysis.analyze import analyze as run
+    from rulepack.analysis.runner import Backend
+    from rulepack.cli.analyze import dead_rules, parse_team, report_renderable, variants
+    if resume and out_path is None:
+        raise click.UsageError("--resume continues the analysis in --out FILE")
+    if cluster is not None and cluster != "ray" and cluster != "auto" and \
+            not cluster.startswith("ray://"):
+        raise click.BadParameter(f"{cluster!r} is not ray, auto or ray://HOST:PORT",
+                                 param_hint="'--cluster'")
+    base = cli_args.parse_options(option_pairs)
+    columns = variants(base, compare, variant_sets)
+    team_seats = [parse_team(t) for t in teams]
+    game = cli_args.load_game(ruleset)
+    names = [a.lower() for a in agents]
+    if players is None:
+        players = len(names) if len(names) > 1 else game.min_players
+    if len(names) <= 1:
+        names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
+    elif len(names) != players:
+        raise click.UsageError(f"{len(names)} --agent options for --players {players}")
+    console = make_console()
+    backend = Backend(jobs=jobs, cluster=cluster)
+
+    def go(on_game: Any = None) -> dict[str, Any]:
+        try:
+            return run(game, games, names, seed, columns, max_decisions, not no_rotate,
+                       team_seats, backend, out_path, resume, on_game)
+        except ImportError as exc:
+            raise InvalidInput(f"{exc}: install the extra with pip install 'rulepack[ray]'")
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {out_path}: {exc.strerror}") from None
+
+    with reported():
+        for options in columns:
+            game.instance(players, options)
+        if not as_json and console.is_terminal:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+            with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), console=console, transient=True) as progress:
+                task = progress.add_task("games", total=games * len(columns))
+                report = go(lambda done, total: progress.update(task, completed=done))
+        else:
+            report = go()
+    if html_path is not None:
+        try:
+            from rulepack.analysis.html import write_html
+        except ImportError:
+            raise InvalidInput("--html needs matplotlib: pip install 'rulepack[analysis]'") \
+                from None
+        try:
+            write_html(report, html_path)
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {html_path}: {exc.strerror}") from None
+    if as_json:
+        print_json(report)
+    else:
+        console.print(report_renderable(report))
+        for label, lines in dead_rules(report):
+            console.print(f"[bold red]dead rules ({label}):[/]")
+            for line in lines:
+                console.print(f"  {line}", soft_wrap=True, markup=False)
+        if html_path is not None:
+            console.print(f"report with plots: {html_path}")
+
+
 # ---------------------------------------------------------------------- compile
 @main.command("compile")
 @click.argument("ruleset")

@@ -13,97 +13,34 @@ often (when the number of games is a multiple of the number of players).
 
 from __future__ import annotations
 
-import math
-import multiprocessing
-import os
-import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rulepack.analysis.runner import (  # noqa: F401 - the names simulate has always had
+    MAX_CHUNK,
+    Backend,
+    chunk_size,
+    game_seed,
+    lineup,
+    resolve_jobs,
+    seat_of,
+)
+from rulepack.analysis.backends import run
+from rulepack.analysis.stats import Z95, wilson_interval  # noqa: F401
 from rulepack.cli.args import jsonable
 from rulepack.cli.session import make_agents
 from rulepack.errors import Diagnostic, Location, RulepackError
 from rulepack.agents.bots import play_out
-from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import DEFAULT_MAX_DECISIONS
 from rulepack.engine.values import player_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game
 
-#: The standard normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
-
 #: The ``agent`` of a seat row when rotating seats puts different agents in it.
 ROTATED = "rotated"
-
-#: Games one worker process plays per task, at most: bigger tasks cost less in
-#: messages between processes, smaller ones move the progress bar more often.
-MAX_CHUNK = 25
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` (0-based) of a simulation seeded ``seed``."""
-    return mix_seed(seed, index)
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion: ``successes`` out of ``trials``.
-
-    Unlike the normal approximation (p ± z·sqrt(p(1-p)/n)), it stays within
-    [0, 1] and is not empty at 0 or ``trials`` successes.
-    ``wilson_interval(50, 100)`` is about ``(0.404, 0.596)``.
-
-    :param successes: the number of successes, ``0 <= successes <= trials``.
-    :param trials: the number of trials; with none, the interval is ``(0.0, 1.0)``.
-    :param z: the normal quantile of the confidence level (1.96 for 95%).
-    :returns: ``(low, high)``, ``0.0 <= low <= high <= 1.0``.
-    :raises ValueError: ``successes`` outside ``0..trials``.
-    """
-    if not 0 <= successes <= trials:
-        raise ValueError(f"{successes} successes out of {trials} trials")
-    if trials == 0:
-        return (0.0, 1.0)
-    n = trials
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return (low, high)
-
-
-def seat_of(entry: int, index: int, players: int, rotate: bool) -> int:
-    """The seat (0-based) of agent entry ``entry`` (0-based) in game ``index``."""
-    return (entry + index) % players if rotate else entry
-
-
-def lineup(agents: Sequence[str], index: int, rotate: bool) -> list[str]:
-    """The agent name in each seat of game ``index``: ``agents`` itself, or with
-    ``rotate`` the list rotated so that ``agents[k]`` sits in seat ``(k + index) % n``."""
-    seated = list(agents)
-    for k, name in enumerate(agents):
-        seated[seat_of(k, index, len(agents), rotate)] = name
-    return seated
-
-
-def resolve_jobs(jobs: int) -> int:
-    """The number of worker processes ``jobs`` asks for: itself, or for ``0`` the
-    number of CPUs this process may use (at least 1).
-
-    :raises ValueError: a negative number.
-    """
-    if jobs < 0:
-        raise ValueError(f"jobs must be 0 (all CPUs) or more, not {jobs}")
-    if jobs > 0:
-        return jobs
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):     # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -156,95 +93,20 @@ def play_game(game: Game, index: int, seed: int, agents: Sequence[str],
                       decisions=state.decisions)
 
 
-# ---------------------------------------------------------------------- worker processes
-
 @dataclass(frozen=True)
-class _Job:
-    """What every worker process needs to play any game of one simulation: plain,
-    picklable data (the ruleset as IR, never compiled closures)."""
+class SimulationTask:
+    """What a worker needs to play any game of one simulation (see
+    :mod:`rulepack.analysis.runner`): plain, picklable data."""
 
-    ir: dict[str, Any]
-    file: str
     seed: int
     agents: tuple[str, ...]
     options: dict[str, Any] | None
     max_decisions: int
     rotate: bool
 
-
-#: This worker process's game and job, set by :func:`_start_worker`.
-_worker: tuple[Game, _Job] | None = None
-
-#: What a worker task returns: the index of its first game, the games it played,
-#: and the index and diagnostics of the game that failed, if one did (the task
-#: stops there).
-ChunkResult = tuple[int, list[GameRecord], tuple[int, list[Diagnostic]] | None]
-
-
-def _start_worker(job: _Job) -> None:
-    """Set a worker process up: compile the game again from its IR, and leave
-    Ctrl-C to the parent process (which then stops the workers)."""
-    global _worker
-    from rulepack.game import Game
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker = (Game(job.ir, job.file), job)
-
-
-def _play_chunk(span: tuple[int, int]) -> ChunkResult:
-    """In a worker: play games ``span[0]`` to ``span[1] - 1`` until one fails."""
-    assert _worker is not None, "worker not started"
-    game, job = _worker
-    records: list[GameRecord] = []
-    for i in range(*span):
-        try:
-            records.append(play_game(game, i, job.seed, job.agents, job.options,
-                                     job.max_decisions, job.rotate))
-        except RulepackError as exc:
-            return span[0], records, (i, list(exc.diagnostics))
-    return span[0], records, None
-
-
-def chunk_size(games: int, jobs: int) -> int:
-    """Games per worker task: about eight tasks per worker, 1 to :data:`MAX_CHUNK`."""
-    return max(1, min(MAX_CHUNK, games // (jobs * 8)))
-
-
-def _play_in_processes(game: Game, games: int, agents: Sequence[str], seed: int,
-                       options: dict[str, Any] | None, max_decisions: int, rotate: bool,
-                       jobs: int, on_game: Callable[[int], None] | None) -> list[GameRecord]:
-    """Play the games in ``jobs`` worker processes; returns their records in any order.
-
-    Each worker compiles the game again from ``game.ir``. If games fail, the one
-    with the lowest index is reported, as when the games are played one after
-    the other. On any error or interruption the workers are stopped at once.
-
-    :raises RulepackError: the first failing game's error (see :func:`play_game`).
-    """
-    size = chunk_size(games, jobs)
-    spans = [(a, min(a + size, games)) for a in range(0, games, size)]
-    job = _Job(game.ir, game.file, seed, tuple(agents), options, max_decisions, rotate)
-    records: list[GameRecord] = []
-    failure: tuple[int, list[Diagnostic]] | None = None
-    waiting = {a for a, _ in spans}           # starts of the tasks not back yet
-    context = multiprocessing.get_context("spawn")     # no fork of a threaded process
-    pool = context.Pool(min(jobs, len(spans)), initializer=_start_worker, initargs=(job,))
-    try:
-        for start, played, failed in pool.imap_unordered(_play_chunk, spans):
-            records.extend(played)
-            waiting.discard(start)
-            if failed is not None and (failure is None or failed[0] < failure[0]):
-                failure = failed
-            if failure is None:
-                if on_game is not None:
-                    on_game(len(records))
-            elif not any(a < failure[0] for a in waiting):
-                break                          # no earlier game can fail any more
-    finally:                                   # done, failed or interrupted: stop them
-        pool.terminate()
-        pool.join()
-    if failure is not None:
-        raise RulepackError(failure[1]) from None
-    return records
+    def play(self, game: Game, index: int) -> GameRecord:
+        return play_game(game, index, self.seed, self.agents, self.options,
+                         self.max_decisions, self.rotate)
 
 
 # ---------------------------------------------------------------------- the simulation
@@ -282,16 +144,15 @@ def simulate(game: Game, games: int, agents: list[str], seed: int = 0,
     workers = min(resolve_jobs(jobs), games)
     started = time.perf_counter()
     game.instance(players, options)       # bad player count or options: fail before playing
-    records: list[GameRecord]
-    if workers <= 1:
-        records = []
-        for i in range(games):
-            records.append(play_game(game, i, seed, agents, options, max_decisions, rotate))
-            if on_game is not None:
-                on_game(i + 1)
-    else:
-        records = _play_in_processes(game, games, agents, seed, options, max_decisions,
-                                     rotate, workers, on_game)
+    records: list[GameRecord] = []
+
+    def finished(_: int, record: GameRecord) -> None:
+        records.append(record)
+        if on_game is not None:
+            on_game(len(records))
+
+    task = SimulationTask(seed, tuple(agents), options, max_decisions, rotate)
+    run(game, task, range(games), Backend(jobs=workers), finished)
     elapsed = time.perf_counter() - started
     summary = summarise(game, records, agents, seed, options, rotate)
     summary["seconds"] = elapsed
