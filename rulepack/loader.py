@@ -68,21 +68,7 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         raise RulepackError.at(f"rulepack reads rulesets from .rules text files and .yaml, .yml "
                                f"or .json data files, not {path.suffix or 'files without a suffix'}"
                                " (rename it, e.g. to .rules)", Location(name), code="file-type")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulepackError.at(f"cannot read the file: {exc.strerror or exc}", Location(name),
-                               code="no-file") from None
-    if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise RulepackError(Diagnostic(
-            f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read (save it "
-            "as UTF-8)", Location(name, line, column), code="encoding")) from None
+    text = read_text(path, name)
     if not text.strip():
         raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
                                "(game NAME { players 2..4 })", Location(name), code="empty")
@@ -97,6 +83,30 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         validate_ir(ir, name, positions=_position_map(_compose(text)))
     ir["file"] = name
     return ir
+
+
+def read_text(path: Path, name: str) -> str:
+    """The text of a file, decoded as UTF-8 (a byte-order mark at its start dropped).
+
+    :param name: the file as shown in error messages.
+    :raises RulepackError: the file cannot be read or is not UTF-8 (located at the
+        first bad byte).
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RulepackError.at(f"cannot read the file: {exc.strerror or exc}", Location(name),
+                               code="no-file") from None
+    if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RulepackError(Diagnostic(
+            f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read (save it "
+            "as UTF-8)", Location(name, line, column), code="encoding")) from None
 
 
 def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
