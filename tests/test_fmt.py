@@ -188,6 +188,7 @@ def test_fmt_of_a_broken_file_is_a_located_error(tmp_path: Path):
     path.write_text("game x {\n  players 2\n", encoding="utf-8")
     result = run("fmt", str(path))
     assert result.exit_code == 1
-    assert f"{path}:1:8: error: the file ended inside a block" in result.output
+    assert (f"{path}:2:11: error: the file ended inside a block: the bracket opened at line 1, "
+            "column 8 is never closed") in result.output
     assert "Traceback" not in result.output
     assert path.read_text(encoding="utf-8") == "game x {\n  players 2\n"
