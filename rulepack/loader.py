@@ -68,18 +68,29 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         raise RulepackError.at(f"rulepack reads rulesets from .rules text files and .yaml, .yml "
                                f"or .json data files, not {path.suffix or 'files without a suffix'}"
                                " (rename it, e.g. to .rules)", Location(name), code="file-type")
-    text = read_text(path, name)
+    return ir_from_text(read_text(path, name), name, path.suffix, library)
+
+
+def ir_from_text(text: str, name: str, suffix: str = ".rules",
+                 library: bool = False) -> dict[str, Any]:
+    """The text of a ``.rules``, ``.yaml`` or ``.json`` file (by ``suffix``) into
+    (unmerged) IR, schema-checked: :func:`read_ir` without the file (an editor's
+    unsaved text).
+
+    :raises RulesetSyntaxError: text that does not parse.
+    :raises SchemaError: IR that does not match the schema.
+    """
     if not text.strip():
         raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
                                "(game NAME { players 2..4 })", Location(name), code="empty")
-    if path.suffix == ".rules":
+    if suffix == ".rules":
         ir = parse_rules(text, name)
         if not (library and ir.get("game") is None):
             check_declarations(ir, name)
         validate_parsed(ir, name)
     else:
         # positions are those of the data file itself
-        ir = _read_data(text, name, path.suffix)
+        ir = _read_data(text, name, suffix)
         validate_ir(ir, name, positions=_position_map(_compose(text)))
     ir["file"] = name
     return ir
