@@ -155,3 +155,45 @@ def test_the_extension_declares_the_language_grammar_and_server():
     assert configuration["comments"]["lineComment"] == "#"
     assert "rulepack" in (EXTENSION / package["main"]).read_text() \
         and "lsp" in (EXTENSION / package["main"]).read_text()
+
+
+# ---------------------------------------------------------------------- Pygments
+@pytest.mark.lsp
+@pytest.mark.parametrize("path", RULESETS, ids=[p.name for p in RULESETS])
+def test_the_pygments_lexer_colours_every_token_as_the_parser_reads_it(path: Path):
+    pygments = pytest.importorskip("pygments")
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
+    text = path.read_text(encoding="utf-8")
+    lexer = get_lexer_by_name("rules")  # through the entry point
+    assert pygments is not None and type(lexer).__module__ == "rulepack.highlight"
+    kinds: dict[int, object] = {}
+    for at, kind, value in lexer.get_tokens_unprocessed(text):
+        for i in range(len(value)):
+            kinds[at + i] = kind
+    _, tokens = parse_source(text)
+    builtins = functions()
+    wrong = []
+    for i, tok in enumerate(tokens):
+        kind = kinds.get(tok.start_pos or 0)
+        word = str(tok)
+        following = tokens[i + 1] if i + 1 < len(tokens) else None
+        if kind in Error:
+            ok = False
+        elif tok.type == "COMMENT":
+            ok = kind in Comment
+        elif tok.type == "STRING":
+            ok = kind in String
+        elif tok.type == "INT":
+            ok = kind in Number
+        elif tok.type == "NAME":
+            ok = kind not in Keyword and kind not in Operator.Word
+            if following is not None and str(following) == "(" and word in builtins:
+                ok = ok and kind in Name.Builtin
+        elif word.isidentifier():
+            ok = kind in Keyword or kind in Operator.Word or kind in Name.Builtin.Pseudo
+        else:
+            ok = True
+        if not ok:
+            wrong.append(f"{path.name}:{tok.line}:{tok.column} {tok.type} {word!r}: {kind}")
+    assert not wrong, "\n".join(wrong[:20])
