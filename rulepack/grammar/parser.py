@@ -196,7 +196,8 @@ def _tree(text: str, filename: str, parser: Lark, tokens: list[Token] | None = N
         else:
             interactive = parser.parse_interactive(text)
             tokens.extend(interactive.iter_parse())
-            tree = interactive.resume_parse()
+            # Lark's stubs leave resume_parse unannotated; it returns the tree
+            tree = cast(Tree[Token], interactive.resume_parse())  # type: ignore[no-untyped-call]
     except UnexpectedInput as exc:
         glued = _glued_word_error(text, lines, filename)
         raise (glued or _syntax_error(exc, text, lines, filename)) from None
