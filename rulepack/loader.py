@@ -68,6 +68,41 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         raise RulepackError.at(f"rulepack reads rulesets from .rules text files and .yaml, .yml "
                                f"or .json data files, not {path.suffix or 'files without a suffix'}"
                                " (rename it, e.g. to .rules)", Location(name), code="file-type")
+    return ir_from_text(read_text(path, name), name, path.suffix, library)
+
+
+def ir_from_text(text: str, name: str, suffix: str = ".rules",
+                 library: bool = False) -> dict[str, Any]:
+    """The text of a ``.rules``, ``.yaml`` or ``.json`` file (by ``suffix``) into
+    (unmerged) IR, schema-checked: :func:`read_ir` without the file (an editor's
+    unsaved text).
+
+    :raises RulesetSyntaxError: text that does not parse.
+    :raises SchemaError: IR that does not match the schema.
+    """
+    if not text.strip():
+        raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
+                               "(game NAME { players 2..4 })", Location(name), code="empty")
+    if suffix == ".rules":
+        ir = parse_rules(text, name)
+        if not (library and ir.get("game") is None):
+            check_declarations(ir, name)
+        validate_parsed(ir, name)
+    else:
+        # positions are those of the data file itself
+        ir = _read_data(text, name, suffix)
+        validate_ir(ir, name, positions=_position_map(_compose(text)))
+    ir["file"] = name
+    return ir
+
+
+def read_text(path: Path, name: str) -> str:
+    """The text of a file, decoded as UTF-8 (a byte-order mark at its start dropped).
+
+    :param name: the file as shown in error messages.
+    :raises RulepackError: the file cannot be read or is not UTF-8 (located at the
+        first bad byte).
+    """
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -76,27 +111,13 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
         raw = raw[3:]
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RulepackError(Diagnostic(
             f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read (save it "
             "as UTF-8)", Location(name, line, column), code="encoding")) from None
-    if not text.strip():
-        raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
-                               "(game NAME { players 2..4 })", Location(name), code="empty")
-    if path.suffix == ".rules":
-        ir = parse_rules(text, name)
-        if not (library and ir.get("game") is None):
-            check_declarations(ir, name)
-        validate_parsed(ir, name)
-    else:
-        # positions are those of the data file itself
-        ir = _read_data(text, name, path.suffix)
-        validate_ir(ir, name, positions=_position_map(_compose(text)))
-    ir["file"] = name
-    return ir
 
 
 def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:

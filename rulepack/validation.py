@@ -7,8 +7,9 @@ such as unused definitions) and returns diagnostics instead of raising, so
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rulepack.errors import Diagnostic, Location, RulepackError
 from rulepack.ir import calls_in, names_in, nodes
@@ -20,13 +21,39 @@ def check_path(name_or_path: str | Path) -> list[Diagnostic]:
     Never raises for bad input: problems come back as diagnostics with
     severity ``"error"``; an empty list means the ruleset is valid.
     """
-    from rulepack.loader import game_from_ir, read_ir, resolve
+    from rulepack.loader import read_ir, resolve
     display = str(name_or_path)
     try:
         path = resolve(name_or_path)
         if not Path(display).exists():
             display = str(path)
-        ir = read_ir(path, display, library=True)
+        return _check(lambda: read_ir(path, display, library=True), display)
+    except RulepackError as exc:
+        return [d.with_source() for d in exc.diagnostics]
+
+
+def check_text(text: str, display: str, suffix: str = ".rules") -> list[Diagnostic]:
+    """:func:`check_path` of a ruleset's text rather than its file (an editor's
+    buffer): the same diagnostics, each located in ``display``.
+
+    :param suffix: how the text is read: ``.rules``, ``.yaml`` or ``.json``.
+    """
+    from rulepack.loader import ir_from_text
+    lines = text.splitlines()
+    found = _check(lambda: ir_from_text(text, display, suffix, library=True), display)
+    out = []
+    for d in found:
+        line = d.location.line
+        if d.source_line is None and line is not None and 0 < line <= len(lines):
+            d = replace(d, source_line=lines[line - 1])
+        out.append(d)
+    return out
+
+
+def _check(read: Callable[[], dict[str, Any]], display: str) -> list[Diagnostic]:
+    from rulepack.loader import game_from_ir
+    try:
+        ir = read()
         if ir.get("game") is None and not (ir.get("setup") or ir.get("play") or ir.get("phases")) \
                 and (ir.get("components") or ir.get("constants") or ir.get("patterns")):
             # a library (like lib/piecepack.rules): check it by compiling a game that uses it all

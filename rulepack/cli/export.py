@@ -32,12 +32,21 @@ def standalone_ir(ruleset: str, positions: bool = False) -> dict[str, Any]:
     return ir if positions else strip_positions(ir)
 
 
+def schema_uri() -> str:
+    """The ``file:`` URI of the installed ruleset schema (``schemas/ruleset.schema.json``)."""
+    from importlib import resources
+    return Path(str(resources.files("rulepack") / "schemas" / "ruleset.schema.json")).as_uri()
+
+
 def dump(ir: dict[str, Any], fmt: str) -> str:
-    """IR as YAML (block style, in IR order) or JSON (indented)."""
+    """IR as YAML (block style, in IR order) or JSON (indented). The YAML starts with
+    a ``# yaml-language-server: $schema=URI`` line naming the schema, so editors
+    with yaml-language-server check, complete and explain it."""
     if fmt == "json":
         return json.dumps(ir, indent=2, ensure_ascii=False) + "\n"
     import yaml
-    return yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return f"# yaml-language-server: $schema={schema_uri()}\n" + \
+        yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
 def python_source(ruleset: str, players: int | None, options: dict[str, str]) -> str:

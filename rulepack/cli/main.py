@@ -606,6 +606,35 @@ def compile_command(ruleset: str, fmt: str, positions: bool, players: int | None
     click.echo(export.dump(ir, fmt), nl=False)
 
 
+# ---------------------------------------------------------------------- editors
+@main.command("fmt")
+@click.argument("paths", nargs=-1, required=True, metavar="FILE...")
+@click.option("--check", is_flag=True,
+              help="Change nothing; exit with 1 if a file would be reformatted.")
+def fmt_command(paths: tuple[str, ...], check: bool) -> None:
+    """Rewrite .rules files in place in the canonical layout (every comment kept).
+
+    FILE - reads standard input and writes the result to standard output.
+    Layout only: the compiled ruleset stays the same. See docs/editors.md.
+    """
+    from rulepack.cli.formatting import format_paths
+    sys.exit(format_paths(paths, check))
+
+
+@main.command("lsp")
+def lsp_command() -> None:
+    """Run the language server over standard input and output (for editors).
+
+    Needs the lsp extra: pip install 'rulepack[lsp]'. See docs/editors.md.
+    """
+    try:
+        from rulepack.lsp.server import serve
+    except ImportError as exc:
+        raise InvalidInput(f"rulepack lsp needs the lsp extra (pip install 'rulepack[lsp]'): "
+                           f"{exc}") from None
+    serve()
+
+
 @main.command("explain")
 @click.argument("ruleset")
 def explain_command(ruleset: str) -> None:

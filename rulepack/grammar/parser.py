@@ -12,7 +12,7 @@ import threading
 from functools import lru_cache
 from typing import Any, Iterator, cast
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxError
@@ -172,20 +172,32 @@ def _nesting_check(text: str, filename: str) -> None:
             depth = max(0, depth - 1)
 
 
-def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
-    """Parse the text of a ruleset into its IR.
+def _collect(token: Token) -> Token:
+    """Lexer callback of :func:`_source_parser`: keep the comments."""
+    _RUN.comments.append(token)
+    return token
 
-    :param text: the ``.rules`` source.
-    :param filename: shown in error messages.
-    :returns: the ruleset IR (a JSON-able dict, see ``schemas/ruleset.schema.json``).
-    :raises RulesetSyntaxError: the text does not follow the grammar.
-    """
+
+@lru_cache(maxsize=1)
+def _source_parser() -> Lark:
+    """A parser that also keeps the comments (see :func:`parse_source`)."""
+    return load_parser(_keyword_seen, _collect)
+
+
+def _tree(text: str, filename: str, parser: Lark, tokens: list[Token] | None = None) -> Tree[Token]:
+    """The parse tree of ``text``, Lark's errors turned into located ones."""
     _nesting_check(text, filename)
     lines = text.splitlines()
     _RUN.text = text
     _RUN.glued = []
     try:
-        tree = _parser().parse(text)
+        if tokens is None:
+            tree = parser.parse(text)
+        else:
+            interactive = parser.parse_interactive(text)
+            tokens.extend(interactive.iter_parse())
+            # Lark's stubs leave resume_parse unannotated; it returns the tree
+            tree = cast(Tree[Token], interactive.resume_parse())  # type: ignore[no-untyped-call]
     except UnexpectedInput as exc:
         glued = _glued_word_error(text, lines, filename)
         raise (glued or _syntax_error(exc, text, lines, filename)) from None
@@ -195,6 +207,38 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
     glued = _glued_word_error(text, lines, filename)
     if glued is not None:
         raise glued
+    return tree
+
+
+def parse_source(text: str, filename: str = "<string>") -> tuple[Tree[Token], list[Token]]:
+    """Parse the text of a ruleset into its parse tree and its tokens, for tools that
+    work on the text itself (the formatter, the language server).
+
+    :returns: ``(tree, tokens)``: the Lark tree (with positions) and every token in
+        order, comments (``COMMENT``) included, each with ``start_pos``/``end_pos``
+        offsets and 1-based ``line``/``column``; a keyword used as a name is a ``NAME``.
+    :raises RulesetSyntaxError: the text does not follow the grammar.
+    """
+    _RUN.comments = []
+    tokens: list[Token] = []
+    try:
+        tree = _tree(text, filename, _source_parser(), tokens)
+        merged = sorted(tokens + _RUN.comments, key=lambda t: t.start_pos or 0)
+        return tree, [t for t in merged if t.type != "$END"]
+    finally:
+        _RUN.comments = []
+
+
+def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
+    """Parse the text of a ruleset into its IR.
+
+    :param text: the ``.rules`` source.
+    :param filename: shown in error messages.
+    :returns: the ruleset IR (a JSON-able dict, see ``schemas/ruleset.schema.json``).
+    :raises RulesetSyntaxError: the text does not follow the grammar.
+    """
+    tree = _tree(text, filename, _parser())
+    lines = text.splitlines()
     try:
         ir = ToIR().transform(tree)
     except VisitError as exc:

@@ -131,16 +131,23 @@ def tables() -> dict[str, Any]:
     return built
 
 
-def load_parser(on_keyword: LexerCallback) -> Lark:
+def load_parser(on_keyword: LexerCallback, on_comment: LexerCallback | None = None) -> Lark:
     """A parser of ``rulepack.lark`` whose lexer calls ``on_keyword`` on every
     keyword token (a terminal that is a word, like ``move``).
 
+    :param on_comment: also called on every comment (which the parser ignores):
+        the formatter and the language server keep them this way.
     :returns: a :class:`lark.Lark` LALR parser with :data:`OPTIONS`.
     """
     found = tables()
     callbacks = {name: on_keyword for name in found["keywords"]}
+    if on_comment is not None:
+        callbacks["COMMENT"] = on_comment
+    return _load(found, callbacks)
+
+
+def _load(found: dict[str, Any], callbacks: dict[str, LexerCallback]) -> Lark:
     # Lark's loader of its own serialized tables is untyped (the standalone parsers use it)
     parser: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
         found["data"], found["memo"], lexer_callbacks=callbacks)
     return parser
-
