@@ -59,9 +59,9 @@ def test_every_expression_of_a_bundled_ruleset_is_generated_but_chance(name):
     assert source.failures == []
     assert source.generated
     text = source.module_source()
-    # what is left to the closures: random(), a chance event
-    roots = [g for g in source.generated]
-    assert all("random" not in g.source for g in roots)
+    # every root the flow, scores and guards evaluate, random() included
+    roots = {g.name for g in source.generated}
+    assert roots == {f"expr_{i}" for i in range(len(roots))}
     assert compile(text, "<module>", "exec")      # the printed module is valid Python
 
 
@@ -190,6 +190,11 @@ SHORTCUTS = [
     "[1, 2] + [c.n for c in pool if c.n < 2]", "[c.n % k for c in pool]",
     "[(c.n < k, 7 > c.n, c.n + k) for c in pool]", "1 % (k - 2)", "k in [2, 3]",
     "[c.face == up for c in pool]", "[c.face != down for c in (pool where n > 3)]",
+    # argmax whose condition and key share a call: computed once per element
+    "argmax c in pool if count([c]) > 0 by [count([c]), c.n]",
+    "argmax c in pool if count([c]) > 0 by (if c.n > 3 then [count([c])] else count([c]))",
+    "argmax c in pool if c.n > 2 and first([c]).n > 3 by first([c]).n",
+    "argmax c in pool if first([c]).n % k == 0 by 0 - first([c]).n",
 ]
 
 
@@ -219,3 +224,18 @@ def test_typed_shortcuts_agree_with_the_closures(expr, monkeypatch):
     generated = run()
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert run() == generated
+
+
+def test_argmax_computes_a_call_of_its_condition_and_key_once():
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "{n}"  n: [1, 2, 3] }
+        zone pool: row
+        var out = none
+        setup { move cube to pool face up }
+        play { set out = argmax c in pool if distinct([c.n]) != [] by count(distinct([c.n])) }
+    ''')
+    state = rulepack.loads(src).new_game(2, 0)
+    assert [p.attrs["n"] for p in state.vars["out"]] == [1, 2, 3]
+    (root,) = [g for g in state.inst.exprs.source.generated if "_distinct" in g.source]
+    assert root.source.count("_distinct(") == 1

@@ -11,8 +11,7 @@ so both forms give the same values and the same errors.
 :class:`ExprCompiler <rulepack.compiler.expressions.ExprCompiler>` compiles each
 root to closures first — that pass checks names and reports located errors —
 then asks :meth:`SourceGen.function` for the generated form. A construct the
-generator does not handle (a chance event such as ``random()``) keeps the
-closures for that root.
+generator does not handle keeps the closures for that root.
 
 Safety: ruleset text reaches the source only as ``repr()`` of a string or number,
 inside a comment through ``repr()``, or not at all: names of the ruleset become
@@ -23,6 +22,7 @@ memory with its instance.
 
 from __future__ import annotations
 
+import json
 import math
 from types import FunctionType
 from functools import cached_property
@@ -55,7 +55,7 @@ BASE_NAMESPACE: dict[str, Any] = {
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
         "first", "last", "flatten", "unique", "pattern", "partitionable", "usable", "at", "empty",
         "neighbours", "ends", "cell", "maximal_run", "top", "sort_by", "argmax", "pieces", "number",
-        "as_cell", "direction", "unpack")},
+        "as_cell", "direction", "unpack", "random_element", "argmax_failed")},
 }
 
 _ARITH = {"-": "_minus", "*": "_times", "//": "_floordiv", "%": "_mod", "/": "_divide",
@@ -64,7 +64,10 @@ _ARITH = {"-": "_minus", "*": "_times", "//": "_floordiv", "%": "_mod", "/": "_d
 #: Built-ins that take one value and the state: ``f(st, value)``.
 _UNARY = {"sum": "_total", "distinct": "_distinct", "only": "_only", "first": "_first",
           "last": "_last", "unique": "_unique", "empty": "_empty", "flatten": "_flatten",
-          "neighbours": "_neighbours", "at": "_at"}
+          "neighbours": "_neighbours", "at": "_at",
+          # a chance event, drawn from the state's generator and recorded as the
+          # closure does it (the checks keep it out of guards and parameters)
+          "random": "_random_element"}
 
 
 #: The other built-ins, as templates of their evaluated arguments ``{0}``, ``{1}``...
@@ -135,6 +138,8 @@ class SourceGen:
         #: sources known to give a new ``list`` (comprehensions, list literals):
         #: used as collections as they are, joined with ``+`` directly
         self._lists: set[str] = set()
+        #: calls computed once into a local (canonical IR text → the local's name)
+        self._cse: dict[str, str] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
         self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
         #: generated function → its record, for the flow's code to inline
@@ -203,7 +208,7 @@ class SourceGen:
     def _generate(self, name: str, node: dict[str, Any], scope: Scope,
                   bind: str | None) -> GeneratedExpression | None:
         """The generated source of one root, or ``None`` if some part of it is not
-        handled (a chance event such as ``random()``: the closure stays)."""
+        handled (the closure stays)."""
         self._ns = {}
         self._prelude = []
         try:
@@ -366,6 +371,10 @@ class SourceGen:
 
         :raises Unsupported: a construct the generator leaves to the closures.
         """
+        if self._cse:
+            name = self._cse.get(_canonical(node))
+            if name is not None:
+                return name
         method = getattr(self, f"_e_{node.get('k')}", None)
         if method is None:
             raise Unsupported(node.get("k"))
@@ -610,10 +619,54 @@ class SourceGen:
         x = self._local()
         inner = scope.with_locals(name)
         inner_py = {**py, name: x}
+        if node.get("if"):
+            shared = _shared_calls(node["if"], node["by"])
+            if shared:
+                return self._argmax_shared(node, shared, source, x, inner, py, inner_py)
         key = self.expr(node["by"], inner, inner_py)
         cond = f"(lambda {x}: {self.expr(node['if'], inner, inner_py)})" if node.get("if") \
             else "None"
         return f"_argmax(items(st, {source}), (lambda {x}: {key}), {cond})"
+
+    def _argmax_shared(self, node: dict[str, Any], shared: list[dict[str, Any]], source: str,
+                       x: str, inner: Scope, py: dict[str, str], inner_py: dict[str, str]) -> str:
+        """``argmax ... if C by K`` where ``C`` always computes calls that ``K`` makes
+        too (``if best(c, hand[p]) != [] by count(best(c, hand[p]))``): a local
+        function computes each once per element (the same values, the same
+        errors, as :func:`ops.argmax` with two lambdas)."""
+        fn = self._local("R")
+        lines = []
+        saved = dict(self._cse)
+        for call in shared:
+            name = self._local("S")
+            lines.append(f"        {name} = {self.expr(call, inner, inner_py)}")
+            self._cse[_canonical(call)] = name
+        try:
+            cond = self.expr(node["if"], inner, inner_py)
+            key = self.expr(node["by"], inner, inner_py)
+        finally:
+            self._cse = saved
+        params = ", ".join(["xs"] + list(dict.fromkeys(py.values())))
+        self._prelude.append("\n".join([
+            f"def {fn}({params}):",
+            "    best = []",
+            "    best_key = None",
+            f"    for {x} in xs:",
+            *lines,
+            f"        if not ({cond}):",
+            "            continue",
+            f"        k = {key}",
+            "        try:",
+            "            better = not best or k > best_key",
+            "        except TypeError:",
+            "            _argmax_failed(k, best_key)",
+            "        if better:",
+            f"            best, best_key = [{x}], k",
+            "        elif k == best_key:",
+            f"            best.append({x})",
+            "    return best"]))
+        args = ", ".join([self._items(source)] + list(dict.fromkeys(py.values())))
+        return f"{fn}({args})"
 
     def _e_run(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         through = self.expr(node["through"], scope, py)
@@ -691,7 +744,7 @@ class SourceGen:
         if fn == "usable":
             pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
             return f"_usable(st, {pat}, {args[1]}, {args[2]})"
-        raise Unsupported(fn)   # random(): a chance event stays with the closures
+        raise Unsupported(fn)
 
     def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,
                 py: dict[str, str]) -> str:
@@ -705,6 +758,67 @@ class SourceGen:
         idents = [self._local() for _ in private]
         body = self.expr(body_ir, body_scope, dict(zip(private, idents)))
         return f"(lambda {', '.join(idents)}: {body})({', '.join(args)})"
+
+
+def _canonical(node: Any) -> str:
+    """The text of an expression node without its source positions."""
+    def strip(n: Any) -> Any:
+        if isinstance(n, dict):
+            return {k: strip(v) for k, v in n.items() if k != "at"}
+        if isinstance(n, list):
+            return [strip(v) for v in n]
+        return n
+    return json.dumps(strip(node), sort_keys=True)
+
+
+def _shared_calls(cond: dict[str, Any], key: dict[str, Any]) -> list[dict[str, Any]]:
+    """The calls that ``cond`` always computes (not behind ``and``/``or``, an
+    ``if``, or inside a collection's element expression) and that ``key`` makes
+    too, outermost first; none with a chance event in it."""
+    def always(n: Any, out: list[dict[str, Any]]) -> None:
+        if not isinstance(n, dict):
+            return
+        k = n.get("k")
+        if k == "call":
+            out.append(n)
+            for a in n.get("args", []):
+                always(a, out)
+        elif k == "op":
+            args = n.get("args", [])
+            for a in (args[:1] if n.get("op") in ("and", "or") else args):
+                always(a, out)
+        elif k == "if":
+            always(n.get("cond"), out)
+        elif k in ("attr", "index"):
+            always(n.get("of"), out)
+            always(n.get("index"), out)
+        elif k in ("list", "tuple"):
+            for a in n.get("items", []):
+                always(a, out)
+
+    def every(n: Any, out: set[str]) -> None:
+        if isinstance(n, dict):
+            if n.get("k") == "call":
+                out.add(_canonical(n))
+            for v in n.values():
+                every(v, out)
+        elif isinstance(n, list):
+            for v in n:
+                every(v, out)
+
+    in_cond: list[dict[str, Any]] = []
+    always(cond, in_cond)
+    in_key: set[str] = set()
+    every(key, in_key)
+    shared: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for call in in_cond:
+        text = _canonical(call)
+        if text in in_key and text not in taken and '"random"' not in text:
+            shared.append(call)
+            taken.add(text)
+            every(call, taken)          # not its parts again
+    return shared
 
 
 def _literal(src: str) -> bool:

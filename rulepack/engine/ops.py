@@ -10,7 +10,7 @@ kind, with a message in the language's terms.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import NoReturn, TYPE_CHECKING, Any, Callable
 
 from rulepack.engine.runtime import RuleValueError, attribute, items, show
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
@@ -415,6 +415,11 @@ def sort_by(st: "State", value: Any, attr: str, key: Callable[[Any], Any],
     return sorted(xs, key=lambda x: key(attribute(st, x, attr)), reverse=reverse)
 
 
+def argmax_failed(k: Any, best_key: Any) -> NoReturn:
+    """The error of an ``argmax`` whose keys cannot be compared."""
+    raise RuleValueError(f"argmax cannot compare {show(k)} with {show(best_key)}") from None
+
+
 def argmax(xs: list[Any], key: Callable[[Any], Any],
            cond: Callable[[Any], Any] | None) -> list[Any]:
     """The elements with the greatest key (all of them on a tie), in order."""
@@ -427,8 +432,7 @@ def argmax(xs: list[Any], key: Callable[[Any], Any],
         try:
             better = not best or k > best_key
         except TypeError:
-            raise RuleValueError(f"argmax cannot compare {show(k)} with {show(best_key)}") \
-                from None
+            argmax_failed(k, best_key)
         if better:
             best, best_key = [x], k
         elif k == best_key:

@@ -240,22 +240,25 @@ class State(Effects):
         name = self.inst.score_param
         saved = self.vars.get(name, _MISSING)
         self.vars[name] = Player(player)
-        at = (self.inst.ir.get("score") or {}).get("at") or [None, None]
-        where = Location(self.inst.file, at[0] or None, at[1] or None)
         try:
             value = fn(self)
         except (RuleValueError, PatternBudgetError) as exc:
-            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}", where,
-                                         code="runtime") from None
+            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}",
+                                         self._score_location(), code="runtime") from None
         finally:
             if saved is _MISSING:
                 self.vars.pop(name, None)
             else:
                 self.vars[name] = saved
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        t = type(value)
+        if t is not int and (t is bool or not isinstance(value, (int, float))):
             raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
-                                         where, code="bad-score")
+                                         self._score_location(), code="bad-score")
         return value
+
+    def _score_location(self) -> Location:
+        at = (self.inst.ir.get("score") or {}).get("at") or [None, None]
+        return Location(self.inst.file, at[0] or None, at[1] or None)
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` may know, as JSON-able data (see :mod:`rulepack.engine.views`)."""
