@@ -234,10 +234,13 @@ def openspiel() -> Any:
 
 
 # ---------------------------------------------------------------------- sections
-def ratios(timed: dict[str, dict[str, Any]], yardstick: str) -> dict[str, float]:
-    """rulepack's games per second (engine, simulate) over the yardstick's."""
-    base = timed[yardstick]["games_per_second"]
-    return {side: timed[side]["games_per_second"] / base for side in ("engine", "simulate")}
+def ratios(timed: dict[str, dict[str, Any]], yardstick: str,
+           key: str = "games_per_second") -> dict[str, float]:
+    """rulepack's games per second (engine, simulate) over the yardstick's; with
+    ``key="cpu_games_per_second"``, per second of CPU time (steadier on a busy
+    machine, where other processes take turns with this one)."""
+    base = timed[yardstick][key]
+    return {side: timed[side][key] / base for side in ("engine", "simulate")}
 
 
 def compare_reference(name: str, ruleset: str, players: int, module: Any, target: float,
@@ -248,7 +251,8 @@ def compare_reference(name: str, ruleset: str, players: int, module: Any, target
                   "simulate": simulate_player(game, players, options, args.seed)},
                  args.seconds, args.rounds, args.games)
     return {"game": game.title, "players": players, "target": target, **timed,
-            "ratios": ratios(timed, "reference")}
+            "ratios": ratios(timed, "reference"),
+            "cpu_ratios": ratios(timed, "reference", "cpu_games_per_second")}
 
 
 def compare_openspiel(ruleset: str, spiel_name: str, target: float | None,
@@ -259,7 +263,8 @@ def compare_openspiel(ruleset: str, spiel_name: str, target: float | None,
                   "simulate": simulate_player(game, 2, options, args.seed)},
                  args.seconds, args.rounds, args.games)
     return {"game": game.title, "openspiel_game": spiel_name, "target": target, **timed,
-            "ratios": ratios(timed, "openspiel")}
+            "ratios": ratios(timed, "openspiel"),
+            "cpu_ratios": ratios(timed, "openspiel", "cpu_games_per_second")}
 
 
 def clone_apply(args: argparse.Namespace) -> dict[str, Any]:
@@ -480,7 +485,7 @@ def print_report(report: dict[str, Any], multzo_ref: dict[str, Any] | None) -> N
         for side in ("engine", "simulate"):
             ratio = row["ratios"][side]
             print(f"{contender_line('rulepack ' + side, row[side])}   ratio {ratio:.3f}  "
-                  f"{verdict(ratio, row['target'])}")
+                  f"{verdict(ratio, row['target'])} (by CPU time: {row['cpu_ratios'][side]:.3f})")
     for row in report.get("packkub", []):
         games = len(row["games"])
         print(f"\nPackKub, {row['players']} players, {row['label']}, from a fresh process "
@@ -507,7 +512,8 @@ def print_report(report: dict[str, Any], multzo_ref: dict[str, Any] | None) -> N
         for side in ("engine", "simulate"):
             ratio = row["ratios"][side]
             tail = f"  {verdict(ratio, target)}" if target else ""
-            print(f"{contender_line('rulepack ' + side, row[side])}   ratio {ratio:.3f}{tail}")
+            print(f"{contender_line('rulepack ' + side, row[side])}   ratio {ratio:.3f}{tail}"
+                  f" (by CPU time: {row['cpu_ratios'][side]:.3f})")
     if "clone_apply" in report:
         c = report["clone_apply"]
         print(f"\nMultzo mid-game (3 players, {c['positions']} positions, {c['actions']} "
