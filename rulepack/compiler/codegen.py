@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.engine import ops
 from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, attribute, contains, count, items
-from rulepack.engine.values import Cell, Piece, Player
+from rulepack.engine.values import Cell, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
 from rulepack.errors import Location
 from rulepack.ir import rename
@@ -94,7 +94,7 @@ class Unsupported(Exception):
 class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
-    __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list")
+    __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list", "truth")
 
     def __init__(self, name: str, source: str, where: Location,
                  constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
@@ -109,6 +109,8 @@ class GeneratedExpression:
         self.prelude = prelude
         #: whether the body always gives a new list (no ``items()`` needed)
         self.is_list = False
+        #: the body where only its truth counts (a condition)
+        self.truth = body
 
 
 class SourceGen:
@@ -138,6 +140,9 @@ class SourceGen:
         #: sources known to give a new ``list`` (comprehensions, list literals):
         #: used as collections as they are, joined with ``+`` directly
         self._lists: set[str] = set()
+        #: ``and``/``or`` sources → their operands, to drop the conversions to a
+        #: truth value where only truth counts (see :meth:`_truth`)
+        self._logic: dict[str, tuple[str, str, str]] = {}
         #: calls computed once into a local (canonical IR text → the local's name)
         self._cse: dict[str, str] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
@@ -230,6 +235,7 @@ class SourceGen:
         record = GeneratedExpression(name, source, where, dict(self._ns), body,
                                      tuple(self._prelude))
         record.is_list = body in self._lists
+        record.truth = self._truth(body)
         return record
 
     def module_source(self) -> str:
@@ -330,6 +336,19 @@ class SourceGen:
         """``src``, noted as giving a whole number."""
         self._ints.add(src)
         return src
+
+    def _truth(self, src: str) -> str:
+        """``src`` where only its truth counts (a condition): ``and``/``or`` keep
+        their operands as they are, with no conversion to ``True``/``False``."""
+        parts = self._logic.get(src)
+        if parts is None:
+            return src
+        a, op, b = parts
+        return f"({self._truth(a)} {op} {self._truth(b)})"
+
+    def condition(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+        """Source of an expression whose truth only counts."""
+        return self._truth(self.expr(node, scope, py))
 
     def _list(self, src: str) -> str:
         """``src``, noted as giving a list."""
@@ -481,10 +500,10 @@ class SourceGen:
         if op == "neg":
             return f"_neg({args[0]})"
         a, b = args
-        if op == "and":
-            return f"((not not {a}) and (not not {b}))"
-        if op == "or":
-            return f"((not not {a}) or (not not {b}))"
+        if op in ("and", "or"):
+            out = f"((not not {a}) {op} (not not {b}))"
+            self._logic[out] = (a, op, b)
+            return out
         if op in ("==", "!="):
             if a == "None" or b == "None":
                 # nothing but none equals none: identity, at the speed of C
@@ -579,8 +598,26 @@ class SourceGen:
         kind = self._element_kind(node["of"], scope)
         if kind is not None:
             self._kinds[x] = kind
-        cond = self.expr(node["cond"], self._candidate(scope, name), {**py, name: x})
+        cond = self.condition(node["cond"], self._candidate(scope, name), {**py, name: x})
+        zone = self._zone_index(node["of"], scope)
+        if zone is not None:
+            # a zone named in the ruleset: its list of pieces read directly (a grid's
+            # empty cells skipped in the same comprehension)
+            index, kind = zone
+            if kind == "grid":
+                return self._list(f"[{x} for {x} in Z[{index}] if {x} is not None and {cond}]")
+            return self._list(f"[{x} for {x} in Z[{index}] if {cond}]")
         return self._list(f"[{x} for {x} in {self._items(of)} if {cond}]")
+
+    def _zone_index(self, node: dict[str, Any], scope: Scope) -> tuple[int, str] | None:
+        """``(index, kind)`` of the zone ``node`` names, if it is a zone's name."""
+        if node.get("k") != "name" or node["name"] in scope.locals:
+            return None
+        g = scope.globals.get(node["name"])
+        if g is None or g.kind != "zone" or type(g.value) is not ZoneRef:
+            return None
+        index: int = g.value.index
+        return index, self.inst.zone_kinds[index]
 
     def _e_sort(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         from rulepack.engine.runtime import sort_key
@@ -604,7 +641,7 @@ class SourceGen:
         target, inner_py = self._bind(bind, py)
         inner = scope.with_locals(*names)
         expr = self.expr(node["expr"], inner, inner_py)
-        cond = f" if {self.expr(node['if'], inner, inner_py)}" if node.get("if") else ""
+        cond = f" if {self.condition(node['if'], inner, inner_py)}" if node.get("if") else ""
         if isinstance(bind, str):
             loop = f"for {target} in {self._items(source)}"
         else:
@@ -624,7 +661,7 @@ class SourceGen:
             if shared:
                 return self._argmax_shared(node, shared, source, x, inner, py, inner_py)
         key = self.expr(node["by"], inner, inner_py)
-        cond = f"(lambda {x}: {self.expr(node['if'], inner, inner_py)})" if node.get("if") \
+        cond = f"(lambda {x}: {self.condition(node['if'], inner, inner_py)})" if node.get("if") \
             else "None"
         return f"_argmax(items(st, {source}), (lambda {x}: {key}), {cond})"
 
@@ -642,7 +679,7 @@ class SourceGen:
             lines.append(f"        {name} = {self.expr(call, inner, inner_py)}")
             self._cse[_canonical(call)] = name
         try:
-            cond = self.expr(node["if"], inner, inner_py)
+            cond = self.condition(node["if"], inner, inner_py)
             key = self.expr(node["by"], inner, inner_py)
         finally:
             self._cse = saved
@@ -673,7 +710,7 @@ class SourceGen:
         along = self.expr(node["along"], scope, py)
         x = self._local()
         name = "$cell_piece"
-        cond = self.expr(node["where"], self._candidate(scope, name), {**py, name: x})
+        cond = self.condition(node["where"], self._candidate(scope, name), {**py, name: x})
         # a local function with the condition inline (ops.maximal_run, unrolled)
         fn = self._local("R")
         params = ", ".join(["start", "d"] + list(dict.fromkeys(py.values())))

@@ -360,7 +360,7 @@ class FlowCompiler:
             return lambda st: nxt if cond(st) else otherwise.pc
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"if not {g.expr(cond)}:", f"    return {otherwise.pc}"], False
+            return [f"if not {g.cond(cond)}:", f"    return {otherwise.pc}"], False
         self.emit(factory, node, src)
         self.block(node["then"], scope)
         if node.get("else"):
@@ -381,7 +381,7 @@ class FlowCompiler:
             return lambda st: nxt if cond(st) else done.pc
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"if not {g.expr(cond)}:", f"    return {done.pc}"], False
+            return [f"if not {g.cond(cond)}:", f"    return {done.pc}"], False
         self.emit(factory, node, src)
         self.loops.append(_Loop("loop", top, done))
         self.block(node["body"], scope)
@@ -402,7 +402,7 @@ class FlowCompiler:
             return lambda st: done.pc if until(st) else top.pc
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"return {done.pc} if {g.expr(until)} else {top.pc}"], True
+            return [f"return {done.pc} if {g.cond(until)} else {top.pc}"], True
         self.emit(factory, node, src)
         self.place(done)
 
@@ -506,7 +506,7 @@ class FlowCompiler:
         def after_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
             lines = ["if st.terminal:", f"    return {HALT}"]
             if until is not None:
-                lines += [f"if {g.expr(until)}:", f"    return {done.pc}"]
+                lines += [f"if {g.cond(until)}:", f"    return {done.pc}"]
             return lines + ["N = st.next_active(V['current'])",
                             "if N is None:", f"    return {done.pc}",
                             "V['current'] = N", "st.turn_count += 1",

@@ -96,6 +96,12 @@ class FlowGen:
             self._lines.extend(part.split("\n"))
         return f"({record.body})"
 
+    def cond(self, fn: Callable[["State"], Any]) -> str:
+        """Like :meth:`expr`, for a condition: only the value's truth counts."""
+        record = self.source.by_function.get(fn)
+        src = self.expr(fn)
+        return f"({record.truth})" if record is not None else src
+
     def items(self, fn: Callable[["State"], Any]) -> str:
         """Source of the elements of ``fn``'s value as a list (``items()``, left
         out when the generated expression always gives a list)."""
@@ -214,7 +220,7 @@ class FlowGen:
             make = self.const(alt)
             ind = ""
             if alt.pre_guard is not None:
-                body.append(f"if {self.expr(alt.pre_guard)}:")
+                body.append(f"if {self.cond(alt.pre_guard)}:")
                 ind = "    "
             body.append(f"{ind}D = {table}[player]")
             params = alt.params
@@ -247,7 +253,7 @@ class FlowGen:
                     body.append(f"{ind}V[{bound[0]!r}] = X{i}")
                     binds = True
             if alt.post_guard is not None:
-                body.append(f"{ind}if {self.expr(alt.post_guard)}:")
+                body.append(f"{ind}if {self.cond(alt.post_guard)}:")
                 ind += "    "
             values = "(" + "".join(x + ", " for x in xs) + ")"
             key = ("(" + ", ".join(xs) + ")") if len(xs) > 1 else (xs[0] if xs else "None")
