@@ -368,11 +368,16 @@ class SourceGen:
             out = f"({a} {fast} {b})"
             return self._int(out) if fast in ("-", "*", "//", "%") else out
         x, y = self._local("T"), self._local("T")
-        if b in self._ints and _literal(b) and (not nonzero or b != "0"):
-            # a whole-number literal on the right: only the left needs its test
+        if b in self._ints and (_literal(b) or self._simple(b)) and (not nonzero or _literal(b)):
+            # a whole number on the right (a nonzero literal for // and %): only the
+            # left needs its test
             out = f"({x} {fast} {b} if type({x} := {a}) is int else {slow}({x}, {b}))"
-        elif a in self._ints and _literal(a) and not nonzero:
-            out = f"({a} {fast} {y} if type({y} := {b}) is int else {slow}({a}, {y}))"
+        elif a in self._ints:
+            # a whole number on the left, which cannot fail (literals, counts,
+            # attributes every piece has as a number, and arithmetic on them): it
+            # may be computed after the right
+            guard = f"type({y} := {b}) is int" + (f" and {y} != 0" if nonzero else "")
+            out = f"({a} {fast} {y} if {guard} else {slow}({a}, {y}))"
         else:
             guard = f"(type({x} := {a}) is int) & (type({y} := {b}) is int)"
             if nonzero:
