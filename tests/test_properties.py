@@ -8,11 +8,15 @@ game is determined by its seeds and choices; ``clone()`` and
 ``to_json``/``state_from_json`` make independent states that continue identically;
 views leak nothing a player may not see; ``result()`` follows the documented score
 formula (RULINGS M7: coin values × (1 + multipliers held)).
+
+The suite plays few games per property (it must stay fast); for a wide run, scale
+every count: ``RULEPACK_PROPERTY_SCALE=20 python -m pytest tests/test_properties.py``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, given, settings
@@ -22,9 +26,12 @@ import rulepack
 from rulepack.engine.rng import Rng
 from rulepack.engine.state import TERMINAL
 
+#: multiplies every property's number of games (a wide run: RULEPACK_PROPERTY_SCALE=20)
+SCALE = max(1, int(os.environ.get("RULEPACK_PROPERTY_SCALE", "1")))
+
 settings.register_profile(
     "rulepack-properties",
-    max_examples=40,
+    max_examples=25 * SCALE,
     deadline=None,
     database=None,                       # write nothing into the working tree
     suppress_health_check=[HealthCheck.too_slow],
@@ -375,7 +382,7 @@ def test_json_restored_state_continues_identically(players, seed, choices, at, c
     same_json(ja, jb, "a state and its JSON copy, continued alike")
 
 
-@settings(PROFILE, max_examples=25)
+@settings(PROFILE, max_examples=15 * SCALE)
 @given(players=player_counts, seed=seeds, choices=seeds)
 def test_views_never_leak(players, seed, choices):
     def check(s: Any) -> None:
@@ -384,7 +391,7 @@ def test_views_never_leak(players, seed, choices):
     playout(players, seed, choices, each=check)
 
 
-@settings(PROFILE, max_examples=15)
+@settings(PROFILE, max_examples=10 * SCALE)
 @given(players=player_counts, seed=seeds, choices=seeds)
 def test_views_cannot_tell_hidden_pieces_apart(players, seed, choices):
     def check(s: Any) -> None:
