@@ -195,6 +195,11 @@ SHORTCUTS = [
     "argmax c in pool if count([c]) > 0 by (if c.n > 3 then [count([c])] else count([c]))",
     "argmax c in pool if c.n > 2 and first([c]).n > 3 by first([c]).n",
     "argmax c in pool if first([c]).n % k == 0 by 0 - first([c]).n",
+    # defines inline, arguments in locals; a constant side of and/or folded
+    "[twice(c.n) for c in pool]", "twice(k + 1)", "odd_of([c.n for c in pool], k + 1)",
+    "[c.n for c in pool if keep(c, k + 2)]", "odd_of(twice(k), 0)",
+    "[strict and c.n > 2 for c in pool]", "[c.n > 2 or strict for c in pool]",
+    "[keep(c, 3) and true for c in pool]",
 ]
 
 
@@ -206,6 +211,10 @@ def test_typed_shortcuts_agree_with_the_closures(expr, monkeypatch):
         zone pool: row
         var out = none
         var k = 2
+        option strict: bool = false "a constant for and/or"
+        define twice(x) = x * 2
+        define odd_of(xs, m) = [y for y in xs if y % m == 1]
+        define keep(c, lo) = strict or c.n >= lo
         setup {{ move cube to pool face up
                  flip top of pool down }}
         play {{

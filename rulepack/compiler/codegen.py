@@ -337,6 +337,14 @@ class SourceGen:
         self._ints.add(src)
         return src
 
+    def _as_bool(self, src: str) -> str:
+        """``src`` as ``True``/``False`` (its truth form is ``src`` itself)."""
+        if src in ("True", "False"):
+            return src
+        out = f"(not not {src})"
+        self._logic[out] = (src, "", "")
+        return out
+
     def _truth(self, src: str) -> str:
         """``src`` where only its truth counts (a condition): ``and``/``or`` keep
         their operands as they are, with no conversion to ``True``/``False``."""
@@ -344,6 +352,8 @@ class SourceGen:
         if parts is None:
             return src
         a, op, b = parts
+        if not op:
+            return self._truth(a)
         return f"({self._truth(a)} {op} {self._truth(b)})"
 
     def condition(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
@@ -506,6 +516,14 @@ class SourceGen:
             return f"_neg({args[0]})"
         a, b = args
         if op in ("and", "or"):
+            # a side that is a constant (an option such as 'blind'): folded
+            absorbing, neutral = ("False", "True") if op == "and" else ("True", "False")
+            if a == absorbing:
+                return a
+            if a == neutral:
+                return self._as_bool(b)
+            if b == neutral:
+                return self._as_bool(a)
             out = f"((not not {a}) {op} (not not {b}))"
             self._logic[out] = (a, op, b)
             return out
@@ -790,16 +808,34 @@ class SourceGen:
 
     def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,
                 py: dict[str, str]) -> str:
-        """A call of a ``define`` as an inline lambda of its parameters."""
+        """A call of a ``define``, inline: its body with each parameter read from a
+        local that holds the argument (the argument's own local if it is one, else
+        one set first, in order: ``((T1 := a), (T2 := b), body)[-1]``)."""
         params = define["params"]
         args = [self.expr(a, scope, py) for a in node["args"]]
         private = [f"${fn}:{p}" for p in params]
         body_ir = rename(define["expr"], dict(zip(params, private)))
         body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
                            deterministic=scope.deterministic, static=scope.static)
-        idents = [self._local() for _ in private]
+        idents = []
+        sets = []
+        for arg in args:
+            if arg.isidentifier() and arg not in ("None", "True", "False"):
+                idents.append(arg)
+            else:
+                t = self._local("T")
+                sets.append(f"({t} := {arg})")
+                idents.append(t)
+                if arg in self._ints:
+                    self._ints.add(t)
+                if arg in self._lists:
+                    self._lists.add(t)
+            if arg in self._kinds:
+                self._kinds[idents[-1]] = self._kinds[arg]
         body = self.expr(body_ir, body_scope, dict(zip(private, idents)))
-        return f"(lambda {', '.join(idents)}: {body})({', '.join(args)})"
+        if not sets:
+            return f"({body})"
+        return "(" + ", ".join(sets + [body]) + ")[-1]"
 
 
 def _canonical(node: Any) -> str:

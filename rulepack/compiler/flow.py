@@ -177,7 +177,8 @@ class FlowCompiler:
             return flip
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"st.flip({g.items(what)}, {up!r})"], False
+            return [f"W = {g.expr(what)}",
+                    f"st.flip([W] if type(W) is Piece else items(st, W), {up!r})"], False
         self.emit(factory, node, src)
 
     def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
