@@ -248,3 +248,20 @@ def test_argmax_computes_a_call_of_its_condition_and_key_once():
     assert [p.attrs["n"] for p in state.vars["out"]] == [1, 2, 3]
     (root,) = [g for g in state.inst.exprs.source.generated if "_distinct" in g.source]
     assert root.source.count("_distinct(") == 1
+
+
+@pytest.mark.parametrize("up", [None, True, False])
+def test_flip_one_is_flip_of_one_piece(up):
+    """The generated flow flips one piece with flip_one: the same faces and the
+    same reveals (zone, piece, place) as flip([piece])."""
+    game = rulepack.load("mismemory")
+    base = game.new_game(players=2, seed=4)
+    for piece in [p for p in base.inst.pieces if base.loc[p.id] != 0][:6]:
+        for start in (False, True):
+            a, b = base.clone(), base.clone()
+            a.face[piece.id] = b.face[piece.id] = start
+            a.flip_one(piece, up)
+            b.flip([piece], up)
+            assert a.face == b.face
+            assert [vars(e) for e in a.history[len(base.history):]] == \
+                [vars(e) for e in b.history[len(base.history):]]

@@ -137,6 +137,8 @@ class SourceGen:
         #: whole-number literals, counts, attributes every piece has as a whole
         #: number, and arithmetic on those; their operators need no type test
         self._ints: set[str] = set()
+        #: loop variables known to be cells of one grid: identifier → the zone's index
+        self._cell_zone: dict[str, int] = {}
         #: sources known to give a new ``list`` (comprehensions, list literals):
         #: used as collections as they are, joined with ``+`` directly
         self._lists: set[str] = set()
@@ -616,8 +618,14 @@ class SourceGen:
         return self._where(node, scope, py, "$it")
 
     def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, str], name: str) -> str:
-        of = self._iterable(self.expr(node["of"], scope, py), py)
         x = self._local()
+        grid = self._grid_cells(node["of"], scope)
+        if grid is not None:
+            # the cells of a named grid: a constant, each cell's zone known
+            of = self._const(tuple(self.inst.zones[grid].cell_objects))
+            self._cell_zone[x] = grid
+        else:
+            of = self._iterable(self.expr(node["of"], scope, py), py)
         kind = self._element_kind(node["of"], scope)
         if kind is not None:
             self._kinds[x] = kind
@@ -630,7 +638,17 @@ class SourceGen:
             if kind == "grid":
                 return self._list(f"[{x} for {x} in Z[{index}] if {x} is not None and {cond}]")
             return self._list(f"[{x} for {x} in Z[{index}] if {cond}]")
+        if grid is not None:
+            return self._list(f"[{x} for {x} in {of} if {cond}]")
         return self._list(f"[{x} for {x} in {self._items(of)} if {cond}]")
+
+    def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
+        """The index of the grid of ``cells(GRID)``, for a grid the ruleset names."""
+        if node.get("k") != "call" or node.get("fn") != "cells" or \
+                scope.globals.get("cells") is not None or len(node.get("args", [])) != 1:
+            return None
+        zone = self._zone_index(node["args"][0], scope)
+        return zone[0] if zone is not None and zone[1] == "grid" else None
 
     def _zone_index(self, node: dict[str, Any], scope: Scope) -> tuple[int, str] | None:
         """``(index, kind)`` of the zone ``node`` names, if it is a zone's name."""
@@ -780,6 +798,8 @@ class SourceGen:
         args = [self.expr(a, scope, py) for a in node["args"]]
         if fn in _UNARY:
             if fn == "at":
+                if args[0] in self._cell_zone:
+                    return f"Z[{self._cell_zone[args[0]]}][{args[0]}.slot]"
                 if self._kinds.get(args[0]) == "cell":
                     return f"Z[{args[0]}.zone][{args[0]}.slot]"
                 c = first = args[0]

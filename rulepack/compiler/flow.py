@@ -178,7 +178,10 @@ class FlowCompiler:
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
             return [f"W = {g.expr(what)}",
-                    f"st.flip([W] if type(W) is Piece else items(st, W), {up!r})"], False
+                    "if type(W) is Piece:",
+                    f"    st.flip_one(W, {up!r})",
+                    "else:",
+                    f"    st.flip(items(st, W), {up!r})"], False
         self.emit(factory, node, src)
 
     def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:

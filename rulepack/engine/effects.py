@@ -165,6 +165,20 @@ class Effects(Table):
         self._owned.add(zone)
         self.groupings[zone] = tuple(len(g) for g in groups)
 
+    def flip_one(self, piece: Piece, up: bool | None) -> None:
+        """:meth:`flip` of one piece (the common case, without lists)."""
+        face = self.face
+        i = piece.id
+        if up is None:
+            up = not face[i]
+        elif face[i] is up:
+            return
+        face[i] = up
+        if up:
+            z = self.loc[i]
+            place = None if self.inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
+            self.history.append(Reveal(self.inst.zones[z].label, [piece], [place]))
+
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
         """Turn pieces face up, face down, or over (``up is None``)."""
         face = self.face
