@@ -18,6 +18,8 @@ from typing import Any, cast
 
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
+from rulepack.files import (DATA_TOKEN, MAX_DATA_NESTING, MAX_DATA_TOKENS, MAX_RULESET_BYTES,
+                            nesting_error, read_limited, token_limit_error)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
 from rulepack.schemas.validate import validate_ir, validate_parsed
@@ -40,6 +42,9 @@ def resolve(name_or_path: str | Path) -> Path:
     :raises RulepackError: nothing found by that name.
     """
     text = str(name_or_path)
+    if not text.strip():
+        raise RulepackError.at("no ruleset given: name a bundled ruleset (rulepack list) or a "
+                               "file", Location("<arguments>"), code="no-file")
     path = Path(text)
     if path.suffix in RULESET_SUFFIXES or "/" in text or path.exists():
         if not path.exists():
@@ -68,11 +73,7 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         raise RulepackError.at(f"rulepack reads rulesets from .rules text files and .yaml, .yml "
                                f"or .json data files, not {path.suffix or 'files without a suffix'}"
                                " (rename it, e.g. to .rules)", Location(name), code="file-type")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulepackError.at(f"cannot read the file: {exc.strerror or exc}", Location(name),
-                               code="no-file") from None
+    raw = read_limited(path, MAX_RULESET_BYTES, "a ruleset", name)
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
         raw = raw[3:]
     try:
@@ -92,31 +93,36 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
             check_declarations(ir, name)
         validate_parsed(ir, name)
     else:
+        deep = nesting_error(text)
+        if deep is not None:
+            raise SchemaError(Diagnostic(
+                f"the data is nested more than {MAX_DATA_NESTING} levels deep", Location(name, *deep),
+                code="too-deep", source_line=_line(text, deep[0])))
+        too_many = token_limit_error(text, DATA_TOKEN, MAX_DATA_TOKENS)
+        if too_many is not None:
+            raise SchemaError(Diagnostic(
+                f"the data has more than {MAX_DATA_TOKENS} values, brackets and commas",
+                Location(name, *too_many), code="too-big", source_line=_line(text, too_many[0])))
         # positions are those of the data file itself
-        ir = _read_data(text, name, path.suffix)
-        validate_ir(ir, name, positions=_position_map(_compose(text)))
+        ir, node = _read_data(text, name, path.suffix)
+        validate_ir(ir, name, positions=_position_map(node))
     ir["file"] = name
     return ir
 
 
-def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
+def _read_data(text: str, name: str, suffix: str) -> tuple[dict[str, Any], Any]:
+    """The data of a ``.yaml``/``.json`` file and its YAML node tree (for positions),
+    in one pass of the YAML parser."""
     import yaml  # only data files need it
     line: int | None  # of a syntax error, 1-based
     col: int | None
     try:
         if suffix == ".json":
             data = json.loads(text)
-            _annotate(data, _compose(text))
+            node = _compose(text)
         else:
-            for event in yaml.parse(text, Loader=yaml.SafeLoader):
-                if isinstance(event, yaml.AliasEvent):
-                    start = cast(yaml.Mark, event.start_mark)  # the parser marks every event
-                    raise SchemaError(Diagnostic(
-                        "YAML aliases (*name) are not allowed in a ruleset; write the data out",
-                        Location(name, start.line + 1, start.column + 1), code="yaml-alias",
-                        source_line=_line(text, start.line + 1)))
-            data = yaml.safe_load(text)
-            _annotate(data, _compose(text))
+            data, node = _load_yaml(text, name)
+        _annotate(data, node)
     except json.JSONDecodeError as exc:
         line, col, hint = exc.lineno, exc.colno, None
         before = text[:exc.pos].rstrip()
@@ -143,11 +149,35 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise SchemaError.at("a ruleset IR file must hold a mapping at the top",
                              Location(name, None, None, "$"), code="schema")
-    return data
+    return data, node
+
+
+def _load_yaml(text: str, name: str) -> tuple[Any, Any]:
+    """(data, node tree) of a YAML text; aliases are refused as they are met."""
+    import yaml
+
+    class NoAliases(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event: Any = self.peek_event()  # type: ignore[no-untyped-call]
+                start = cast(yaml.Mark, event.start_mark)
+                raise SchemaError(Diagnostic(
+                    "YAML aliases (*name) are not allowed in a ruleset; write the data out",
+                    Location(name, start.line + 1, start.column + 1), code="yaml-alias",
+                    source_line=_line(text, start.line + 1)))
+            return super().compose_node(parent, index)
+
+    loader = NoAliases(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return data, node
 
 
 def _compose(text: str) -> Any:
-    """The YAML node tree of a data file (JSON is read as YAML), for positions."""
+    """The YAML node tree of a JSON file (JSON is read as YAML), for positions."""
     import yaml
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)

@@ -16,6 +16,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxError
+from rulepack.files import MAX_RULES_TOKENS, RULES_TOKEN, token_limit_error
 from rulepack.grammar.tables import load_parser
 from rulepack.grammar.transformer import ToIR
 
@@ -180,6 +181,13 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
     :returns: the ruleset IR (a JSON-able dict, see ``schemas/ruleset.schema.json``).
     :raises RulesetSyntaxError: the text does not follow the grammar.
     """
+    too_many = token_limit_error(text, RULES_TOKEN, MAX_RULES_TOKENS)
+    if too_many is not None:
+        line, column = too_many
+        raise RulesetSyntaxError(Diagnostic(
+            f"the ruleset has more than {MAX_RULES_TOKENS} words, numbers and symbols",
+            Location(filename, line, column), code="too-big",
+            source_line=text.split("\n")[line - 1]))
     _nesting_check(text, filename)
     lines = text.splitlines()
     _RUN.text = text

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Diagnostic, Location, SchemaError
+from rulepack.files import shorten
 
 if TYPE_CHECKING:  # pragma: no cover
     from jsonschema.exceptions import ValidationError
@@ -102,6 +103,24 @@ def may_break_limits(ir: Any) -> bool:
     return False
 
 
+#: The largest ``maxItems`` of the schema: a longer list is refused at once.
+MAX_ITEMS = 10_000
+
+
+def _long_list(ir: Any) -> tuple[Any, ...] | None:
+    """The JSON path of a list of more than :data:`MAX_ITEMS` items in ``ir``, if any."""
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(ir, ())]
+    while todo:
+        node, path = todo.pop()
+        if isinstance(node, dict):
+            todo.extend((v, path + (k,)) for k, v in node.items())
+        elif isinstance(node, list):
+            if len(node) > MAX_ITEMS:
+                return path
+            todo.extend((v, path + (i,)) for i, v in enumerate(node))
+    return None
+
+
 def _good_at(node: Any) -> tuple[int, int] | None:
     at = node.get("at") if isinstance(node, dict) else None
     if isinstance(at, list) and len(at) == 2 and all(
@@ -141,6 +160,17 @@ def validate_ir(ir: Any, file: str = "<string>", limit: int = 20,
     :raises SchemaError: with one diagnostic per problem (at most ``limit``), each
         naming the JSON path and, where the IR came from text, the source position.
     """
+    long_list = _long_list(ir)
+    if long_list is not None:   # refused before the schema check walks every item
+        path = _json_path(long_list)
+        line, col = _position(ir, long_list)
+        if positions:
+            where = long_list
+            while where not in positions and where:
+                where = where[:-1]
+            line, col = positions.get(where, (line, col))
+        raise SchemaError(Diagnostic(f"{path}: a list of more than {MAX_ITEMS} items",
+                                     Location(file, line, col, path), code="schema"))
     try:
         errors = sorted(_validator().iter_errors(ir), key=lambda e: list(map(str, e.absolute_path)))
     except RecursionError:
@@ -168,6 +198,10 @@ def validate_ir(ir: Any, file: str = "<string>", limit: int = 20,
 
 
 def _message(err: ValidationError) -> str:
+    return shorten(_full_message(err), 300)
+
+
+def _full_message(err: ValidationError) -> str:
     if err.validator == "additionalProperties":
         return err.message.replace("Additional properties are not allowed", "unknown key(s)")
     if err.validator in ("oneOf", "anyOf") and err.context:
