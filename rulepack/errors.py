@@ -70,9 +70,6 @@ class Diagnostic:
     code: str = "error"
     source_line: str | None = None
     hint: str | None = None
-    #: :meth:`with_source` may read the source line from ``location.file``
-    #: (not for a file the user did not name, such as a ruleset a record names)
-    from_file: bool = True
 
     def format(self) -> str:
         """Render as ``FILE:LINE:COL: severity: message`` plus source line and caret."""
@@ -98,8 +95,6 @@ class Diagnostic:
         line and column but no source line yet (so it prints with a caret)."""
         loc = self.location
         if self.source_line is not None or loc.line is None or loc.column is None:
-            return self
-        if not self.from_file:
             return self
         try:
             # only a regular file of a sane size (never a pipe or a device)

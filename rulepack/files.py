@@ -66,11 +66,11 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_limited(path: str | Path, limit: int, what: str, display: str | None = None,
+def read_limited(path: str | Path, limit: int, noun: str, display: str | None = None,
                  error: type[RulepackError] = RulepackError) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 
-    :param what: what the file is, for messages (``"a ruleset"``, ``"a record"``).
+    :param noun: what the file is, for messages (``"ruleset"``, ``"record"``).
     :param display: the file's name in messages (default: ``path``).
     :param error: the class of the error raised.
     :raises RulepackError: (``error``) code ``no-file`` (missing, unreadable),
@@ -78,11 +78,12 @@ def read_limited(path: str | Path, limit: int, what: str, display: str | None = 
     """
     name = display if display is not None else str(path)
     where = Location(name)
+    what = f"a {noun}"
     try:
         # O_NONBLOCK: opening a named pipe does not wait for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise error(Diagnostic("no such file", where, code="no-file")) from None
+        raise error(Diagnostic(f"no such {noun} file", where, code="no-file")) from None
     except IsADirectoryError:
         raise error(Diagnostic(f"{name} is a directory, not {what}", where,
                                code="not-a-file")) from None

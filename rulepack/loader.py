@@ -73,7 +73,7 @@ def read_ir(path: Path, display: str | None = None, library: bool = False) -> di
         raise RulepackError.at(f"rulepack reads rulesets from .rules text files and .yaml, .yml "
                                f"or .json data files, not {path.suffix or 'files without a suffix'}"
                                " (rename it, e.g. to .rules)", Location(name), code="file-type")
-    raw = read_limited(path, MAX_RULESET_BYTES, "a ruleset", name)
+    raw = read_limited(path, MAX_RULESET_BYTES, "ruleset", name)
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
         raw = raw[3:]
     try:
