@@ -145,7 +145,8 @@ def nesting_error(text: str, limit: int = MAX_DATA_NESTING) -> tuple[int, int] |
             if not stripped.startswith(("[", "{")):   # a flow collection counts its bracket
                 indents.append(indent)
             column = indent
-            while stripped.startswith("- ") or stripped.startswith("? "):
+            while len(indents) <= limit and (stripped.startswith("- ") or
+                                             stripped.startswith("? ")):
                 stripped = stripped[2:].lstrip(" ")
                 column = len(line) - len(stripped)
                 indents.append(column)
@@ -170,15 +171,18 @@ def nesting_error(text: str, limit: int = MAX_DATA_NESTING) -> tuple[int, int] |
                 continue
             if ch == "#" and (i == 0 or line[i - 1] in " \t"):
                 break
+            opens = False
             if ch in "\"'" and at_start:
                 quote = ch
             elif ch in "[{" and (at_start or flow):
+                opens = True
                 flow += 1
                 if len(indents) + flow > limit:
                     return number, i + 1
             elif ch in "]}" and flow:
                 flow -= 1
-            at_start = ch in " \t,[{" or (ch in ":-?" and (i + 1 >= n or line[i + 1] in " \t"))
+            at_start = opens or ch in " \t" or (ch == "," and flow > 0) or \
+                (ch in ":-?" and (i + 1 >= n or line[i + 1] in " \t"))
             i += 1
         if not quote and flow == 0 and _BLOCK_SCALAR.search(line):
             block_indent = indent

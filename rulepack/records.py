@@ -254,8 +254,9 @@ def _cut_warning(path: str, number: int, chunk: bytes) -> Diagnostic:
     if kind and kind.group(1) == b"decision" and n:
         what = f"decision {int(n.group(1))}"
     return Diagnostic(f"the last line, {what}, was cut short after {len(chunk)} bytes (the "
-                      "program stopped while writing it); it is dropped and the record is read "
-                      f"up to line {number - 1}", Location(path, number), severity="warning",
+                      "program stopped while writing it); it is dropped"
+                      + (f" and the record is read up to line {number - 1}" if number > 1 else ""),
+                      Location(path, number), severity="warning",
                       code="record-cut")
 
 
@@ -305,7 +306,8 @@ def read_record(path: str | Path) -> Record:
                          + (f" (at {shorten(where)})" if where else ""), source=text)
         lines.append((number, data))
     if not lines:
-        raise _error(display, None, "the record is empty: it needs a header line")
+        raise RecordError(warnings + [Diagnostic("the record is empty: it needs a whole header "
+                                                 "line", Location(display), code="bad-record")])
     first, header = lines[0]
     if header["type"] != "header":
         raise _error(display, first, "the first line of a record is its header")

@@ -24,6 +24,7 @@ from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LIT
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.program import HALT, Choice
 from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
+from rulepack.compiler.kinds import check_kinds
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
@@ -197,6 +198,7 @@ class Instance:
             self._heuristic()
             self._defines()
             self._flow()
+            check_kinds(self)
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 
