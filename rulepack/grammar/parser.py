@@ -198,8 +198,7 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
         glued = _glued_word_error(text, lines, filename)
         raise (glued or _syntax_error(exc, text, lines, filename)) from None
     except RecursionError:
-        raise RulesetSyntaxError.at("the ruleset is nested too deeply",
-                                    Location(filename), code="too-deep") from None
+        raise _too_deep(text, lines, filename) from None
     glued = _glued_word_error(text, lines, filename)
     if glued is not None:
         raise glued
@@ -216,10 +215,21 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
         raise RulesetSyntaxError.at(f"cannot read this ruleset: {exc.orig_exc}",
                                     Location(filename), code="syntax") from None
     except RecursionError:
-        raise RulesetSyntaxError.at("the ruleset is nested too deeply",
-                                    Location(filename), code="too-deep") from None
+        raise _too_deep(text, lines, filename) from None
     ir["file"] = filename
     return ir
+
+
+def _too_deep(text: str, lines: list[str], filename: str) -> RulesetSyntaxError:
+    """The ruleset recursed too deeply in the parser or the transformer: most likely
+    a very long chain of operators (``1+1+1+...``), located at the line with the
+    most tokens."""
+    counts = [len(RULES_TOKEN.findall(line)) for line in lines] or [0]
+    line = counts.index(max(counts)) + 1
+    return RulesetSyntaxError(Diagnostic(
+        "the ruleset is nested too deeply: an expression here is too long (split it with "
+        "let or define)", Location(filename, line, 1), code="too-deep",
+        source_line=lines[line - 1] if lines else None))
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],
