@@ -64,7 +64,7 @@ import rulepack  # noqa: E402
 from rulepack.errors import RulepackError  # noqa: E402
 from rulepack.validation import check_path  # noqa: E402
 from test_fuzz_validate import (  # noqa: E402
-    INTERNAL, Hang, RandomChooser, classify, mutate_once, reproduce_internal_error,
+    INTERNAL, Hang, RandomChooser, classify, mutate, reproduce_internal_error,
     time_limit)
 
 PACKAGE = Path(rulepack.__file__).parent
@@ -94,14 +94,7 @@ def yaml_seeds() -> tuple[tuple[str, str], ...]:
 def mutant(kind: str, seed: int, index: int) -> tuple[str, str, list[str]]:
     """(file name, text, edits) of case ``index``."""
     rng = random.Random(f"fuzz-validate:{kind}:{seed}:{index}")
-    choose = RandomChooser(rng)
-    seeds = rules_seeds() if kind == "rules" else yaml_seeds()
-    name, text = seeds[choose.below(len(seeds))]
-    edits = []
-    for _ in range(1 + choose.below(3)):
-        text, what = mutate_once(text, choose)
-        edits.append(what)
-    return name, text, edits
+    return mutate(RandomChooser(rng), rules_seeds() if kind == "rules" else yaml_seeds())
 
 
 def hostile_files(workdir: Path) -> list[tuple[str, Path | str]]:
