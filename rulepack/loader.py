@@ -389,7 +389,7 @@ def game_from_ir(ir: dict[str, Any], file: str = "<string>", check: bool = True)
     ir.setdefault("file", file)
     if ir.get("game") is None:
         raise SemanticError.at("this ruleset has no game declaration (game NAME { players 2..4 })",
-                               Location(file), code="no-game")
+                               Location(file, 1, 1, "$.game"), code="no-game")
     game = Game(merge_libraries(ir), file)
     if check:
         for players in sorted({game.min_players, game.max_players}):

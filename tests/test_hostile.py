@@ -271,3 +271,28 @@ def test_an_expression_too_long_to_parse_is_located(tmp_path):
     path = tmp_path / "chain.rules"
     path.write_text("game g { players 2 }\nconst x = 1" + "+1" * 4000 + "\n", encoding="utf-8")
     refused(path, "an expression here is too long", line=2)
+
+
+@pytest.mark.parametrize("edit, message, line", [
+    (("  n: 1, 2, 3\n", "  n: 1, 2, 3\n  n: 1, 2\n"), "declares attribute 'n' twice", 9),
+    (("game g {\n  players 2\n}\n", ""), "has no game declaration", 1),
+])
+def test_found_by_fuzzing_and_now_located(tmp_path, edit, message, line):
+    """A duplicated attribute line made a game six times bigger; a library cut short
+    lost its game, and said so without a line."""
+    text = (CORPUS / "type-mistakes.rules").read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "fuzzed.rules"
+    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
+    (error,) = [d for d in check_path(path) if d.severity == "error"]
+    assert message in error.message and error.location.line == line
+
+
+def test_an_order_from_a_library_that_leaves_a_value_out_points_at_the_component(tmp_path):
+    path = tmp_path / "order.rules"
+    path.write_text("game g {\n  players 2\n}\nuse piecepack\ncomponent chip {\n"
+                    "  rank: null, ace, 2, 3, 4, 5, 6\n}\n"
+                    "play {\n  end game\n}\n", encoding="utf-8")
+    errors = [d for d in check_path(path) if d.severity == "error"]
+    assert [(e.location.line, "order rank leaves out 6" in e.message) for e in errors] == \
+        [(5, True)]

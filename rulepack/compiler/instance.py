@@ -275,7 +275,11 @@ class Instance:
             seen.add(name)
             attr_names = [a["name"] for a in comp["attributes"]]
             domains = []
-            for a in comp["attributes"]:
+            for i, a in enumerate(comp["attributes"]):
+                if a["name"] in attr_names[:i]:
+                    raise SemanticError.at(f"component {name!r} declares attribute "
+                                           f"{a['name']!r} twice", self._loc(a),
+                                           code="duplicate-name")
                 self.attributes.add(a["name"])
                 values = self._flatten([self._eval(v) for v in a["values"]])
                 for v in values:
@@ -374,8 +378,13 @@ class Instance:
             dom = self.domains.get(attr, [])
             missing = [v for v in dom if v not in self.orders[attr]]
             if missing:
+                # an order from a library has no place in this file: point at the
+                # component whose values it leaves out
+                where = o if o.get("at") else next(
+                    (c for c in self.ir.get("components", []) if c.get("at") and any(
+                        a.get("name") == attr for a in c.get("attributes", []))), o)
                 raise SemanticError.at(f"order {attr} leaves out {describe(missing)}",
-                                       self._loc(o), code="incomplete-order")
+                                       self._loc(where), code="incomplete-order")
         declared = {a["name"] for c in self.ir.get("components", []) for a in c["attributes"]}
         for attr, dom in self.domains.items():
             if attr in declared:
