@@ -117,6 +117,9 @@ def read_limited(path: str | Path, limit: int, noun: str, display: str | None = 
         os.close(fd)
 
 
+_SPECIAL = re.compile(r"[\"'#\[\]{}]")
+_DOUBLE_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"')
+_SINGLE_END = re.compile(r"[^']*(?:''[^']*)*'")
 _BLOCK_SCALAR = re.compile(r"(?:^|[\s:-])[|>][+-]?[0-9]?[+-]?\s*(?:#.*)?$")
 
 
@@ -153,36 +156,33 @@ def nesting_error(text: str, limit: int = MAX_DATA_NESTING) -> tuple[int, int] |
             if len(indents) > limit:
                 return number, column + 1
         i = 0
-        n = len(line)
-        at_start = True   # a quote here would open a quoted scalar
-        while i < n:
-            ch = line[i]
-            if quote:
-                if ch == "\\" and quote == '"':
-                    i += 2
-                    continue
-                if ch == quote:
-                    if quote == "'" and i + 1 < n and line[i + 1] == "'":
-                        i += 2
-                        continue
-                    quote = ""
-                    at_start = False
-                i += 1
+        while i < len(line):
+            if quote:     # inside a quoted scalar: to its end (perhaps on a later line)
+                closing = (_DOUBLE_END if quote == '"' else _SINGLE_END).match(line, i)
+                if closing is None:
+                    break
+                quote = ""
+                i = closing.end()
                 continue
-            if ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            found = _SPECIAL.search(line, i)
+            if found is None:
                 break
-            opens = False
-            if ch in "\"'" and at_start:
-                quote = ch
-            elif ch in "[{" and (at_start or flow):
-                opens = True
-                flow += 1
-                if len(indents) + flow > limit:
-                    return number, i + 1
-            elif ch in "]}" and flow:
+            i = found.start()
+            ch = line[i]
+            before = line[i - 1] if i else " "
+            if ch == "#":
+                if before in " \t":
+                    break
+            elif ch in "\"'":
+                if before in " \t[{," or (flow and before == ":"):   # JSON: {"a":"b"}
+                    quote = ch
+            elif ch in "[{":
+                if flow or before in " \t":
+                    flow += 1
+                    if len(indents) + flow > limit:
+                        return number, i + 1
+            elif flow:
                 flow -= 1
-            at_start = opens or ch in " \t" or (ch == "," and flow > 0) or \
-                (ch in ":-?" and (i + 1 >= n or line[i + 1] in " \t"))
             i += 1
         if not quote and flow == 0 and _BLOCK_SCALAR.search(line):
             block_indent = indent
