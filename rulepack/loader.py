@@ -148,7 +148,7 @@ def _read_data(text: str, name: str, suffix: str) -> tuple[dict[str, Any], Any]:
                              code="too-deep") from None
     if not isinstance(data, dict):
         raise SchemaError.at("a ruleset IR file must hold a mapping at the top",
-                             Location(name, None, None, "$"), code="schema")
+                             Location(name, 1, 1, "$"), code="schema")
     return data, node
 
 
