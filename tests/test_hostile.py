@@ -92,7 +92,7 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
 
 def test_a_long_string_is_cut_in_the_message(tmp_path):
     path = tmp_path / "long.rules"
-    path.write_text('game g { players 2 }\nconst x = "' + "a" * 900_000 + '"\n',
+    path.write_text('game g { players 2 }\nconst x = "' + "a" * 300_000 + '"\n',
                     encoding="utf-8")
     assert path.stat().st_size < MAX_RULESET_BYTES
     out = refused(path, "characters) …", line=2)
@@ -211,15 +211,14 @@ def test_a_mutant_that_validated_then_failed(tmp_path, repro):
         return
     assert diagnostics == []
     game = rulepack.load(path)
-    for players in (2, 3):
-        state = game.new_game(players, seed=repro["seed"], max_decisions=1500)
-        rng = random.Random(repro["seed"])
-        try:
-            while not state.is_terminal():
-                state.apply(rng.randrange(len(state.legal_actions())))
-        except RulepackError as exc:
-            assert all(d.location.line is not None for d in exc.diagnostics), exc
-            assert "object" not in str(exc) and "attribute '" not in str(exc)
+    state = game.new_game(2, seed=repro["seed"], max_decisions=400)
+    rng = random.Random(repro["seed"])
+    try:
+        while not state.is_terminal():
+            state.apply(rng.randrange(len(state.legal_actions())))
+    except RulepackError as exc:
+        assert all(d.location.line is not None for d in exc.diagnostics), exc
+        assert "object" not in str(exc) and "attribute '" not in str(exc)
 
 
 MISTAKES = [
