@@ -7,6 +7,8 @@ limits that no real ruleset or record meets (``docs/language.md``, *Limits*):
   record, refused with the file's size before it is read;
 - only regular files: a directory, a named pipe, a device (``/dev/zero``) or a
   socket is refused without reading from it (opening never waits on a pipe);
+- :data:`MAX_RULES_TOKENS` tokens in ``.rules`` text, :data:`MAX_DATA_TOKENS` in a
+  data file, counted by a regular expression before any parser runs;
 - :data:`MAX_DATA_NESTING` levels of nesting in a ``.yaml``/``.json`` file,
   checked by a linear scan of the text before the YAML parser (whose cost grows
   with the square of the depth) sees it, and refused at the line where the
