@@ -295,3 +295,26 @@ def test_an_order_from_a_library_that_leaves_a_value_out_points_at_the_component
     errors = [d for d in check_path(path) if d.severity == "error"]
     assert [(e.location.line, "order rank leaves out 6" in e.message) for e in errors] == \
         [(5, True)]
+
+
+def test_the_fast_schema_check_is_no_laxer_than_jsonschema():
+    """With the ``fast`` extra, a valid ruleset skips jsonschema; what jsonschema
+    refuses must not be found valid by the fast check."""
+    pytest.importorskip("jsonschema_rs")
+    import copy
+
+    import yaml
+
+    from rulepack.schemas.validate import _surely_valid, validate_ir
+    ir = yaml.safe_load(run("compile", "multzo", "--format", "yaml").stdout)
+    assert _surely_valid(ir)
+    float_count = copy.deepcopy(ir)
+    float_count["game"]["players"] = [2.0, 3]
+    long_name = copy.deepcopy(ir)
+    long_name["constants"][0]["name"] = "x" * 65
+    extra_key = copy.deepcopy(ir)
+    extra_key["zones"][0]["size"] = 3
+    for bad in (float_count, long_name, extra_key):
+        assert not _surely_valid(bad)
+        with pytest.raises(RulepackError):
+            validate_ir(bad)
