@@ -25,10 +25,12 @@ located at the line of the record (and the column, for bad JSON).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
@@ -147,7 +149,12 @@ class RecordWriter:
         # readable by its owner only (it holds the seed, which gives every hidden
         # piece away)
         flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
-        fd = os.open(self.path, flags, 0o600)
+        # never waiting on a named pipe; a record is a regular file
+        fd = os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(errno.EINVAL, "not a regular file", str(self.path))
+        os.set_blocking(fd, True)
         if not append:
             os.fchmod(fd, 0o600)   # a file that was there before, too
         self.file: IO[str] = open(fd, "a" if append else "w", encoding="utf-8")  # noqa: SIM115
