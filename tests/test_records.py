@@ -447,3 +447,14 @@ def test_records_are_readable_by_their_owner_only(tmp_path):
     path.chmod(0o644)
     assert run("play", "tic-tac-toe", "--players", "2", "--record", str(path)).exit_code == 0
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_huge_record_line_is_refused_not_echoed(tmp_path):
+    path = tmp_path / "game.jsonl"
+    record_random_game(path, "tic-tac-toe", 2, {}, seed=1)
+    text = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    text.insert(2, '{"type": "chance", "kind": "shuffle", "detail": "' + "x" * 2_000_000 + '"}\n')
+    path.write_text("".join(text), encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 1 and ":3: error: a line of 2000051 bytes" in result.output
+    assert len(result.output) < 1000
