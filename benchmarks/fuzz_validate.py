@@ -292,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     hangs: list[str] = []
     tracebacks: list[str] = []
     slowest: tuple[float, int, str] = (0.0, -1, "")
+    slowest_check: tuple[float, int, str] = (0.0, -1, "")
     peak: tuple[float, int, str] = (0.0, -1, "")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="fuzz-validate-") as tmp:
@@ -330,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
                 if out["outcome"] == "hang":
                     hangs.append(f"validate {label}")
                 slowest = max(slowest, (out.get("seconds", 0.0), index, label))
+                slowest_check = max(slowest_check, (out.get("validate_seconds", 0.0), index, label))
                 if out["maxrss_mb"] > peak[0]:
                     peak = (out["maxrss_mb"], index, label)
                 if out["outcome"] in ("unlocated", "path only"):
@@ -365,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                "crashes": counts["crash"], "hangs": len(hangs),
                "distinct_crashes": len(crashes),
                "slowest_case": {"case": slowest[2], "seconds": round(slowest[0], 2)},
+               "slowest_validation": {"case": slowest_check[2],
+                                      "seconds": round(slowest_check[0], 2)},
                "peak_memory_mb": {"case": peak[2], "mb": round(peak[0])}}
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -379,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  unlocated errors {counts['unlocated']:6}")
         print(f"  crashes          {counts['crash']:6}  ({len(crashes)} distinct)")
         print(f"  hangs            {len(hangs):6}  {', '.join(hangs[:5])}")
-        print(f"  slowest case     {slowest[2]} ({slowest[0]:.2f} s)")
+        print(f"  slowest case     {slowest[2]} ({slowest[0]:.2f} s, games included)")
+        print(f"  slowest validate {slowest_check[2]} ({slowest_check[0]:.2f} s)")
         print(f"  peak memory      {peak[0]:.0f} MB (a worker's largest resident size; "
               f"first reached by {peak[2]})")
     if unlocated:
