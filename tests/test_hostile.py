@@ -318,3 +318,12 @@ def test_the_fast_schema_check_is_no_laxer_than_jsonschema():
         assert not _surely_valid(bad)
         with pytest.raises(RulepackError):
             validate_ir(bad)
+
+
+def test_a_value_that_cannot_be_computed_at_compile_time_is_located(tmp_path):
+    """Found by fuzzing: a list as the key of a map in a constant."""
+    path = tmp_path / "map.rules"
+    path.write_text("game g {\n  players 2\n}\nconst m = {directions: 4}\n", encoding="utf-8")
+    (error,) = [d for d in check_path(path) if d.severity == "error"]
+    assert (error.location.line, error.location.column) == (4, 11)
+    assert "a list or a map cannot be a key of a map" in error.message

@@ -23,7 +23,7 @@ from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LIT
                                                ExprCompiler, Fn)
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.program import HALT, Choice
-from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
+from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, failure_text, show
 from rulepack.compiler.kinds import check_kinds
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
@@ -220,7 +220,14 @@ class Instance:
     def _eval(self, node: dict[str, Any], scope: Scope | None = None) -> Any:
         self._current_node = node
         f = self.exprs.compile(node, scope or self.scope(declares_symbols=True))
-        return f(self.build)  # type: ignore[arg-type]
+        try:
+            return f(self.build)  # type: ignore[arg-type]
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError,
+                ZeroDivisionError, OverflowError) as exc:
+            # a value of the wrong kind where the expression does not check for it
+            # (a list as the key of a map...): the ruleset's mistake, located
+            raise SemanticError.at(f"this value cannot be computed: {failure_text(exc)}",
+                                   self._loc(node), code="bad-value") from None
 
     def _flatten(self, values: list[Any]) -> list[Any]:
         out: list[Any] = []

@@ -32,6 +32,8 @@ def failure_text(exc: BaseException) -> str:
         return f"{kind_of(obj)} ({shorten_text(show(obj))}) cannot be used here"
     if isinstance(exc, (IndexError, KeyError)):
         return "no such element"
+    if isinstance(exc, TypeError) and "unhashable" in str(exc):
+        return "a list or a map cannot be a key of a map or an item of a set"
     return "a value of the wrong kind reached it"
 
 
