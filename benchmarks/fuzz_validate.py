@@ -1,28 +1,42 @@
-"""Fuzz ``rulepack validate`` with mutated rulesets, without Hypothesis.
+"""Fuzz ``rulepack validate`` and play: mutated rulesets, mutated YAML IR, hostile files.
 
-Runs the mutation loop of ``tests/test_fuzz_validate.py`` N times with a plain
-seeded ``random.Random``: each case takes a bundled ruleset (or the YAML IR of
-Multzo), applies one to three accidental edits, validates it with
-:func:`rulepack.validation.check_path` and, if it is still valid, plays it with
-two players for up to 200 random actions. It prints how many cases were
+Three kinds of case (``--kind``):
 
-* **valid** (and how many of those raised a RulepackError while playing),
-* **located errors**: every error diagnostic has a line,
-* **path-only errors**: some error has only a JSON path into the IR (no line),
-* **unlocated errors**: some error diagnostic has neither,
+* ``rules`` (default): a bundled ruleset (``rulepack/rulesets/*.rules`` and
+  ``lib/*.rules``) with one to three accidental edits (the mutations of
+  ``tests/test_fuzz_validate.py``: delete, duplicate or swap tokens or lines,
+  replace a token, insert a keyword, truncate);
+* ``yaml``: the same edits on the YAML IR of a bundled ruleset
+  (``rulepack compile NAME --format yaml``), every bundled game in turn;
+* ``hostile``: the hand-made hostile files (``tests/hostile/``, and big or special
+  files made here: a 10 MB string, 80 kB of brackets, deep indentation, a million
+  tokens, ``/dev/zero``, ``/dev/urandom``, a named pipe, a directory, an empty name).
+
+Each case is validated with :func:`rulepack.validation.check_path`; a mutant that is
+still valid then plays ``--games`` random games (random legal actions, at most
+``--decisions`` decisions each). It prints how many cases were
+
+* **valid** (games played, and how many of them ended in a located or an
+  **unlocated** RulepackError),
+* **located errors** (every error has a line), **path-only errors** (a JSON path
+  into the IR but no line), **unlocated errors** (neither),
 * **crashes**: an exception other than RulepackError escaped (validation or play),
-  or ``check_path`` reported an ``internal`` error (its last guard caught one),
-* **hangs**: a case took longer than ``--timeout`` seconds,
+  or ``check_path`` reported an ``internal`` error,
+* **hangs**: validation took more than ``--timeout`` seconds (default 5, the
+  issue's bound), or a game more than ``--game-timeout``,
 
-then every distinct crash (exception type, message, where it was raised) with
-its smallest input, and the first few tracebacks. Run from the repository root::
+then the peak memory (the largest resident size a worker reached, and the case that
+raised it) and the slowest case, every distinct crash with its smallest input, and
+the first few tracebacks. Run from the repository root::
 
-    .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1
+    .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --jobs 2
+    .venv/bin/python benchmarks/fuzz_validate.py --kind yaml --count 1000 --seed 1
+    .venv/bin/python benchmarks/fuzz_validate.py --kind hostile
     .venv/bin/python benchmarks/fuzz_validate.py --seed 1 --case 4711     # show one case
     .venv/bin/python benchmarks/fuzz_validate.py --count 2000 --save /tmp/crashes
 
-Case ``i`` of seed ``S`` depends only on ``S`` and ``i``, so ``--case i``
-replays it.
+Case ``i`` of seed ``S`` depends only on the kind, ``S`` and ``i``, so ``--case i``
+replays it (also with ``--jobs``).
 """
 
 from __future__ import annotations
@@ -30,11 +44,15 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import multiprocessing
+import os
 import random
+import resource
 import sys
 import tempfile
 import time
 import traceback
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +60,195 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+import rulepack  # noqa: E402
+from rulepack.errors import RulepackError  # noqa: E402
 from rulepack.validation import check_path  # noqa: E402
 from test_fuzz_validate import (  # noqa: E402
-    INTERNAL, Hang, RandomChooser, classify, mutate, play, reproduce_internal_error,
-    seeds, time_limit)
+    INTERNAL, Hang, RandomChooser, classify, mutate, reproduce_internal_error,
+    time_limit)
+
+PACKAGE = Path(rulepack.__file__).parent
+#: Codes of errors about a whole file (its kind, size, encoding...), which have no line.
+FILE_CODES = {"file-type", "empty", "too-big", "not-a-file", "no-file"}
+#: A worker's address space is capped here, so that a runaway case raises
+#: MemoryError (a crash, reported) instead of taking the machine down.
+ADDRESS_SPACE = 3 * 1024 ** 3
 
 
-def case_rng(seed: int, index: int) -> random.Random:
-    return random.Random(f"fuzz-validate:{seed}:{index}")
+# ---------------------------------------------------------------------- seeds and cases
+@lru_cache(maxsize=1)
+def rules_seeds() -> tuple[tuple[str, str], ...]:
+    paths = sorted(PACKAGE.glob("rulesets/*.rules")) + sorted(PACKAGE.glob("rulesets/lib/*.rules"))
+    return tuple((p.name, p.read_text(encoding="utf-8")) for p in paths)
+
+
+@lru_cache(maxsize=1)
+def yaml_seeds() -> tuple[tuple[str, str], ...]:
+    """The YAML IR of every bundled ruleset, as ``rulepack compile NAME -f yaml`` prints it."""
+    from rulepack.cli.export import dump, standalone_ir
+    from rulepack.loader import bundled_rulesets
+    return tuple((f"{name}.yaml", dump(standalone_ir(name, False), "yaml"))
+                 for name in bundled_rulesets())
+
+
+def mutant(kind: str, seed: int, index: int) -> tuple[str, str, list[str]]:
+    """(file name, text, edits) of case ``index``."""
+    rng = random.Random(f"fuzz-validate:{kind}:{seed}:{index}")
+    return mutate(RandomChooser(rng), rules_seeds() if kind == "rules" else yaml_seeds())
+
+
+def hostile_files(workdir: Path) -> list[tuple[str, Path | str]]:
+    """(description, path) of every hand-made hostile file, made in ``workdir``."""
+    out: list[tuple[str, Path | str]] = [
+        (f"corpus {p.name}", p) for p in sorted((ROOT / "tests" / "hostile").iterdir())]
+
+    def make(name: str, text: str) -> Path:
+        path = workdir / name
+        path.write_text(text, encoding="utf-8")
+        return path
+    out += [
+        ("10 MB string literal", make("big.rules", 'game g { players 2 }\nconst x = "'
+                                      + "a" * 10_000_000 + '"\n')),
+        ("900 kB string literal", make("long.rules", 'game g { players 2 }\nconst x = "'
+                                      + "a" * 900_000 + '"\n')),
+        ("80 kB of [[[ in YAML", make("deep.yaml", "a: " + "[" * 40_000 + "]" * 40_000 + "\n")),
+        ("80 kB of [[[ in JSON", make("deep.json", "[" * 40_000 + "]" * 40_000 + "\n")),
+        ("300 levels of indentation", make("indent.yaml", "".join(
+            "  " * d + f"k{d}:\n" for d in range(300)) + "  " * 300 + "v: 1\n")),
+        ("a list of 300,000 numbers", make("list.rules", "game g { players 2 }\nconst x = ["
+                                           + "1," * 300_000 + "1]\n")),
+        ("YAML of 300,000 numbers", make("list.yaml", "a: [" + "1," * 300_000 + "1]\n")),
+        ("1+1+... 20,000 terms", make("chain.rules", "game g { players 2 }\nconst x = 1"
+                                      + "+1" * 20_000 + "\n")),
+        ("1+1+... 4,000 terms", make("chain4k.rules", "game g { players 2 }\nconst x = 1"
+                                     + "+1" * 4_000 + "\n")),
+    ]
+    for device, name in (("/dev/zero", "zero.rules"), ("/dev/urandom", "random.json")):
+        if Path(device).exists():
+            (workdir / name).symlink_to(device)
+            out.append((f"symlink to {device}", workdir / name))
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(workdir / "pipe.rules")
+        out.append(("named pipe", workdir / "pipe.rules"))
+    (workdir / "dir.rules").mkdir()
+    out.append(("directory", workdir / "dir.rules"))
+    out.append(("empty name", ""))
+    return out
+
+
+# ---------------------------------------------------------------------- running
+def play_games(path: Path | str, seed: int, games: int, decisions: int,
+               timeout: int) -> tuple[list[str], BaseException | None]:
+    """Play ``games`` random games; the outcome of each (``ended``, ``cut off``,
+    ``located error``, ``unlocated error: ...``, ``hang``) and the first exception
+    other than RulepackError, if one escaped."""
+    outcomes: list[str] = []
+    game = rulepack.load(path)
+    for g in range(games):
+        rng = random.Random(f"{seed}:{g}")
+        players = rng.randint(game.min_players, min(game.max_players, game.min_players + 2))
+        try:
+            with time_limit(timeout):
+                state = game.new_game(players, seed=rng.randrange(2 ** 32),
+                                      max_decisions=decisions)
+                while not state.is_terminal():
+                    legal = state.legal_actions()
+                    state.apply(rng.randrange(len(legal)))
+                    state.view(rng.randrange(players))
+                state.result()
+                outcomes.append("ended")
+        except Hang:
+            outcomes.append("hang")
+        except RulepackError as exc:
+            if all(d.location.line is not None for d in exc.diagnostics):
+                outcomes.append("located error")
+            else:
+                outcomes.append(f"unlocated error: {exc.diagnostics[0].message[:100]}")
+        except Exception as exc:  # noqa: BLE001 - what we are looking for
+            return outcomes, exc
+    return outcomes, None
+
+
+def run_path(path: Path | str, out: dict[str, Any], args: Any) -> dict[str, Any]:
+    started = time.perf_counter()
+    try:
+        try:
+            with time_limit(args.timeout):
+                diagnostics = check_path(path)
+        except Hang:
+            out["outcome"] = "hang"
+            return out
+        except Exception as exc:  # noqa: BLE001
+            out.update(outcome="crash", stage="validate, escaped", exc=exc)
+            return out
+        out["validate_seconds"] = time.perf_counter() - started
+        internal = [d for d in diagnostics if d.code == INTERNAL]
+        if internal:
+            try:
+                reproduce_internal_error(Path(path))
+                exc = RuntimeError(internal[0].message)
+            except Exception as caught:  # noqa: BLE001
+                exc = caught
+            out.update(outcome="crash", stage="validate, internal", exc=exc,
+                       diagnostics=diagnostics)
+            return out
+        outcome = classify(diagnostics)
+        out["outcome"] = outcome
+        out["diagnostics"] = diagnostics
+        if outcome == "valid" and args.games and out.get("playable", True):
+            try:
+                games, exc = play_games(path, out["index"], args.games, args.decisions,
+                                        args.game_timeout)
+            except RulepackError:   # a library (lib/*.rules) validates but is no game
+                games, exc = ["not a game"], None
+            out["games"] = games
+            if exc is not None:
+                out.update(outcome="crash", stage="play", exc=exc)
+        return out
+    finally:
+        out["seconds"] = time.perf_counter() - started
+
+
+def run_case(task: tuple[str, int, int, str, Any]) -> dict[str, Any]:
+    """In a worker: run one case; the result is plain data (exceptions as text)."""
+    kind, seed, index, workdir, args = task
+    if kind == "hostile":
+        description, path = _HOSTILE[index]
+        out: dict[str, Any] = {"index": index, "seed_file": description, "edits": [],
+                               "text": "", "playable": False}
+    else:
+        name, text, edits = mutant(kind, seed, index)
+        path = Path(workdir) / f"{os.getpid()}-{name}"
+        path.write_text(text, encoding="utf-8")
+        out = {"index": index, "seed_file": name, "edits": edits, "text": text}
+    run_path(path, out, args)
+    exc = out.pop("exc", None)
+    if exc is not None:
+        out["exc"] = (type(exc).__name__, str(exc)[:160], where(exc),
+                      "".join(traceback.format_exception(exc)))
+    if "diagnostics" in out:
+        out["diagnostics"] = [(d.severity, d.code, d.location.line, d.location.path,
+                               d.message[:200], d.format()[:2000]) for d in out["diagnostics"]]
+    out["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+_HOSTILE: list[tuple[str, Path | str]] = []
+
+
+def _start_worker(kind: str, workdir: str) -> None:
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    except (ValueError, OSError):  # pragma: no cover
+        pass
+    if kind == "hostile":
+        mine = Path(workdir) / f"worker-{os.getpid()}"
+        mine.mkdir()
+        _HOSTILE[:] = hostile_files(mine)
+    elif kind == "yaml":
+        yaml_seeds()
+    else:
+        rules_seeds()
 
 
 def where(exc: BaseException) -> str:
@@ -58,149 +257,139 @@ def where(exc: BaseException) -> str:
     if not frames:
         return "?"
     f = frames[-1]
-    return f"{Path(f.filename).relative_to(ROOT) if f.filename.startswith(str(ROOT)) else f.filename}:{f.lineno} ({f.name})"
+    name = Path(f.filename)
+    shown = name.relative_to(ROOT) if f.filename.startswith(str(ROOT)) else name
+    return f"{shown}:{f.lineno} ({f.name})"
 
 
-def play_crashing(path: Path, seed: int) -> tuple[str, BaseException | None]:
-    """The test's ``play``, but returning the escaping exception instead of raising."""
-    try:
-        return ("runtime error" if play(path, seed) < 0 else "played"), None
-    except Hang:
-        raise
-    except Exception as exc:  # noqa: BLE001 - what we are looking for
-        return "crash", exc
-
-
-def run_case(seed: int, index: int, workdir: Path, timeout: int) -> dict[str, Any]:
-    rng = case_rng(seed, index)
-    name, text, edits = mutate(RandomChooser(rng))
-    path = workdir / name
-    path.write_text(text, encoding="utf-8")
-    out: dict[str, Any] = {"index": index, "seed_file": name, "edits": edits, "text": text}
-    started = time.perf_counter()
-    try:
-        return _run(path, rng, out, timeout)
-    finally:
-        out["seconds"] = time.perf_counter() - started
-
-
-def _run(path: Path, rng: random.Random, out: dict[str, Any], timeout: int) -> dict[str, Any]:
-    try:
-        with time_limit(timeout):
-            try:
-                diagnostics = check_path(path)
-            except (Hang, KeyboardInterrupt):
-                raise
-            except Exception as exc:  # noqa: BLE001
-                out.update(outcome="crash", stage="validate, escaped", exc=exc,
-                           tb="".join(traceback.format_exception(exc)))
-                return out
-            internal = [d for d in diagnostics if d.code == INTERNAL]
-            if internal:
-                # check_path's last guard caught a bug: find the exception behind it
-                try:
-                    reproduce_internal_error(path)
-                    exc = RuntimeError(internal[0].message)
-                except (Hang, KeyboardInterrupt):
-                    raise
-                except Exception as caught:  # noqa: BLE001
-                    exc = caught
-                out.update(outcome="crash", stage="validate, internal", exc=exc,
-                           tb="".join(traceback.format_exception(exc)), diagnostics=diagnostics)
-                return out
-            outcome = classify(diagnostics)
-            out["outcome"] = outcome
-            out["diagnostics"] = diagnostics
-            if outcome == "valid":
-                played, exc = play_crashing(path, rng.randrange(2**32))
-                out["played"] = played
-                if exc is not None:
-                    out.update(outcome="crash", stage="play", exc=exc,
-                               tb="".join(traceback.format_exception(exc)))
-    except Hang:
-        out["outcome"] = "hang"
-    return out
-
-
+# ---------------------------------------------------------------------- the report
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kind", choices=("rules", "yaml", "hostile"), default="rules")
     parser.add_argument("--count", type=int, default=1000, help="cases to run (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    parser.add_argument("--timeout", type=int, default=10,
-                        help="seconds a case may take before it counts as a hang (default 10)")
+    parser.add_argument("--timeout", type=int, default=5,
+                        help="seconds validation may take before it counts as a hang (5)")
+    parser.add_argument("--games", type=int, default=3,
+                        help="random games played on a valid mutant (default 3)")
+    parser.add_argument("--decisions", type=int, default=3000,
+                        help="decisions a random game may take (default 3000)")
+    parser.add_argument("--game-timeout", type=int, default=20,
+                        help="seconds one random game may take (default 20)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--show", type=int, default=3, help="crash tracebacks to print (default 3)")
     parser.add_argument("--case", type=int, help="run only this case and print its input and outcome")
     parser.add_argument("--save", type=Path, help="write the input of every distinct crash here")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     args = parser.parse_args(argv)
 
-    seeds()  # compile the YAML seed once, outside the timed cases
     counts: collections.Counter[str] = collections.Counter()
+    games: collections.Counter[str] = collections.Counter()
     crashes: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     unlocated: collections.Counter[tuple[str, str, str]] = collections.Counter()
     unlocated_case: dict[tuple[str, str, str], str] = {}
+    hangs: list[str] = []
     tracebacks: list[str] = []
-    slowest: tuple[float, int] = (0.0, -1)
+    slowest: tuple[float, int, str] = (0.0, -1, "")
+    slowest_check: tuple[float, int, str] = (0.0, -1, "")
+    peak: tuple[float, int, str] = (0.0, -1, "")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="fuzz-validate-") as tmp:
-        workdir = Path(tmp)
-        indexes = [args.case] if args.case is not None else range(args.count)
-        for index in indexes:
-            out = run_case(args.seed, index, workdir, args.timeout)
-            if args.case is None and index and index % 1000 == 0:
-                print(f"... {index} cases, {time.perf_counter() - started:.0f} s", file=sys.stderr)
-            counts[out["outcome"]] += 1
-            slowest = max(slowest, (out.get("seconds", args.timeout), index))
-            if out.get("played") == "runtime error":
-                counts["valid, RulepackError while playing"] += 1
-            if out["outcome"] in ("unlocated", "path only"):
-                for d in out["diagnostics"]:
-                    if d.severity == "error" and d.location.line is None:
-                        label = "path only" if d.location.path else "unlocated"
-                        unlocated[(label, d.code, d.message[:90])] += 1
-                        unlocated_case.setdefault((label, d.code, d.message[:90]),
-                                                  f"--case {index} ({out['seed_file']})")
-            if out["outcome"] == "crash":
-                exc = out["exc"]
-                key = (f"{out['stage']}: {type(exc).__name__}", str(exc)[:160], where(exc))
-                crashes.setdefault(key, []).append(out)
-                if len(tracebacks) < args.show:
-                    tracebacks.append(f"case {index} ({out['seed_file']} after {out['edits']}):\n"
-                                      + out["tb"])
-            if args.case is not None:
-                print(out["text"])
-                print(f"--- case {index}: {out['seed_file']} after {out['edits']}: {out['outcome']}")
-                for d in out.get("diagnostics", []):
-                    print(d.format())
-                if "tb" in out:
-                    print(out["tb"])
+        workdir = tmp
+        if args.kind == "hostile":
+            probe = Path(tmp) / "probe"
+            probe.mkdir()
+            indexes: list[int] = list(range(len(hostile_files(probe))))
+        else:
+            indexes = list(range(args.count))
+        if args.case is not None:
+            indexes = [args.case]
+        tasks = [(args.kind, args.seed, i, workdir, args) for i in indexes]
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(max(1, args.jobs), initializer=_start_worker,
+                      initargs=(args.kind, workdir)) as pool:
+            for done, out in enumerate(pool.imap_unordered(run_case, tasks, chunksize=4), 1):
+                if done % 500 == 0:
+                    print(f"... {done} cases, {time.perf_counter() - started:.0f} s",
+                          file=sys.stderr, flush=True)
+                index = out["index"]
+                label = f"--case {index} ({out['seed_file']})"
+                if out["outcome"] == "unlocated" and all(
+                        code in FILE_CODES for severity, code, line, *_ in out["diagnostics"]
+                        if severity == "error" and line is None):
+                    out["outcome"] = "file error"
+                counts[out["outcome"]] += 1
+                for g in out.get("games", []):
+                    games[g if not g.startswith("unlocated") else "unlocated error"] += 1
+                    if g.startswith("unlocated"):
+                        key = ("in a game", "", g[len("unlocated error: "):][:90])
+                        unlocated[key] += 1
+                        unlocated_case.setdefault(key, label)
+                    if g == "hang":
+                        hangs.append(f"game of {label}")
+                if out["outcome"] == "hang":
+                    hangs.append(f"validate {label}")
+                slowest = max(slowest, (out.get("seconds", 0.0), index, label))
+                slowest_check = max(slowest_check, (out.get("validate_seconds", 0.0), index, label))
+                if out["maxrss_mb"] > peak[0]:
+                    peak = (out["maxrss_mb"], index, label)
+                if out["outcome"] in ("unlocated", "path only"):
+                    for severity, code, line, path, message, _ in out["diagnostics"]:
+                        if severity == "error" and line is None:
+                            kind = "path only" if path else "unlocated"
+                            key = (kind, code, message[:90])
+                            unlocated[key] += 1
+                            unlocated_case.setdefault(key, label)
+                if out["outcome"] == "crash":
+                    name, message, place, tb = out["exc"]
+                    key = (f"{out['stage']}: {name}", message, place)
+                    crashes.setdefault(key, []).append(out)
+                    if len(tracebacks) < args.show:
+                        tracebacks.append(f"case {index} ({out['seed_file']} after "
+                                          f"{out['edits']}):\n{tb}")
+                if args.case is not None:
+                    print(out["text"])
+                    print(f"--- case {index}: {out['seed_file']} after {out['edits']}: "
+                          f"{out['outcome']} {out.get('games', '')}")
+                    for d in out.get("diagnostics", []):
+                        print(d[-1])
+                    if "exc" in out:
+                        print(out["exc"][-1])
     elapsed = time.perf_counter() - started
 
-    total = sum(counts[k] for k in ("valid", "located", "path only", "unlocated", "crash", "hang"))
-    summary = {"count": total, "seed": args.seed, "seconds": round(elapsed, 1),
-               "valid": counts["valid"],
-               "valid_runtime_error_in_play": counts["valid, RulepackError while playing"],
-               "located_errors": counts["located"], "path_only_errors": counts["path only"],
+    total = sum(counts.values())
+    summary = {"kind": args.kind, "count": total, "seed": args.seed, "seconds": round(elapsed, 1),
+               "valid": counts["valid"], "games": dict(games),
+               "located_errors": counts["located"], "whole_file_errors": counts["file error"],
+               "path_only_errors": counts["path only"],
                "unlocated_errors": counts["unlocated"],
-               "crashes": counts["crash"], "hangs": counts["hang"],
+               "crashes": counts["crash"], "hangs": len(hangs),
                "distinct_crashes": len(crashes),
-               "slowest_case": {"index": slowest[1], "seconds": round(slowest[0], 2)}}
+               "slowest_case": {"case": slowest[2], "seconds": round(slowest[0], 2)},
+               "slowest_validation": {"case": slowest_check[2],
+                                      "seconds": round(slowest_check[0], 2)},
+               "peak_memory_mb": {"case": peak[2], "mb": round(peak[0])}}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(f"{total} cases, seed {args.seed}, {elapsed:.1f} s")
-        print(f"  valid            {counts['valid']:6}  (RulepackError while playing: "
-              f"{counts['valid, RulepackError while playing']})")
+        print(f"{total} {args.kind} cases, seed {args.seed}, {elapsed:.1f} s, {args.jobs} job(s)")
+        print(f"  valid            {counts['valid']:6}  games: " + ", ".join(
+            f"{n} {k}" for k, n in sorted(games.items())))
         print(f"  located errors   {counts['located']:6}")
+        print(f"  whole-file errors{counts['file error']:6}  (size, kind of file, encoding: "
+              "no line to give)")
         print(f"  path-only errors {counts['path only']:6}")
         print(f"  unlocated errors {counts['unlocated']:6}")
         print(f"  crashes          {counts['crash']:6}  ({len(crashes)} distinct)")
-        print(f"  hangs            {counts['hang']:6}")
-        print(f"  slowest case     {slowest[1]} ({slowest[0]:.2f} s)")
+        print(f"  hangs            {len(hangs):6}  {', '.join(hangs[:5])}")
+        print(f"  slowest case     {slowest[2]} ({slowest[0]:.2f} s, games included)")
+        print(f"  slowest validate {slowest_check[2]} ({slowest_check[0]:.2f} s)")
+        print(f"  peak memory      {peak[0]:.0f} MB (a worker's largest resident size; "
+              f"first reached by {peak[2]})")
     if unlocated:
         print("\nErrors without a line (kind, code, message), unlocated first, then most frequent:")
-        ranked = sorted(unlocated.items(), key=lambda kv: (kv[0][0] != "unlocated", -kv[1]))
+        ranked = sorted(unlocated.items(), key=lambda kv: (kv[0][0] == "path only", -kv[1]))
         for key, n in ranked[:30]:
             label, code, message = key
             print(f"  {n:5}  {label:9} [{code}] {message}  e.g. {unlocated_case[key]}")
@@ -211,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
             kind, message, place = key
             print(f"\n[{n}] {kind}: {message}\n    at {place}; {len(cases)} case(s), e.g. "
                   f"--case {smallest['index']} ({smallest['seed_file']} after {smallest['edits']})")
-            if args.save:
+            if args.save and smallest["text"]:
                 args.save.mkdir(parents=True, exist_ok=True)
                 suffix = Path(smallest["seed_file"]).suffix
                 (args.save / f"crash{n}{suffix}").write_text(smallest["text"], encoding="utf-8")
@@ -219,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nFirst tracebacks:")
         for tb in tracebacks:
             print(tb)
-    return 1 if crashes or counts["hang"] else 0
+    return 1 if crashes or hangs or counts["unlocated"] or games["unlocated error"] else 0
 
 
 if __name__ == "__main__":

@@ -8,10 +8,25 @@ for bad input.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 _E = TypeVar("_E", bound="RulepackError")
+
+#: The longest message shown, in characters (a longer one is cut in the middle).
+MAX_MESSAGE = 2_000
+#: The most of a source line shown around its caret, in characters.
+MAX_SOURCE_SHOWN = 160
+#: A source line is read for a caret only from a regular file of at most this many bytes.
+MAX_SOURCE_FILE = 64_000_000
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}… ({len(text)} characters) …{text[-half:]}"
 
 
 @dataclass
@@ -58,13 +73,21 @@ class Diagnostic:
 
     def format(self) -> str:
         """Render as ``FILE:LINE:COL: severity: message`` plus source line and caret."""
-        text = f"{self.location}: {self.severity}: {self.message}"
+        text = f"{_cut(str(self.location), 300)}: {self.severity}: " \
+            f"{_cut(self.message, MAX_MESSAGE)}"
         if self.source_line is not None and self.location.column is not None:
             line = self.source_line.rstrip("\n").expandtabs(1)
-            caret = " " * (self.location.column - 1) + "^"
+            column = self.location.column - 1
+            if len(line) > MAX_SOURCE_SHOWN:  # a window around the caret
+                start = max(0, min(column - MAX_SOURCE_SHOWN // 2, len(line) - MAX_SOURCE_SHOWN))
+                end = start + MAX_SOURCE_SHOWN
+                shown = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+                column = column - start + (1 if start else 0)
+                line = shown
+            caret = " " * column + "^"
             text += f"\n    {line}\n    {caret}"
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {_cut(self.hint, MAX_MESSAGE)}"
         return text
 
     def with_source(self) -> "Diagnostic":
@@ -74,10 +97,13 @@ class Diagnostic:
         if self.source_line is not None or loc.line is None or loc.column is None:
             return self
         try:
+            # only a regular file of a sane size (never a pipe or a device)
+            if not os.path.isfile(loc.file) or os.path.getsize(loc.file) > MAX_SOURCE_FILE:
+                return self
             with open(loc.file, encoding="utf-8") as f:
                 for number, text in enumerate(f, 1):
                     if number == loc.line:
-                        return replace(self, source_line=text.rstrip("\n"))
+                        return replace(self, source_line=_cut(text.rstrip("\n"), 100_000))
         except (OSError, UnicodeDecodeError, ValueError):
             pass
         return self
@@ -91,7 +117,7 @@ class Diagnostic:
             "path": self.location.path,
             "severity": self.severity,
             "code": self.code,
-            "message": self.message,
+            "message": _cut(self.message, MAX_MESSAGE),
         }
 
 

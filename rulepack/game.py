@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from rulepack.errors import Location, OptionError, SemanticError
@@ -161,6 +163,9 @@ def _convert(name: str, spec: dict[str, Any], raw: Any, file: str) -> Any:
         raise fail("true or false")
     if kind == "int":
         if isinstance(raw, float) or isinstance(raw, bool):
+            raise fail(f"a whole number from {spec['min']} to {spec['max']}")
+        # digits 0-9 only: int() would also take '٣' or '1_000'
+        if isinstance(raw, str) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", raw):
             raise fail(f"a whole number from {spec['min']} to {spec['max']}")
         try:
             value = int(raw)

@@ -18,6 +18,8 @@ from typing import Any, cast
 
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
+from rulepack.files import (DATA_TOKEN, MAX_DATA_NESTING, MAX_DATA_TOKENS, MAX_RULESET_BYTES,
+                            nesting_error, read_limited, token_limit_error)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
 from rulepack.schemas.validate import validate_ir, validate_parsed
@@ -40,6 +42,9 @@ def resolve(name_or_path: str | Path) -> Path:
     :raises RulepackError: nothing found by that name.
     """
     text = str(name_or_path)
+    if not text.strip():
+        raise RulepackError.at("no ruleset given: name a bundled ruleset (rulepack list) or a "
+                               "file", Location("<arguments>"), code="no-file")
     path = Path(text)
     if path.suffix in RULESET_SUFFIXES or "/" in text or path.exists():
         if not path.exists():
@@ -78,7 +83,8 @@ def ir_from_text(text: str, name: str, suffix: str = ".rules",
     unsaved text).
 
     :raises RulesetSyntaxError: text that does not parse.
-    :raises SchemaError: IR that does not match the schema.
+    :raises SchemaError: IR that does not match the schema, or data nested too
+        deeply or too big (refused before the YAML parser runs).
     """
     if not text.strip():
         raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
@@ -89,9 +95,19 @@ def ir_from_text(text: str, name: str, suffix: str = ".rules",
             check_declarations(ir, name)
         validate_parsed(ir, name)
     else:
+        deep = nesting_error(text)
+        if deep is not None:
+            raise SchemaError(Diagnostic(
+                f"the data is nested more than {MAX_DATA_NESTING} levels deep", Location(name, *deep),
+                code="too-deep", source_line=_line(text, deep[0])))
+        too_many = token_limit_error(text, DATA_TOKEN, MAX_DATA_TOKENS)
+        if too_many is not None:
+            raise SchemaError(Diagnostic(
+                f"the data has more than {MAX_DATA_TOKENS} values, brackets and commas",
+                Location(name, *too_many), code="too-big", source_line=_line(text, too_many[0])))
         # positions are those of the data file itself
-        ir = _read_data(text, name, suffix)
-        validate_ir(ir, name, positions=_position_map(_compose(text)))
+        ir, node = _read_data(text, name, suffix)
+        validate_ir(ir, name, positions=_position_map(node))
     ir["file"] = name
     return ir
 
@@ -100,14 +116,10 @@ def read_text(path: Path, name: str) -> str:
     """The text of a file, decoded as UTF-8 (a byte-order mark at its start dropped).
 
     :param name: the file as shown in error messages.
-    :raises RulepackError: the file cannot be read or is not UTF-8 (located at the
-        first bad byte).
+    :raises RulepackError: the file cannot be read, is not a regular file, is too big
+        (see :mod:`rulepack.files`), or is not UTF-8 (located at the first bad byte).
     """
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulepackError.at(f"cannot read the file: {exc.strerror or exc}", Location(name),
-                               code="no-file") from None
+    raw = read_limited(path, MAX_RULESET_BYTES, "ruleset", name)
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
         raw = raw[3:]
     try:
@@ -120,24 +132,19 @@ def read_text(path: Path, name: str) -> str:
             "as UTF-8)", Location(name, line, column), code="encoding")) from None
 
 
-def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
+def _read_data(text: str, name: str, suffix: str) -> tuple[dict[str, Any], Any]:
+    """The data of a ``.yaml``/``.json`` file and its YAML node tree (for positions),
+    in one pass of the YAML parser."""
     import yaml  # only data files need it
     line: int | None  # of a syntax error, 1-based
     col: int | None
     try:
         if suffix == ".json":
             data = json.loads(text)
-            _annotate(data, _compose(text))
+            node = _compose(text)
         else:
-            for event in yaml.parse(text, Loader=yaml.SafeLoader):
-                if isinstance(event, yaml.AliasEvent):
-                    start = cast(yaml.Mark, event.start_mark)  # the parser marks every event
-                    raise SchemaError(Diagnostic(
-                        "YAML aliases (*name) are not allowed in a ruleset; write the data out",
-                        Location(name, start.line + 1, start.column + 1), code="yaml-alias",
-                        source_line=_line(text, start.line + 1)))
-            data = yaml.safe_load(text)
-            _annotate(data, _compose(text))
+            data, node = _load_yaml(text, name)
+        _annotate(data, node)
     except json.JSONDecodeError as exc:
         line, col, hint = exc.lineno, exc.colno, None
         before = text[:exc.pos].rstrip()
@@ -163,15 +170,42 @@ def _read_data(text: str, name: str, suffix: str) -> dict[str, Any]:
                              code="too-deep") from None
     if not isinstance(data, dict):
         raise SchemaError.at("a ruleset IR file must hold a mapping at the top",
-                             Location(name, None, None, "$"), code="schema")
-    return data
+                             Location(name, 1, 1, "$"), code="schema")
+    return data, node
+
+
+def _load_yaml(text: str, name: str) -> tuple[Any, Any]:
+    """(data, node tree) of a YAML text, read by libyaml where it is installed (the
+    pure-Python reader takes seconds for a large file); aliases are refused."""
+    import yaml
+    loader_class = _yaml_loader()
+    for event in yaml.parse(text, Loader=loader_class):
+        if isinstance(event, yaml.AliasEvent):
+            start = cast(yaml.Mark, event.start_mark)
+            raise SchemaError(Diagnostic(
+                "YAML aliases (*name) are not allowed in a ruleset; write the data out",
+                Location(name, start.line + 1, start.column + 1), code="yaml-alias",
+                source_line=_line(text, start.line + 1)))
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return data, node
+
+
+def _yaml_loader() -> Any:
+    """YAML's safe loader: libyaml's if installed."""
+    import yaml
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _compose(text: str) -> Any:
-    """The YAML node tree of a data file (JSON is read as YAML), for positions."""
+    """The YAML node tree of a JSON file (JSON is read as YAML), for positions."""
     import yaml
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=_yaml_loader())
     except yaml.YAMLError:
         return None
 
@@ -382,7 +416,7 @@ def game_from_ir(ir: dict[str, Any], file: str = "<string>", check: bool = True)
     ir.setdefault("file", file)
     if ir.get("game") is None:
         raise SemanticError.at("this ruleset has no game declaration (game NAME { players 2..4 })",
-                               Location(file), code="no-game")
+                               Location(file, 1, 1, "$.game"), code="no-game")
     game = Game(merge_libraries(ir), file)
     if check:
         for players in sorted({game.min_players, game.max_players}):

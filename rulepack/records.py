@@ -25,13 +25,19 @@ located at the line of the record (and the column, for bad JSON).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import Diagnostic, Location, RulepackError
+from rulepack.files import (MAX_RECORD_BYTES, MAX_RECORD_LINE_BYTES, nesting_error,
+                            read_limited, shorten)
 from rulepack.engine.serialize import encode, plain
 from rulepack.engine.state import Action, ChanceEvent
 from rulepack.engine.values import player_name
@@ -41,6 +47,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
 
 FORMAT = "rulepack-record/1"
+
+#: The deepest nesting of a record line (an outcome is at most a few levels deep).
+MAX_RECORD_NESTING = 50
 
 #: The kinds of line, by their ``"type"``.
 _LINE_TYPES = ("header", "chance", "decision", "result", "stop")
@@ -120,6 +129,8 @@ def result_line(state: "State") -> dict[str, Any]:
 class RecordWriter:
     """Writes the record of one game as it goes: every line is flushed at once.
 
+    The file is created readable and writable by its owner only (mode 0600).
+
     Use: ``RecordWriter(path, game, state, source, agents)`` right after
     ``new_game`` (it writes the header and the setup's chance events), then
     :meth:`apply` for each decision instead of ``state.apply``, and :meth:`finish`
@@ -135,9 +146,19 @@ class RecordWriter:
         self.path = Path(path)
         #: decisions recorded (the stop line's count: a failed action is not one)
         self.decisions = state.decisions
-        # open for the whole game, each line flushed; closed by finish() or stop()
-        self.file: IO[str] = open(self.path, "a" if append else "w",  # noqa: SIM115
-                                  encoding="utf-8")
+        # open for the whole game, each line flushed; closed by finish() or stop();
+        # readable by its owner only (it holds the seed, which gives every hidden
+        # piece away)
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+        # never waiting on a named pipe; a record is a regular file
+        fd = os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(errno.EINVAL, "not a regular file", str(self.path))
+        os.set_blocking(fd, True)
+        if not append:
+            os.fchmod(fd, 0o600)   # a file that was there before, too
+        self.file: IO[str] = open(fd, "a" if append else "w", encoding="utf-8")  # noqa: SIM115
         if not append:
             self.write(header_line(game, state, source, agents))
             for line in chance_lines(state, 0):
@@ -182,12 +203,18 @@ class Record:
         its line number in the file (``(line, data)``).
     :param end: the ``result`` or ``stop`` line and its line number, or ``None``
         for a record cut short (the program ended without writing one).
+    :param warnings: a last line cut short and dropped.
+    :param cut: the number of that line.
     """
 
     path: str
     header: dict[str, Any]
     entries: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     end: tuple[int, dict[str, Any]] | None = None
+    #: what reading it found to say: a last line cut short and dropped
+    warnings: list[Diagnostic] = field(default_factory=list)
+    #: the number of the last line, cut short and dropped, if there was one
+    cut: int | None = None
 
     @property
     def decisions(self) -> int:
@@ -205,44 +232,90 @@ def _error(path: str, line: int | None, message: str, column: int | None = None,
                                   source_line=source))
 
 
+def _json_line(path: str, number: int, chunk: bytes) -> Any:
+    """The JSON value of one line of a record (bytes without the newline)."""
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _error(path, number, f"not UTF-8 text: byte 0x{chunk[exc.start]:02x}",
+                     exc.start + 1) from None
+    if chunk.count(b"[") + chunk.count(b"{") > MAX_RECORD_NESTING and \
+            nesting_error(text, MAX_RECORD_NESTING) is not None:
+        raise _error(path, number, f"not a JSON line: nested more than {MAX_RECORD_NESTING} "
+                     "levels deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _error(path, number, f"not a JSON line: {exc.msg}", exc.colno,
+                     source=text) from None
+    except (RecursionError, ValueError):
+        raise _error(path, number, "not a JSON line: nested too deeply") from None
+
+
+def _cut_warning(path: str, number: int, chunk: bytes) -> Diagnostic:
+    """The warning for a last line cut short: what kind of line it was, how much of it
+    was written."""
+    kind = re.search(rb'"type"\s*:\s*"([a-z]+)"', chunk)
+    what = f"a {kind.group(1).decode()} line" if kind and kind.group(1).decode() in _LINE_TYPES \
+        else "a line"
+    n = re.search(rb'"n"\s*:\s*([0-9]+)\s*,', chunk)
+    if kind and kind.group(1) == b"decision" and n:
+        what = f"decision {int(n.group(1))}"
+    return Diagnostic(f"the last line, {what}, was cut short after {len(chunk)} bytes (the "
+                      "program stopped while writing it); it is dropped"
+                      + (f" and the record is read up to line {number - 1}" if number > 1 else ""),
+                      Location(path, number), severity="warning",
+                      code="record-cut")
+
+
 def read_record(path: str | Path) -> Record:
     """Read and check a record file.
 
-    :raises RecordError: the file is missing, not JSON Lines, a line does not
+    A last line cut short (no newline, and not a whole JSON line: the program was
+    killed or the power failed while writing it) is dropped, with a warning in
+    :attr:`Record.warnings` naming it; the record then ends at the line before.
+
+    :raises RecordError: the file is missing, not a regular file, larger than
+        :data:`~rulepack.files.MAX_RECORD_BYTES`, not JSON Lines, a line does not
         follow the schema, or the lines are out of order (located at the line).
     """
     from rulepack.schemas.validate import record_line_validator
     display = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise _error(display, None, "no such record file", code="no-file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _error(display, None, f"cannot read the record: {exc}", code="no-file") from None
+    raw = read_limited(path, MAX_RECORD_BYTES, "record", display, error=RecordError)
+    chunks = raw.split(b"\n")
     lines: list[tuple[int, dict[str, Any]]] = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        raw = raw.removesuffix("\r")
-        if not raw.strip():
+    warnings: list[Diagnostic] = []
+    cut: int | None = None
+    for number, chunk in enumerate(chunks, start=1):
+        last = number == len(chunks)   # no newline after it: perhaps cut short
+        chunk = chunk.removesuffix(b"\r")
+        if not chunk.strip():
             continue
+        if len(chunk) > MAX_RECORD_LINE_BYTES:
+            raise _error(display, number, f"a line of {len(chunk)} bytes, more than a record "
+                         f"line may be ({MAX_RECORD_LINE_BYTES})")
         try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise _error(display, number, f"not a JSON line: {exc.msg}", exc.colno,
-                         source=raw) from None
-        except (RecursionError, ValueError):
-            raise _error(display, number, "not a JSON line: nested too deeply") from None
+            data = _json_line(display, number, chunk)
+        except RecordError:
+            if not last:
+                raise
+            cut = number
+            warnings.append(_cut_warning(display, number, chunk))
+            break
         kind = data.get("type") if isinstance(data, dict) else None
+        text = chunk.decode("utf-8")
         if kind not in _LINE_TYPES:
             raise _error(display, number, "not a record line: a JSON object whose \"type\" is "
-                         f"one of {', '.join(_LINE_TYPES)}", source=raw)
+                         f"one of {', '.join(_LINE_TYPES)}", source=text)
         errors = sorted(record_line_validator(kind).iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
             where = "/".join(str(p) for p in errors[0].absolute_path)
-            raise _error(display, number, f"{kind} line: {errors[0].message}"
-                         + (f" (at {where})" if where else ""), source=raw)
+            raise _error(display, number, f"{kind} line: {shorten(errors[0].message)}"
+                         + (f" (at {shorten(where)})" if where else ""), source=text)
         lines.append((number, data))
     if not lines:
-        raise _error(display, None, "the record is empty: it needs a header line")
+        raise RecordError(warnings + [Diagnostic("the record is empty: it needs a whole header "
+                                                 "line", Location(display), code="bad-record")])
     first, header = lines[0]
     if header["type"] != "header":
         raise _error(display, first, "the first line of a record is its header")
@@ -257,7 +330,7 @@ def read_record(path: str | Path) -> Record:
         if agent != "human" and agent not in AGENTS:
             raise _error(display, first, f"unknown agent {agent!r} (agents: human, "
                          f"{', '.join(sorted(AGENTS))})")
-    record = Record(display, header)
+    record = Record(display, header, warnings=warnings, cut=cut)
     expected = 1
     for number, data in lines[1:]:
         kind = data["type"]
@@ -303,35 +376,53 @@ DecisionHook = Callable[["State", int, int], None]
 AfterHook = Callable[["State", int], None]
 
 
-def load_recorded_game(record: Record) -> tuple["Game", list[Diagnostic]]:
+def load_recorded_game(record: Record, ruleset: str | None = None) -> tuple["Game", list[Diagnostic]]:
     """The game a record was played with, and a warning if its rules changed.
 
+    The header names the ruleset by its bundled name or by the path the player
+    gave (relative paths are tried from the current folder, then from the record's
+    folder). Since a record may come from anyone, nothing of a ruleset file it
+    names is shown: if that file does not load, the error only says so (the user
+    can run ``rulepack validate`` on it).
+
+    :param ruleset: the ruleset to replay with instead (a bundled name or a path
+        the user gave): its errors are shown in full.
     :raises RulepackError: the ruleset cannot be found or loaded.
     """
     import rulepack
+    from rulepack.loader import RULESET_SUFFIXES, bundled_rulesets
     spec = record.header["ruleset"]
-    source = spec["source"]
-    from rulepack.loader import bundled_rulesets
-    if source != spec["name"] and not Path(source).exists() and source not in bundled_rulesets():
-        try:  # the file is gone: the bundled ruleset of that name, if there is one
-            game = rulepack.load(spec["name"])
-        except RulepackError:
-            raise _error(record.path, 1, f"the ruleset {source} is not there any more",
-                         code="no-file") from None
+    if ruleset is not None:
+        game = rulepack.load(ruleset)
     else:
-        game = rulepack.load(source)
-    warnings: list[Diagnostic] = []
+        source = spec["source"]
+        name = shorten(source, 120)
+        bundled = source in bundled_rulesets()
+        candidates = [Path(source), Path(record.path).parent / source] if not bundled else []
+        found = next((c for c in candidates if c.suffix in RULESET_SUFFIXES and c.is_file()),
+                     None)
+        if found is None and not bundled:
+            if spec["name"] not in bundled_rulesets():
+                raise _error(record.path, 1, f"the ruleset {name} of this record is not there "
+                             "(give it with --ruleset PATH)", code="no-file")
+            source = spec["name"]  # the file is gone: the bundled ruleset of that name
+        try:
+            game = rulepack.load(found if found is not None else source)
+        except RulepackError:
+            raise _error(record.path, 1, f"the ruleset {name} this record names does not load "
+                         f"(rulepack validate shows why)", code="bad-ruleset") from None
+    warnings: list[Diagnostic] = list(record.warnings)
     if ruleset_hash(game) != spec["sha256"]:
         warnings.append(Diagnostic(
-            f"the rules of {spec['name']!r} have changed since this record was made; "
-            "replaying it anyway", Location(record.path, 1), severity="warning",
+            f"the rules of {shorten(spec['name'], 80)!r} have changed since this record was "
+            "made; replaying it anyway", Location(record.path, 1), severity="warning",
             code="ruleset-changed"))
     return game, warnings
 
 
 def replay(record: Record, upto: int | None = None,
            on_decision: DecisionHook | None = None,
-           after_decision: AfterHook | None = None) -> Replay:
+           after_decision: AfterHook | None = None, ruleset: str | None = None) -> Replay:
     """Re-execute a record from its seed and check it.
 
     Each decision must be the recorded player's, at a legal index whose action
@@ -342,14 +433,16 @@ def replay(record: Record, upto: int | None = None,
     :param on_decision: called with ``(state, player, index)`` before each
         decision is applied.
     :param after_decision: called with ``(state, since)`` after each.
+    :param ruleset: replay with this ruleset instead of the one the record names
+        (see :func:`load_recorded_game`).
     :raises RecordError: the replay contradicts the record (located at its line).
     :raises RulepackError: the ruleset cannot be loaded or fails while running.
     """
-    game, warnings = load_recorded_game(record)
+    game, warnings = load_recorded_game(record, ruleset)
     try:
         return _replay(record, game, warnings, upto, on_decision, after_decision)
     except RecordError as exc:
-        if not warnings:
+        if not any(w.code == "ruleset-changed" for w in warnings):
             raise
         raise RecordError(warnings + exc.diagnostics) from None  # the changed rules, first
 

@@ -71,6 +71,9 @@ def _check(read: Callable[[], dict[str, Any]], display: str) -> list[Diagnostic]
         return [d.with_source() for d in exc.diagnostics]
     except RecursionError:
         return [Diagnostic("the ruleset is nested too deeply", Location(display), code="too-deep")]
+    except MemoryError:
+        return [Diagnostic("rulepack ran out of memory checking this ruleset: it builds values "
+                           "too large to hold", Location(display), code="out-of-memory")]
     except Exception as exc:  # noqa: BLE001 - the last guard: never a traceback for a user
         return [Diagnostic(f"rulepack could not check this ruleset ({type(exc).__name__}); "
                            "this is a bug in rulepack, please report it with the file",

@@ -947,3 +947,29 @@ def test_explain_lists_options_patterns_and_the_rulings_applied():
         assert text in result.output
     bad = CliRunner().invoke(cli, ["explain", "no-such-game"])
     assert bad.exit_code == 1 and "Traceback" not in bad.output
+
+
+# ---------------------------------------------------------------------- seeds
+def test_play_draws_its_seed_from_the_os_and_hides_it_from_a_human_until_the_end():
+    """The seed fixes every hidden piece: a human seat never sees it while the game
+    runs, and without --seed every game is dealt differently."""
+    seeds = {json.loads(run("play", "tic-tac-toe", "--players", "2", "--json").stdout)["seed"]
+             for _ in range(3)}
+    assert len(seeds) == 3
+    moves = "".join("1\n" for _ in range(9))
+    result = run("play", "tic-tac-toe", "--seat", "human", "--seat", "first", input=moves)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    record = next(iter(records_folder().glob("tic_tac_toe-*.jsonl")))
+    seed = json.loads(record.read_text(encoding="utf-8").splitlines()[0])["seed"]
+    end = out.rindex("decisions")
+    assert str(seed) not in out[:end] and f"seed {seed}" in out[end:]
+    assert "seed" not in record.name and record.stat().st_mode & 0o777 == 0o600
+    fixed = run("play", "tic-tac-toe", "--seat", "human", "--seat", "first", "--seed", "5",
+                input=moves)
+    assert "seed 5" in fixed.stdout
+
+
+def records_folder() -> Path:
+    import os
+    return Path(os.environ["RULEPACK_RECORDS"])

@@ -195,9 +195,11 @@ def mutate_once(text: str, choose: Chooser) -> tuple[str, str]:
     return _token_edit(text, kind, choose)
 
 
-def mutate(choose: Chooser) -> tuple[str, str, list[str]]:
-    """A seed chosen by ``choose`` with one to three mutations: (file name, text, edits)."""
-    all_seeds = seeds()
+def mutate(choose: Chooser,
+           pool: tuple[tuple[str, str], ...] | None = None) -> tuple[str, str, list[str]]:
+    """A seed chosen by ``choose`` (from ``pool``, default :func:`seeds`) with one to
+    three mutations: (file name, text, edits)."""
+    all_seeds = seeds() if pool is None else pool
     name, text = all_seeds[choose.below(len(all_seeds))]
     edits = []
     for _ in range(1 + choose.below(3)):

@@ -129,7 +129,7 @@ def test_a_human_who_quits_is_told_how_to_resume_and_the_record_says_so(
     result = run("play", "multzo", "--seat", "human", "--seat", "random", "--seed", "2",
                  input="1\n1\nq\n")
     assert result.exit_code == 0, result.output
-    files = list(records_in_a_temporary_folder.glob("multzo-*-seed2.jsonl"))
+    files = list(records_in_a_temporary_folder.glob("multzo-*.jsonl"))
     assert len(files) == 1
     assert f"rulepack resume {files[0]}" in result.output.replace("\n", "")
     record = read_record(files[0])
@@ -302,7 +302,7 @@ def test_the_content_hash_ignores_comments_and_sees_rule_changes(tmp_path):
     path = tmp_path / "game.jsonl"
     result = run("play", str(rules), "--players", "2", "--seed", "3", "--record", str(path))
     assert result.exit_code == 0, result.output
-    assert read_record(path).header["ruleset"]["source"] == str(rules.resolve())
+    assert read_record(path).header["ruleset"]["source"] == str(rules)   # as the user gave it
     rules.write_text("# a comment\n" + RULES.replace("    choose", "\n    choose"),
                      encoding="utf-8")
     assert replay(read_record(path)).warnings == []
@@ -355,3 +355,107 @@ def test_a_record_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path):
     result = run("play", "multzo", "--players", "2", "--json", "--record",
                  str(tmp_path / "no" / "such" / "x.jsonl"))
     assert result.exit_code == 1 and "cannot write the record" in result.output
+
+
+def test_a_record_cut_at_any_byte_of_its_last_two_lines_resumes(tmp_path):
+    """A crash or a power loss in the middle of a write leaves a last line cut short:
+    at every byte of the last two lines, reading drops that line with a warning
+    naming it, resuming removes it from the file, and the game goes on to the same
+    end as the uninterrupted one."""
+    from rulepack.cli.recording import drop_stop_line
+    full = tmp_path / "full.jsonl"
+    assert run("play", "tic-tac-toe", "--players", "2", "--seed", "1", "--record",
+               str(full)).exit_code == 0
+    data = full.read_bytes()
+    *_, before_last, last = data.splitlines(keepends=True)
+    start = len(data) - len(before_last) - len(last)
+    cut = tmp_path / "cut.jsonl"
+    kept_sets: dict[int, int] = {}
+    for at in range(start, len(data) + 1):
+        cut.write_bytes(data[:at])
+        record = read_record(cut)
+        complete = data[:at].count(b"\n")        # whole lines before the cut
+        partial = data[:at].rsplit(b"\n", 1)[-1]
+        whole = bool(partial) and data[at:at + 1] == b"\n"   # only its newline is missing
+        if whole and at == len(data) - 1:
+            assert record.finished and record.warnings == []
+            continue
+        read = 1 + len(record.entries) + (record.end is not None)
+        assert read == complete + whole, at
+        if partial and not whole:
+            (warning,) = record.warnings
+            assert warning.severity == "warning" and warning.location.line == complete + 1
+            line = json.loads(before_last if at < len(data) - len(last) else last)
+            assert f"was cut short after {len(partial)} bytes" in warning.message
+            named = f"decision {line['n']}" if line["type"] == "decision" \
+                else f"a {line['type']} line"
+            if len(partial) > 40:       # far enough to have written its type and number
+                assert named in warning.message, (at, warning.message)
+        else:
+            assert record.warnings == []
+        drop_stop_line(record)
+        assert cut.read_bytes() == data[:at + 1 if whole else at - len(partial)], at
+        if not record.finished:
+            kept_sets.setdefault(complete + whole, at)
+    # each different number of whole lines kept: the game resumes to the same end
+    assert len(kept_sets) == 2
+    for complete, at in kept_sets.items():
+        cut.write_bytes(data[:at])
+        result = run("resume", str(cut))
+        assert result.exit_code == 0, (at, result.output)
+        assert cut.read_bytes() == data, at
+
+
+def test_resume_completes_a_record_cut_before_its_result_line(tmp_path):
+    full = tmp_path / "full.jsonl"
+    assert run("play", "tic-tac-toe", "--players", "2", "--seed", "2", "--record",
+               str(full)).exit_code == 0
+    text = full.read_text(encoding="utf-8")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text[:text.rindex('{"type": "result"')], encoding="utf-8")
+    result = run("resume", str(cut))
+    assert result.exit_code == 0 and "the game was over" in result.output
+    assert cut.read_text(encoding="utf-8") == text
+
+
+def test_a_record_never_shows_lines_of_the_file_it_names(tmp_path):
+    """A record may come from anyone: a ruleset file it names that does not load is
+    reported without a word of its content; ``--ruleset`` names another one."""
+    path = tmp_path / "game.jsonl"
+    record_random_game(path, "tic-tac-toe", 2, {}, seed=1)
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"password": "hunter2-SECRET"}\n', encoding="utf-8")
+    data = lines(path)
+    data[0]["ruleset"]["source"] = str(secret)
+    write_lines(path, data)
+    result = run("replay", str(path))
+    assert result.exit_code == 1 and "does not load" in result.output
+    assert "SECRET" not in result.output and "password" not in result.output
+    assert run("replay", str(path), "--ruleset", "tic-tac-toe").exit_code == 0
+    # a path relative to the record's folder is found from anywhere
+    (tmp_path / "ttt.rules").write_text(
+        (Path(rulepack.__file__).parent / "rulesets" / "tic-tac-toe.rules").read_text(
+            encoding="utf-8"), encoding="utf-8")
+    data[0]["ruleset"]["source"] = "ttt.rules"
+    write_lines(path, data)
+    assert run("replay", str(path)).exit_code == 0
+
+
+def test_records_are_readable_by_their_owner_only(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text("old\n", encoding="utf-8")
+    path.chmod(0o644)
+    assert run("play", "tic-tac-toe", "--players", "2", "--record", str(path)).exit_code == 0
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_huge_record_line_is_refused_not_echoed(tmp_path):
+    path = tmp_path / "game.jsonl"
+    record_random_game(path, "tic-tac-toe", 2, {}, seed=1)
+    text = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    line = '{"type": "chance", "kind": "shuffle", "detail": "' + "x" * 2_000_000 + '"}'
+    text.insert(2, line + "\n")
+    path.write_text("".join(text), encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 1 and f":3: error: a line of {len(line)} bytes" in result.output
+    assert len(result.output) < 1000

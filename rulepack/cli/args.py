@@ -45,15 +45,16 @@ def load_game(ruleset: str) -> "Game":
 
 
 def ruleset_source(ruleset: str) -> str:
-    """How a record names the ruleset it was played with: a bundled name as it is,
-    a file by its absolute path (so the record works from any folder)."""
-    from pathlib import Path
-
-    from rulepack.loader import RULESET_SUFFIXES
-    path = Path(ruleset)
-    if path.suffix in RULESET_SUFFIXES or "/" in ruleset or path.exists():
-        return str(path.resolve())
+    """How a record names the ruleset it was played with: a bundled name, or the
+    path as the user gave it (``rulepack resume`` looks for a relative one from
+    the current folder, then from the record's folder)."""
     return ruleset
+
+
+def random_seed() -> int:
+    """A seed nobody can guess: 63 bits from the operating system's random source."""
+    import secrets
+    return secrets.randbits(63)
 
 
 def parse_options(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:

@@ -41,8 +41,13 @@ class InvalidInput(click.ClickException):
 
 @contextmanager
 def reported() -> Iterator[None]:
-    """Turn any :class:`RulepackError` raised inside into :class:`InvalidInput`."""
+    """Turn any :class:`RulepackError` raised inside into :class:`InvalidInput`, and
+    a ``MemoryError`` too (exit 1 with a message, not a traceback)."""
     try:
         yield
     except RulepackError as exc:
         raise InvalidInput(exc.diagnostics) from None
+    except MemoryError:
+        # the last guard: a ruleset whose values grow without end (never a traceback)
+        raise InvalidInput("rulepack ran out of memory: the ruleset builds values too large "
+                           "to hold") from None

@@ -39,6 +39,12 @@ def option_flag(f: Any) -> Any:
                         help="Set a game option (repeatable), e.g. -o rounds=3.")(f)
 
 
+def ruleset_flag(f: Any) -> Any:
+    return click.option("--ruleset", metavar="RULESET", default=None,
+                        help="Use this ruleset (a bundled name or a path) instead of the one "
+                             "the record names.")(f)
+
+
 def max_decisions_flag(f: Any) -> Any:
     return click.option("--max-decisions", type=click.IntRange(min=1),
                         default=cli_args.DEFAULT_MAX_DECISIONS, show_default=True,
@@ -132,8 +138,9 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
               help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable).")
 @click.option("--players", "-n", type=int,
               help="Number of players; seats not given by --seat are random bots.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of every shuffle and bot choice.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of every shuffle and bot choice (default: drawn from the operating "
+                   "system, and kept off the screen until the game ends when a human plays).")
 @option_flag
 @max_decisions_flag
 @click.option("--json", "as_json", is_flag=True, help="Bots only: print the result as JSON.")
@@ -142,7 +149,7 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
               help="Write the game's record here as it goes (default for a game with a "
                    "human seat: a new file in the records folder).")
 @click.option("--no-record", is_flag=True, help="Write no record.")
-def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
+def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int | None,
          option_pairs: tuple[str, ...], max_decisions: int, as_json: bool,
          no_chance: bool, record_path: str | None, no_record: bool) -> None:
     """Play a game at the terminal, or watch bots play one.
@@ -168,6 +175,8 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
     kinds = cli_args.resolve_seats(seats, players, game)
     if as_json and cli_args.HUMAN in kinds:
         raise click.UsageError("--json plays bots only (all seats must be agents)")
+    if seed is None:
+        seed = cli_args.random_seed()
     with reported():
         state = game.new_game(len(kinds), seed=seed, options=options,
                               max_decisions=max_decisions)
@@ -200,7 +209,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
         from rulepack.records import RecordWriter
         path = record_path or "the records folder"
         try:
-            path = record_path or default_record_path(game, seed)
+            path = record_path or default_record_path(game)
             recorder = RecordWriter(path, game, state, cli_args.ruleset_source(ruleset), kinds)
         except OSError as exc:
             raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") from None
@@ -243,8 +252,8 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
                     recorder.stop(state, "error")
                 raise
     except (Quit, KeyboardInterrupt):
-        console.print(Text(f"Game abandoned after {state.decisions} decisions. "
-                           f"(seed {seed})", style="bold"))
+        # no seed: the game may be resumed, and the seed gives every hidden piece away
+        console.print(Text(f"Game abandoned after {state.decisions} decisions.", style="bold"))
         if recorder is not None:
             recorder.stop(state, "quit")
             console.print(Text(f"Resume it with: rulepack resume {recorder.path}",
@@ -262,7 +271,8 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
               help="Also write a replay viewer here: one self-contained HTML page with the "
                    "picture of every step, the move list, previous/next (arrow keys) and a "
                    "choice of seat (needs the render extra).")
-def replay(record_path: str, as_json: bool, html_path: str | None) -> None:
+@ruleset_flag
+def replay(record_path: str, as_json: bool, html_path: str | None, ruleset: str | None) -> None:
     """Re-execute a game record and verify it.
 
     Plays the recorded decisions from the recorded seed and checks every action,
@@ -276,7 +286,7 @@ def replay(record_path: str, as_json: bool, html_path: str | None) -> None:
     from rulepack.records import replay as replay_record
     with reported():
         record = read_record(record_path)
-        done = replay_record(record)
+        done = replay_record(record, ruleset=ruleset)
     for warning in done.warnings:
         click.echo(warning.format(), err=True)
     state = done.state
@@ -352,7 +362,9 @@ def render(source: str, players: int | None, seats: tuple[str, ...], seed: int,
               type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
               help="Who plays each seat from now on (give one per seat; default: as recorded).")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
-def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
+@ruleset_flag
+def resume(record_path: str, seats: tuple[str, ...], no_chance: bool,
+           ruleset: str | None) -> None:
     """Take up an interrupted game from its record.
 
     The recorded decisions are replayed (and verified), then the game goes on
@@ -370,15 +382,20 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
         raise click.UsageError(f"{len(kinds)} --seat options for a game of "
                                f"{record.header['players']} players")
     with reported():
-        resumed = Resumed(record, kinds)
+        resumed = Resumed(record, kinds, ruleset)
     for warning in resumed.warnings:
         click.echo(warning.format(), err=True)
-    if resumed.state.is_terminal():
-        raise InvalidInput(f"{record_path}: the game is over (see rulepack replay {record_path})")
     try:
         recorder = append_writer(resumed)
     except OSError as exc:
         raise InvalidInput(f"cannot write the record {record_path}: {exc.strerror}") from None
+    if resumed.state.is_terminal():
+        # cut off before its result line: the game is over, the record is completed
+        recorder.finish(resumed.state)
+        click.echo(f"{record_path}: the game was over after {resumed.state.decisions} "
+                   f"decisions; its result line is written now (see rulepack replay "
+                   f"{record_path})")
+        return
     run_session(resumed.game, resumed.state, resumed.kinds, resumed.seed, no_chance, recorder,
                 agents=resumed.agents, resumed=True)
 

@@ -33,12 +33,13 @@ def records_dir() -> Path:
     return Path(state_home) / "rulepack" / "records"
 
 
-def default_record_path(game: "Game", seed: int) -> Path:
-    """A new file in :func:`records_dir`: ``NAME-YYYYMMDD-HHMMSS-seedS.jsonl``
-    (``-2``, ``-3``... if taken)."""
+def default_record_path(game: "Game") -> Path:
+    """A new file in :func:`records_dir`: ``NAME-YYYYMMDD-HHMMSS.jsonl`` (``-2``,
+    ``-3``... if taken). The folder is made readable by its owner only; the name
+    does not give the seed away."""
     folder = records_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    stem = f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     path = folder / f"{stem}.jsonl"
     n = 2
     while path.exists():
@@ -48,10 +49,14 @@ def default_record_path(game: "Game", seed: int) -> Path:
 
 
 def drop_stop_line(record: Record) -> None:
-    """Remove the ``stop`` line that ends an interrupted record (and make sure the
-    file ends with a newline), so that the game can be continued in the same file."""
+    """Remove the ``stop`` line that ends an interrupted record and a last line cut
+    short (and make sure the file ends with a newline), so that the game can be
+    continued in the same file."""
     path = Path(record.path)
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    if record.cut is not None:
+        del lines[record.cut - 1:]
+        record.cut = None
     if record.end is not None and record.end[1]["type"] == "stop":
         del lines[record.end[0] - 1]
         record.end = None
@@ -66,11 +71,13 @@ class Resumed:
 
     :param record: the record read (see :func:`rulepack.records.read_record`).
     :param kinds: the kind of each seat from now on (default: the recorded ones).
+    :param ruleset: the ruleset to use instead of the one the record names.
     :raises rulepack.errors.RulepackError: the record is bad or the replay
         contradicts it (located at its line).
     """
 
-    def __init__(self, record: Record, kinds: list[str] | None = None) -> None:
+    def __init__(self, record: Record, kinds: list[str] | None = None,
+                 ruleset: str | None = None) -> None:
         header = record.header
         self.record = record
         self.kinds = kinds if kinds is not None else list(header["agents"])
@@ -98,7 +105,7 @@ class Resumed:
         def observe(state: "State", since: int) -> None:
             notify(observers, state, since)
 
-        result = replay(record, on_decision=follow, after_decision=observe)
+        result = replay(record, on_decision=follow, after_decision=observe, ruleset=ruleset)
         self.game = result.game
         self.state = result.state
         self.warnings: list[Diagnostic] = list(result.warnings)

@@ -120,6 +120,9 @@ class Session:
 
     def header(self) -> RenderableType:
         who = ", ".join(f"{self.seats[p]} ({self.kinds[p]})" for p in range(len(self.kinds)))
+        if self.humans:
+            # the seed fixes every hidden piece: a player at the screen sees it at the end
+            return Text(f"{self.game.title} · {who}", style="bold")
         return Text(f"{self.game.title} · {who} · seed {self.state.seed}", style="bold")
 
     # ------------------------------------------------------------------ the game
@@ -195,5 +198,6 @@ class Session:
                                                       self.per_player, self.chance))
         viewer = self.humans[0] if len(self.humans) == 1 else None
         self.console.print(render.result_renderable(result, self.seats, self.kinds, viewer))
-        self.console.print(Text(f"{self.state.decisions} decisions", style="dim"))
+        ending = f" · seed {self.state.seed}" if self.humans else ""   # hidden until now
+        self.console.print(Text(f"{self.state.decisions} decisions{ending}", style="dim"))
         return result

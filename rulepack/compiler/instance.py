@@ -23,7 +23,8 @@ from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LIT
                                                ExprCompiler, Fn)
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.program import HALT, Choice
-from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, show
+from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, failure_text, show
+from rulepack.compiler.kinds import check_kinds
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
@@ -203,6 +204,7 @@ class Instance:
             self._heuristic()
             self._defines()
             self._flow()
+            check_kinds(self)
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 
@@ -224,7 +226,14 @@ class Instance:
     def _eval(self, node: dict[str, Any], scope: Scope | None = None) -> Any:
         self._current_node = node
         f = self.exprs.compile(node, scope or self.scope(declares_symbols=True))
-        return f(self.build)  # type: ignore[arg-type]
+        try:
+            return f(self.build)  # type: ignore[arg-type]
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError,
+                ZeroDivisionError, OverflowError) as exc:
+            # a value of the wrong kind where the expression does not check for it
+            # (a list as the key of a map...): the ruleset's mistake, located
+            raise SemanticError.at(f"this value cannot be computed: {failure_text(exc)}",
+                                   self._loc(node), code="bad-value") from None
 
     def _flatten(self, values: list[Any]) -> list[Any]:
         out: list[Any] = []
@@ -279,7 +288,11 @@ class Instance:
             seen.add(name)
             attr_names = [a["name"] for a in comp["attributes"]]
             domains = []
-            for a in comp["attributes"]:
+            for i, a in enumerate(comp["attributes"]):
+                if a["name"] in attr_names[:i]:
+                    raise SemanticError.at(f"component {name!r} declares attribute "
+                                           f"{a['name']!r} twice", self._loc(a),
+                                           code="duplicate-name")
                 self.attributes.add(a["name"])
                 values = self._flatten([self._eval(v) for v in a["values"]])
                 for v in values:
@@ -378,8 +391,13 @@ class Instance:
             dom = self.domains.get(attr, [])
             missing = [v for v in dom if v not in self.orders[attr]]
             if missing:
+                # an order from a library has no place in this file: point at the
+                # component whose values it leaves out
+                where = o if o.get("at") else next(
+                    (c for c in self.ir.get("components", []) if c.get("at") and any(
+                        a.get("name") == attr for a in c.get("attributes", []))), o)
                 raise SemanticError.at(f"order {attr} leaves out {describe(missing)}",
-                                       self._loc(o), code="incomplete-order")
+                                       self._loc(where), code="incomplete-order")
         declared = {a["name"] for c in self.ir.get("components", []) for a in c["attributes"]}
         for attr, dom in self.domains.items():
             if attr in declared:

@@ -19,6 +19,40 @@ class RuleValueError(Exception):
     """A value of the wrong kind met an operation (turned into a located error)."""
 
 
+def failure_text(exc: BaseException) -> str:
+    """What went wrong when a Python operation failed on a ruleset's values, in the
+    language's terms (never Python's own message, which names its classes):
+    ``a player (player 1) cannot be used here``, ``division by zero``."""
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, OverflowError):
+        return "a number too large"
+    obj = getattr(exc, "obj", None) if isinstance(exc, AttributeError) else None
+    if obj is not None:
+        return f"{kind_of(obj)} ({shorten_text(show(obj))}) cannot be used here"
+    if isinstance(exc, (IndexError, KeyError)):
+        return "no such element"
+    if isinstance(exc, TypeError) and "unhashable" in str(exc):
+        return "a list or a map cannot be a key of a map or an item of a set"
+    return "a value of the wrong kind reached it"
+
+
+def kind_of(value: Any) -> str:
+    """``a player``, ``a piece``, ``a number``... for messages."""
+    from rulepack.engine.values import PatternRef, Player
+    for cls, name in ((Player, "a player"), (Piece, "a piece"), (Cell, "a cell"),
+                      (ZoneRef, "a zone"), (PatternRef, "a pattern"), (bool, "true or false"),
+                      (int, "a number"), (float, "a number"), (str, "a word"), (list, "a list"),
+                      (tuple, "a tuple"), (dict, "a map")):
+        if isinstance(value, cls):
+            return name
+    return "a value"
+
+
+def shorten_text(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def show(value: Any) -> str:
     """A value as a message shows it, in the language's terms (``player 2``,
     ``red 4``, ``[1, 2]``, ``none``), never a Python repr."""

@@ -21,7 +21,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.rng import Rng
-from rulepack.engine.runtime import RuleValueError, items, show
+from rulepack.engine.runtime import RuleValueError, failure_text, items, show
 from rulepack.engine.values import Player, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -191,10 +191,11 @@ class State(Effects):
         self._legal = None
         self.decisions += 1
         if self.decisions > self.max_decisions:
+            at = choice.at or [0, 0]   # located at the decision that went over
             raise RulesetRuntimeError.at(
                 f"the game did not end within {self.max_decisions} decisions "
                 "(raise the limit with --max-decisions if the game is simply long)",
-                Location(self.inst.file), code="step-limit")
+                Location(self.inst.file, at[0] or None, at[1] or None), code="step-limit")
         self._run(alt.body.pc)
 
     def result(self) -> dict[str, Any]:
@@ -360,7 +361,8 @@ class State(Effects):
                             ZeroDivisionError, OverflowError)):
             # A value of an unexpected kind reached an operation that does not check
             # for it; still the user's ruleset, so still a located message.
-            return RulesetRuntimeError.at(f"this rule cannot be carried out: {exc}", loc,
+            return RulesetRuntimeError.at("this rule cannot be carried out: "
+                                          + failure_text(exc), loc,
                                           code="runtime")
         return exc
 

@@ -16,6 +16,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxError
+from rulepack.files import MAX_RULES_TOKENS, RULES_TOKEN, token_limit_error
 from rulepack.grammar.tables import load_parser
 from rulepack.grammar.transformer import ToIR
 
@@ -185,7 +186,15 @@ def _source_parser() -> Lark:
 
 
 def _tree(text: str, filename: str, parser: Lark, tokens: list[Token] | None = None) -> Tree[Token]:
-    """The parse tree of ``text``, Lark's errors turned into located ones."""
+    """The parse tree of ``text``, Lark's errors turned into located ones; a text of
+    too many tokens is refused before any parser runs."""
+    too_many = token_limit_error(text, RULES_TOKEN, MAX_RULES_TOKENS)
+    if too_many is not None:
+        line, column = too_many
+        raise RulesetSyntaxError(Diagnostic(
+            f"the ruleset has more than {MAX_RULES_TOKENS} words, numbers and symbols",
+            Location(filename, line, column), code="too-big",
+            source_line=text.split("\n")[line - 1]))
     _nesting_check(text, filename)
     lines = text.splitlines()
     _RUN.text = text
@@ -202,8 +211,7 @@ def _tree(text: str, filename: str, parser: Lark, tokens: list[Token] | None = N
         glued = _glued_word_error(text, lines, filename)
         raise (glued or _syntax_error(exc, text, lines, filename)) from None
     except RecursionError:
-        raise RulesetSyntaxError.at("the ruleset is nested too deeply",
-                                    Location(filename), code="too-deep") from None
+        raise _too_deep(text, lines, filename) from None
     glued = _glued_word_error(text, lines, filename)
     if glued is not None:
         raise glued
@@ -252,10 +260,21 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
         raise RulesetSyntaxError.at(f"cannot read this ruleset: {exc.orig_exc}",
                                     Location(filename), code="syntax") from None
     except RecursionError:
-        raise RulesetSyntaxError.at("the ruleset is nested too deeply",
-                                    Location(filename), code="too-deep") from None
+        raise _too_deep(text, lines, filename) from None
     ir["file"] = filename
     return ir
+
+
+def _too_deep(text: str, lines: list[str], filename: str) -> RulesetSyntaxError:
+    """The ruleset recursed too deeply in the parser or the transformer: most likely
+    a very long chain of operators (``1+1+1+...``), located at the line with the
+    most tokens."""
+    counts = [len(RULES_TOKEN.findall(line)) for line in lines] or [0]
+    line = counts.index(max(counts)) + 1
+    return RulesetSyntaxError(Diagnostic(
+        "the ruleset is nested too deeply: an expression here is too long (split it with "
+        "let or define)", Location(filename, line, 1), code="too-deep",
+        source_line=lines[line - 1] if lines else None))
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str],

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Diagnostic, Location, SchemaError
+from rulepack.files import MAX_DATA_NESTING, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
     from jsonschema.exceptions import ValidationError
@@ -42,6 +43,44 @@ def _strict_class() -> Any:
 @lru_cache(maxsize=1)
 def _validator() -> Any:
     return strict_validator(ruleset_schema())
+
+
+@lru_cache(maxsize=1)
+def _fast_validator() -> Any:
+    """The ruleset schema compiled by ``jsonschema_rs`` (the ``fast`` extra), or ``None``."""
+    import importlib
+    try:
+        module = importlib.import_module("jsonschema_rs")
+        return module.validator_for(ruleset_schema())
+    except Exception:  # noqa: BLE001 - not installed, or a schema it cannot compile
+        return None
+
+
+def _surely_valid(ir: Any) -> bool:
+    """Whether the fast validator (if installed) finds ``ir`` valid: some hundred times
+    faster than ``jsonschema``, which then only has to run to word the errors of an
+    invalid file. IR with a float is left to ``jsonschema``, whose strict integers
+    refuse ``2.0``."""
+    fast = _fast_validator()
+    if fast is None or _has_float(ir):
+        return False
+    try:
+        return bool(fast.is_valid(ir))
+    except Exception:  # noqa: BLE001 - data it cannot take (keys that are not text...)
+        return False
+
+
+def _has_float(ir: Any) -> bool:
+    todo = [ir]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, float):
+            return True
+    return False
 
 
 @lru_cache(maxsize=None)
@@ -102,6 +141,33 @@ def may_break_limits(ir: Any) -> bool:
     return False
 
 
+#: The largest ``maxItems`` of the schema: a longer list is refused at once.
+MAX_ITEMS = 10_000
+
+
+def _long_list(ir: Any, file: str) -> tuple[Any, ...] | None:
+    """The JSON path of a list of more than :data:`MAX_ITEMS` items in ``ir``, if any.
+
+    :raises SchemaError: code ``too-deep``, for IR nested more than
+        :data:`~rulepack.files.MAX_DATA_NESTING` levels deep (IR given to the API
+        directly; a file is scanned for that before it is parsed).
+    """
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(ir, ())]
+    while todo:
+        node, path = todo.pop()
+        if len(path) > MAX_DATA_NESTING:
+            raise SchemaError.at(f"the ruleset data is nested more than {MAX_DATA_NESTING} "
+                                 "levels deep", Location(file, path=_json_path(path[:20]) + "..."),
+                                 code="too-deep")
+        if isinstance(node, dict):
+            todo.extend((v, path + (k,)) for k, v in node.items())
+        elif isinstance(node, list):
+            if len(node) > MAX_ITEMS:
+                return path
+            todo.extend((v, path + (i,)) for i, v in enumerate(node))
+    return None
+
+
 def _good_at(node: Any) -> tuple[int, int] | None:
     at = node.get("at") if isinstance(node, dict) else None
     if isinstance(at, list) and len(at) == 2 and all(
@@ -141,6 +207,19 @@ def validate_ir(ir: Any, file: str = "<string>", limit: int = 20,
     :raises SchemaError: with one diagnostic per problem (at most ``limit``), each
         naming the JSON path and, where the IR came from text, the source position.
     """
+    long_list = _long_list(ir, file)
+    if long_list is not None:   # refused before the schema check walks every item
+        path = _json_path(long_list)
+        line, col = _position(ir, long_list)
+        if positions:
+            where = long_list
+            while where not in positions and where:
+                where = where[:-1]
+            line, col = positions.get(where, (line, col))
+        raise SchemaError(Diagnostic(f"{path}: a list of more than {MAX_ITEMS} items",
+                                     Location(file, line, col, path), code="schema"))
+    if _surely_valid(ir):
+        return
     try:
         errors = sorted(_validator().iter_errors(ir), key=lambda e: list(map(str, e.absolute_path)))
     except RecursionError:
@@ -168,6 +247,10 @@ def validate_ir(ir: Any, file: str = "<string>", limit: int = 20,
 
 
 def _message(err: ValidationError) -> str:
+    return shorten(_full_message(err), 300)
+
+
+def _full_message(err: ValidationError) -> str:
     if err.validator == "additionalProperties":
         return err.message.replace("Additional properties are not allowed", "unknown key(s)")
     if err.validator in ("oneOf", "anyOf") and err.context:

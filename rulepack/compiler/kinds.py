@@ -1,0 +1,445 @@
+"""A static check of the kinds of values where the language needs one kind.
+
+After an instance has compiled (names, arities), this pass walks every expression
+and statement once more, inferring a coarse *kind* for what it can — constants and
+options by their values, zones, components, built-in names and functions, and the
+names bound by ``for``, ``let``, comprehensions and action parameters — and reports a
+value of the wrong kind where one is needed, before any game is played:
+
+- a pattern for ``best``, ``matches``, ``partition``, ``partitionable``, ``usable``;
+- pieces (a zone or a list of pieces) for their second argument;
+- a cell for ``at``; a direction for ``along``; ``row``/``col`` of a cell;
+- a player (or its number) to index a ``per player`` variable or zone, a key of the family
+  (a symbol of the family) to index a ``per VALUE`` zone.
+
+A kind is only known when it is certain (a constant, a zone, a literal); anything
+else (variables, ``define`` parameters, attributes of pieces) is unknown and never
+reported, and ``none`` is always let through (it is a run-time matter), so a valid
+ruleset is never refused. Errors: :class:`~rulepack.errors.SemanticError` located
+at the expression, code ``wrong-kind``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulepack.compiler.scope import Global
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
+from rulepack.errors import Location, SemanticError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.instance import Instance
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What an expression certainly gives: one or more basic kinds (``pattern``,
+    ``zone``, ``piece``, ``cell``, ``player``, ``number``, ``bool``, ``word``,
+    ``none``, ``list``, ``tuple``, ``map``), the kind of a list's items and of a
+    tuple's parts where known, and one word it may be (for messages)."""
+
+    basic: frozenset[str]
+    items: "Kind | None" = None
+    parts: "tuple[Kind | None, ...] | None" = None
+    word: str | None = None
+
+
+#: An unknown kind.
+Unknown = None
+
+
+def _of(*basic: str, items: Kind | None = None) -> Kind:
+    return Kind(frozenset(basic), items)
+
+
+def union(a: Kind | None, b: Kind | None) -> Kind | None:
+    if a is None or b is None:
+        return None
+    items = union(a.items, b.items) if "list" in a.basic and "list" in b.basic \
+        else (a.items or b.items)
+    parts = None
+    if a.parts is not None and b.parts is not None and len(a.parts) == len(b.parts):
+        parts = tuple(union(x, y) for x, y in zip(a.parts, b.parts))
+    elif "tuple" not in (a.basic & b.basic):
+        parts = a.parts or b.parts
+    return Kind(a.basic | b.basic, items, parts, a.word or b.word)
+
+
+def of_value(value: Any, depth: int = 0) -> Kind | None:
+    """The kind of a value computed at compile time."""
+    if depth > 8:
+        return None
+    # the engine's values first: some of them are numbers or texts underneath
+    if isinstance(value, PatternRef):
+        return _of("pattern")
+    if isinstance(value, ZoneRef):
+        return _of("zone")
+    if isinstance(value, Piece):
+        return _of("piece")
+    if isinstance(value, Cell):
+        return _of("cell")
+    if isinstance(value, Player):
+        return _of("player")
+    if isinstance(value, bool):
+        return _of("bool")
+    if isinstance(value, (int, float)):
+        return _of("number")
+    if isinstance(value, str):
+        return Kind(frozenset({"word"}), word=value)
+    if value is None:
+        return _of("none")
+    if isinstance(value, tuple):
+        return Kind(frozenset({"tuple"}), parts=tuple(of_value(v, depth + 1) for v in value))
+    if isinstance(value, list):
+        items: Kind | None = Kind(frozenset())
+        for v in value[:500]:
+            items = union(items, of_value(v, depth + 1))
+            if items is None:
+                break
+        return Kind(frozenset({"list"}), items)
+    if isinstance(value, dict):
+        return _of("map")
+    return None
+
+
+_PLAYERS = _of("list", items=_of("player"))
+_DIRECTION = Kind(frozenset({"tuple"}), parts=(_of("number"), _of("number")))
+_BUILTIN_NAMES: dict[str, Kind | None] = {
+    "players": _PLAYERS, "others": _PLAYERS, "active": _PLAYERS,
+    "current": _of("player"), "next": _of("player"), "round": _of("number"),
+    "nobody": None, "everyone": None, "owner": None,
+    "axes": _of("list", items=_DIRECTION), "directions": _of("list", items=_DIRECTION),
+}
+_PIECE_LIST = _of("list", items=_of("piece"))
+_CALL_RESULTS: dict[str, Kind | None] = {
+    "count": _of("number"), "sum": _of("number"), "abs": _of("number"),
+    "cells": _of("list", items=_of("cell")), "empty": _of("list", items=_of("cell")),
+    "at": _of("piece", "none"), "best": _PIECE_LIST, "matches": _of("bool"),
+    "partitionable": _of("bool"), "usable": _PIECE_LIST, "is_active": _of("bool"),
+    "order": _PLAYERS, "after": _of("player"), "score": _of("number"),
+    "neighbours": _of("list", items=_of("cell")), "knows": _of("bool"),
+    "cell": _of("cell", "none"), "step": _of("cell", "none"),
+    "ends": _of("list", items=_of("cell")),
+}
+#: Functions whose first argument is a pattern, and whose other arguments are pieces.
+_PATTERN_FUNCTIONS = {"best", "matches", "partition", "partitionable", "usable"}
+
+
+def describe(kind: Kind) -> str:
+    """``a word ('tes')``, ``a list of players``, ``a number``..."""
+    names = {"pattern": "a pattern", "zone": "a zone", "piece": "a piece", "cell": "a cell",
+             "player": "a player", "number": "a number", "bool": "true or false",
+             "word": f"a word ({kind.word!r})" if kind.word else "a word", "none": "none",
+             "tuple": "a tuple", "map": "a map"}
+    parts = []
+    for b in sorted(kind.basic - {"none"}) or ["none"]:
+        if b == "list":
+            inner = kind.items
+            what = "a list"
+            if inner is not None and inner.basic - {"none"}:
+                first = sorted(inner.basic - {"none"})[0]
+                what += " of " + {"pattern": "patterns", "zone": "zones", "piece": "pieces",
+                                  "cell": "cells", "player": "players", "number": "numbers",
+                                  "bool": "truth values", "word": "words", "list": "lists",
+                                  "tuple": "tuples", "map": "maps"}[first]
+            parts.append(what)
+        else:
+            parts.append(names[b])
+    return " or ".join(parts)
+
+
+class KindChecker:
+    """Checks one compiled instance (see the module's docstring)."""
+
+    def __init__(self, inst: "Instance") -> None:
+        self.inst = inst
+        self.globals: dict[str, Global] = inst.globals
+        self.file = inst.file
+        #: the kind of each variable's value (of each player's, for ``per player``):
+        #: its initial value's and every value a ``set`` gives it
+        self.var_kinds: dict[str, Kind | None] = {}
+        #: report mistakes (off while the variables' kinds are gathered)
+        self.reporting = False
+        self.assigned: dict[str, Kind | None] = {}
+
+    # ------------------------------------------------------------------ entry
+    def check(self) -> None:
+        """:raises SemanticError: a value of the wrong kind, located."""
+        variables = [v for v in self.inst.ir.get("variables", []) if isinstance(v, dict)]
+        self.var_kinds = {v["name"]: Kind(frozenset()) for v in variables}
+        for _ in range(3):   # what a set gives may depend on what the variables hold
+            self.assigned = {v["name"]: self.kind(v.get("expr"), {}) for v in variables}
+            self.walk_all()
+            if self.assigned == self.var_kinds:
+                break
+            self.var_kinds = dict(self.assigned)
+        else:
+            self.var_kinds = {name: None for name in self.var_kinds}   # not settled: unknown
+        self.reporting = True
+        self.walk_all()
+
+    def walk_all(self) -> None:
+        ir = self.inst.ir
+        for d in ir.get("defines", []):
+            env: dict[str, Kind | None] = {p: None for p in d.get("params", [])}
+            self.walk(d.get("body"), env)
+        for key in ("score", "heuristic", "winner"):
+            if isinstance(ir.get(key), dict):
+                env = {}
+                for bind in ("player", "param", "bind"):
+                    if isinstance(ir[key].get(bind), str):
+                        env[ir[key][bind]] = _of("player")
+                self.walk(ir[key], env)
+        for key in ("setup", "play"):
+            self.walk(ir.get(key), {})
+        for phase in ir.get("phases", []):
+            self.walk(phase.get("body"), {})
+
+    def error(self, message: str, node: dict[str, Any]) -> SemanticError:
+        at = node.get("at") or [None, None]
+        return SemanticError.at(message, Location(self.file, at[0] or None, at[1] or None),
+                                code="wrong-kind")
+
+    # ------------------------------------------------------------------ walking
+    def walk(self, node: Any, env: dict[str, Kind | None]) -> None:
+        if isinstance(node, list):
+            env = dict(env)                  # a block: its lets stay in it
+            for item in node:
+                self.walk(item, env)
+                if isinstance(item, dict) and item.get("k") == "let" and \
+                        isinstance(item.get("bind"), str):
+                    env[item["bind"]] = self.kind(item.get("expr"), env)
+            return
+        if not isinstance(node, dict):
+            return
+        inner = env
+        if "bind" in node and isinstance(node.get("in"), dict):
+            inner = dict(env)
+            self.bind(node["bind"], self.element(self.kind(node["in"], env)), inner)
+            self.walk(node["in"], inner)   # its own where may read the name
+        if node.get("k") == "action":
+            inner = dict(env)
+            for param in node.get("params") or []:
+                if isinstance(param, dict):
+                    self.bind(param.get("bind"), self.element(self.kind(param.get("in"), inner)),
+                              inner)
+                    self.walk(param.get("in"), inner)   # its own where may read the name
+                    self.walk(param.get("if"), inner)
+        if node.get("k") == "where":
+            inner = dict(env)   # the condition reads attributes of each item by name
+            for name in self.inst.attributes:
+                inner[name] = None
+            inner["owner"] = None
+        if node.get("k") == "run":
+            inner = dict(env)
+            for name in self.inst.attributes:
+                inner[name] = None
+        if node.get("k") == "set" and node.get("name") in self.assigned and \
+                node.get("name") not in env:
+            name = node["name"]
+            self.assigned[name] = union(self.assigned[name], self.kind(node.get("expr"), env))
+        if self.reporting:
+            self.check_node(node, inner if node.get("k") != "let" else env)
+        for key, value in node.items():
+            if key in ("at", "in") and "bind" in node:
+                continue
+            if node.get("k") == "action" and key == "params":
+                continue
+            if isinstance(value, (dict, list)):
+                self.walk(value, inner)
+
+    def bind(self, bind: Any, kind: Kind | None, env: dict[str, Kind | None]) -> None:
+        if isinstance(bind, str):
+            env[bind] = kind
+        elif isinstance(bind, list):
+            parts = kind.parts if kind is not None and kind.basic == {"tuple"} else None
+            for i, name in enumerate(bind):
+                part = parts[i] if parts is not None and i < len(parts) else None
+                self.bind(name, part, env)
+
+    # ------------------------------------------------------------------ kinds
+    def element(self, kind: Kind | None) -> Kind | None:
+        """The kind of an item of a collection of this kind."""
+        if kind is None:
+            return None
+        if kind.basic == {"list"}:
+            return kind.items
+        if kind.basic == {"zone"}:
+            return _of("piece")
+        return None
+
+    def kind(self, node: Any, env: dict[str, Kind | None]) -> Kind | None:
+        if not isinstance(node, dict):
+            return None
+        k = node.get("k")
+        if k == "lit":
+            return of_value(node.get("value"))
+        if k == "name":
+            return self.name_kind(node.get("name"), env)
+        if k == "list":
+            items: Kind | None = Kind(frozenset())
+            for item in node.get("items", []):
+                items = union(items, self.kind(item, env))
+            return Kind(frozenset({"list"}), items)   # no items: nothing known against it
+        if k == "tuple":
+            return Kind(frozenset({"tuple"}),
+                        parts=tuple(self.kind(i, env) for i in node.get("items", [])))
+        if k == "range":
+            return _of("list", items=_of("number"))
+        if k == "where":
+            return self.kind(node.get("of"), env)
+        if k == "index":
+            return self.index_kind(node, env)
+        if k == "call":
+            fn = node.get("fn")
+            if fn in ("random", "first", "last", "only"):
+                return self.element(self.kind((node.get("args") or [None])[0], env))
+            return _CALL_RESULTS.get(str(fn)) if fn not in self.globals else None
+        if k == "op" and node.get("op") == "+":
+            kinds = [self.kind(a, env) for a in node.get("args", [])]
+            kinds = [x for x in kinds if x is None or x.basic]   # leave out "nothing yet"
+            if kinds and all(x is not None and x.basic == {"list"} for x in kinds):
+                merged = kinds[0]
+                for x in kinds[1:]:
+                    merged = union(merged, x)
+                return merged
+        if k == "op" and node.get("op") in ("+", "-", "*", "//", "%", "/") and all(
+                (self.kind(a, env) or Kind(frozenset())).basic == {"number"}
+                for a in node.get("args", [])):
+            return _of("number")
+        if k == "op" and node.get("op") in ("==", "!=", "<", "<=", ">", ">=", "in", "not",
+                                            "and", "or"):
+            return None if node.get("op") in ("and", "or") else _of("bool")
+        return None
+
+    def name_kind(self, name: Any, env: dict[str, Kind | None]) -> Kind | None:
+        if name in env:
+            return env[name]
+        g = self.globals.get(name)
+        if g is None:
+            return _BUILTIN_NAMES.get(name) if isinstance(name, str) else None
+        if g.kind in ("const", "option", "symbol", "pattern"):
+            return of_value(g.value)
+        if g.kind == "zone":
+            return _of("zone")
+        if g.kind == "component":
+            return _PIECE_LIST
+        if g.kind == "builtin":
+            return _BUILTIN_NAMES.get(name)
+        if g.kind == "var":
+            return self.var_kinds.get(name)
+        return None
+
+    def index_kind(self, node: dict[str, Any], env: dict[str, Kind | None]) -> Kind | None:
+        of = node.get("of")
+        if isinstance(of, dict) and of.get("k") == "name" and of.get("name") not in env:
+            g = self.globals.get(str(of.get("name")))
+            if g is not None and g.kind == "zone_family":
+                return _of("zone")
+            if g is not None and g.kind == "player_var":
+                return self.var_kinds.get(str(of.get("name")))
+        base = self.kind(of, env)
+        if base is not None and base.basic == {"list"}:
+            return base.items
+        if base is not None and base.basic == {"tuple"} and base.parts:
+            index = node.get("index")
+            if isinstance(index, dict) and index.get("k") == "lit" and \
+                    type(index.get("value")) is int and 0 <= index["value"] < len(base.parts):
+                return base.parts[index["value"]]
+            merged: Kind | None = Kind(frozenset())
+            for part in base.parts:
+                merged = union(merged, part)
+            return merged
+        return None
+
+    # ------------------------------------------------------------------ checks
+    def need(self, node: Any, env: dict[str, Kind | None], allowed: set[str],
+             what: str, context: str) -> None:
+        """Report ``node`` if its kind is certainly something ``allowed`` excludes."""
+        kind = self.kind(node, env)
+        if kind is None:
+            return
+        wrong = kind.basic - allowed - {"none"}
+        if wrong:
+            shown = Kind(frozenset(wrong), kind.items, kind.parts, kind.word)
+            raise self.error(f"{context} needs {what}, not {describe(shown)}", node)
+
+    def need_pieces(self, node: Any, env: dict[str, Kind | None], context: str) -> None:
+        kind = self.kind(node, env)
+        if kind is None:
+            return
+        self.need(node, env, {"zone", "list"}, "pieces (a zone or a list of pieces)", context)
+        if kind.basic == {"list"} and kind.items is not None:
+            wrong = kind.items.basic - {"piece", "none"}
+            if wrong:
+                raise self.error(f"{context} needs pieces (a zone or a list of pieces), not "
+                                 f"{describe(kind)}", node)
+
+    def check_node(self, node: dict[str, Any], env: dict[str, Kind | None]) -> None:
+        k = node.get("k")
+        if k == "call":
+            fn = node.get("fn")
+            args = node.get("args") or []
+            if fn in self.globals and self.globals[fn].kind == "define":
+                return
+            if fn in _PATTERN_FUNCTIONS and args:
+                self.need(args[0], env, {"pattern"}, "a pattern", f"{fn}()")
+                for arg in args[1:]:
+                    self.need_pieces(arg, env, f"{fn}()")
+            elif fn == "at" and args:
+                self.need(args[0], env, {"cell"}, "a cell", "at()")
+        elif k == "run":
+            self.need(node.get("along"), env, {"tuple"}, "a direction (row step, column step)",
+                      "along")
+        elif k == "attr":
+            kind = self.kind(node.get("of"), env)
+            if kind is not None and kind.basic == {"cell"} and node.get("name") not in ("row",
+                                                                                         "col"):
+                raise self.error(f"a cell has no attribute {node.get('name')!r} (it has row "
+                                 "and col)", node)
+        elif k in ("index", "set"):
+            self.check_index(node, env)
+
+    def check_index(self, node: dict[str, Any], env: dict[str, Kind | None]) -> None:
+        if node.get("k") == "set":
+            name, index = node.get("name"), node.get("index")
+        else:
+            of = node.get("of")
+            if not (isinstance(of, dict) and of.get("k") == "name"):
+                return
+            name, index = of.get("name"), node.get("index")
+        if index is None or name in env:
+            return
+        g = self.globals.get(str(name))
+        if g is None:
+            return
+        if g.kind == "player_var":
+            self.need(index, env, {"player", "number"}, "a player", f"{name}[...]")
+        elif g.kind == "zone_family" and isinstance(g.value, dict):
+            if g.value.get("per") == "player":
+                self.need(index, env, {"player", "number"}, "a player", f"zone {name}[...]")
+            elif isinstance(g.value.get("zones"), dict):
+                keys = list(g.value["zones"])
+                kind = self.kind(index, env)
+                if kind is None:
+                    return
+                shown = ", ".join(map(str, keys[:6])) + (", ..." if len(keys) > 6 else "")
+                self.need(index, env, {type_kind(k) for k in keys}, f"one of {shown}",
+                          f"zone {name}[...]")
+                if kind.word is not None and kind.basic == {"word"} and kind.word not in keys \
+                        and all(isinstance(k, str) for k in keys):
+                    raise self.error(f"zone {name} has no [{kind.word}] (it has {shown})", index)
+
+
+def type_kind(value: Any) -> str:
+    kind = of_value(value)
+    return next(iter(kind.basic)) if kind is not None and len(kind.basic) == 1 else "word"
+
+
+def check_kinds(inst: "Instance") -> None:
+    """Check the kinds of values in a compiled instance (see the module's docstring).
+
+    :raises SemanticError: a value of the wrong kind, located at the expression.
+    """
+    KindChecker(inst).check()
