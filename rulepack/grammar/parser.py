@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import threading
 from functools import lru_cache
-from typing import Any, Iterator, cast
+from typing import Callable, Any, Iterator, cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -185,9 +185,11 @@ def _source_parser() -> Lark:
     return load_parser(_keyword_seen, _collect)
 
 
-def _tree(text: str, filename: str, parser: Lark, tokens: list[Token] | None = None) -> Tree[Token]:
-    """The parse tree of ``text``, Lark's errors turned into located ones; a text of
-    too many tokens is refused before any parser runs."""
+def _tree(text: str, filename: str, make_parser: Callable[[], Lark],
+          tokens: list[Token] | None = None) -> Tree[Token]:
+    """The parse tree of ``text`` by the parser ``make_parser()`` gives, Lark's errors
+    turned into located ones; a text of too many tokens or nested too deeply is
+    refused before the parser is even built."""
     too_many = token_limit_error(text, RULES_TOKEN, MAX_RULES_TOKENS)
     if too_many is not None:
         line, column = too_many
@@ -196,6 +198,7 @@ def _tree(text: str, filename: str, parser: Lark, tokens: list[Token] | None = N
             Location(filename, line, column), code="too-big",
             source_line=text.split("\n")[line - 1]))
     _nesting_check(text, filename)
+    parser = make_parser()
     lines = text.splitlines()
     _RUN.text = text
     _RUN.glued = []
@@ -230,7 +233,7 @@ def parse_source(text: str, filename: str = "<string>") -> tuple[Tree[Token], li
     _RUN.comments = []
     tokens: list[Token] = []
     try:
-        tree = _tree(text, filename, _source_parser(), tokens)
+        tree = _tree(text, filename, _source_parser, tokens)
         merged = sorted(tokens + _RUN.comments, key=lambda t: t.start_pos or 0)
         return tree, [t for t in merged if t.type != "$END"]
     finally:
@@ -245,7 +248,7 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
     :returns: the ruleset IR (a JSON-able dict, see ``schemas/ruleset.schema.json``).
     :raises RulesetSyntaxError: the text does not follow the grammar.
     """
-    tree = _tree(text, filename, _parser())
+    tree = _tree(text, filename, _parser)
     lines = text.splitlines()
     try:
         ir = ToIR().transform(tree)
