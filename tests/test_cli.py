@@ -947,3 +947,74 @@ def test_explain_lists_options_patterns_and_the_rulings_applied():
         assert text in result.output
     bad = CliRunner().invoke(cli, ["explain", "no-such-game"])
     assert bad.exit_code == 1 and "Traceback" not in bad.output
+
+
+def test_explain_json_has_the_tables_and_cites_real_lines():
+    """Issue 11: `explain` has `--json`, and its source lines point at real files."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    import rulepack
+    from rulepack.cli.main import main as cli
+    rulesets = Path(rulepack.__file__).parent / "rulesets"
+    root = Path(__file__).resolve().parent.parent
+    result = CliRunner().invoke(cli, ["explain", "packkub", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["min_players"], data["max_players"]) == (2, 6)
+    assert "jokers" in data["options"] and "set_meld" in data["patterns"]
+    assert any("lowest score" in line for line in data["ending"])
+    assert (root / data["rulings_doc"]).is_file()
+    cited = {r["rulings"] for r in data["rulings"]}
+    assert any("P6" in ids for ids in cited)
+    for r in data["rulings"]:
+        line = (rulesets / r["file"]).read_text(encoding="utf-8").splitlines()[r["line"] - 1]
+        assert r["comment"] in line
+    # every file the text names exists, or is said not to be shipped
+    for name in ("multzo", "packkub", "multiplay", "mismemory"):
+        out = CliRunner().invoke(cli, ["explain", name, "--json"]).output
+        assert "RULINGS.md" not in out and "RULINGS.md" not in \
+            CliRunner().invoke(cli, ["explain", name]).output
+        for m in re.finditer(r"([\w./-]+\.(?:md|txt|rules))(:\d+)?( \(the original rules, not)?",
+                             out):
+            path, shipped = m.group(1), m.group(3) is None
+            if shipped:
+                assert (root / path).is_file() or (rulesets / path).is_file(), path
+
+
+def test_explain_says_how_each_game_ends_and_who_wins():
+    from rulepack.cli.ending import ending
+    import rulepack
+    multzo = ending(rulepack.load("multzo"))
+    assert multzo[0].startswith("Ends: rounds are played until any(")
+    assert multzo[-1].startswith("Wins: the highest score")
+    ttt = " ".join(ending(rulepack.load("tic-tac-toe")))
+    assert "'end game winners current'" in ttt and "Wins: whoever" in ttt
+    plain = rulepack.loads('game g {\n  players 2\n}\nuse piecepack (tile)\nzone s: stack\n'
+                           'setup {\n  move tile to s\n}\nplay {\n  turns from 0 until true {\n'
+                           '    choose {\n      action "pass" {\n      }\n    }\n  }\n}\n')
+    assert ending(plain)[-1].startswith("Wins: nobody")
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_seat_and_agent_are_both_accepted(command: str):
+    """Issue 11: one name for seats in play and simulate, the other kept as an alias."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main as cli
+    outs = []
+    for flag in ("--seat", "--agent"):
+        args = [command, "tic-tac-toe", flag, "first", flag, "random", "--json"]
+        if command == "simulate":
+            args += ["--games", "3"]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        outs.append(json.loads(result.output))
+    assert outs[0] == {**outs[1], **{k: outs[0][k] for k in ("seconds", "games_per_second")
+                                     if k in outs[0]}}
+    seats = outs[0]["seats"]
+    assert [s if isinstance(s, str) else s["agent"] for s in seats] == ["first", "random"]

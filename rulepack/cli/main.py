@@ -127,16 +127,20 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
 # ---------------------------------------------------------------------- play
 @main.command()
 @click.argument("ruleset")
-@click.option("--seat", "seats", multiple=True, metavar="KIND",
+@click.option("--seat", "--agent", "seats", multiple=True, metavar="KIND",
               type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
-              help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable).")
+              help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable; "
+                   "--agent is another name for it).")
 @click.option("--players", "-n", type=int,
               help="Number of players; seats not given by --seat are random bots.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every shuffle and bot choice.")
 @option_flag
 @max_decisions_flag
-@click.option("--json", "as_json", is_flag=True, help="Bots only: print the result as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Bots only: print the result as JSON. There players are numbered from 0, "
+                   "as in the Python API: \"winners\": [0] is player 1 of the screen, and "
+                   "scores and returns are lists in seat order.")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), metavar="PATH",
               help="Write the game's record here as it goes (default for a game with a "
@@ -257,7 +261,9 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
 # ---------------------------------------------------------------------- records
 @main.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the replayed result as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the replayed result as JSON (players numbered from 0: "
+                   "\"winners\": [0] is player 1 of the screen).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="PAGE",
               help="Also write a replay viewer here: one self-contained HTML page with the "
                    "picture of every step, the move list, previous/next (arrow keys) and a "
@@ -392,13 +398,14 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the simulation; game i is seeded mix_seed(SEED, i).")
 @option_flag
-@click.option("--agent", "agents", multiple=True, metavar="NAME",
+@click.option("--seat", "--agent", "agents", multiple=True, metavar="NAME",
               type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
               help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
-                   "one --agent for all seats. Default: random.")
+                   "one --seat for all seats. Default: random. --agent is another name "
+                   "for it.")
 @max_decisions_flag
 @click.option("--rotate", is_flag=True,
-              help="Rotate the seats: game i puts the k-th --agent in seat (k + i) mod "
+              help="Rotate the seats: game i puts the k-th --seat in seat (k + i) mod "
                    "players, and the summary shows each agent's results too.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
               help="Play the games in this many processes (0: one per CPU); the results "
@@ -410,12 +417,12 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
     """Let bots play many games and summarise them.
 
     Per seat: wins (a shared win counts for each winner), win rate with its 95%
-    (Wilson) interval, and mean score; with --rotate, the same per --agent;
+    (Wilson) interval, and mean score; with --rotate, the same per --seat agent;
     then the mean length, draws, ties and speed.
 
     \b
     rulepack simulate multzo --games 500 --players 4 --jobs 4
-    rulepack simulate multzo -n 3 --agent lookahead --agent random --agent random --rotate
+    rulepack simulate multzo -n 3 --seat lookahead --seat random --seat random --rotate
     """
     from rulepack.cli.simulate import simulate as run
     from rulepack.cli.render import summary_renderable
@@ -427,7 +434,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
     if len(names) <= 1:
         names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
     elif len(names) != players:
-        raise click.UsageError(f"{len(names)} --agent options for --players {players}")
+        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
     console = make_console()
     with reported():
         game.instance(players, options)
@@ -467,12 +474,13 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
               help="One variant per value, side by side (repeatable: every combination).")
 @click.option("--variant", "variant_sets", multiple=True, metavar="'NAME=V NAME=V'",
               help="A whole option set as one variant (repeatable).")
-@click.option("--agent", "agents", multiple=True, metavar="NAME",
+@click.option("--seat", "--agent", "agents", multiple=True, metavar="NAME",
               type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
               help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
-                   "one --agent for all seats. Default: random.")
+                   "one --seat for all seats. Default: random. --agent is another name "
+                   "for it.")
 @click.option("--no-rotate", is_flag=True,
-              help="Keep each --agent in its seat (default: game i puts the k-th agent in "
+              help="Keep each --seat agent in its seat (default: game i puts the k-th agent in "
                    "seat (k + i) mod players).")
 @click.option("--team", "teams", multiple=True, metavar="SEATS",
               help="Report these seats together as a team, e.g. --team 1,3 (repeatable).")
@@ -524,7 +532,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     if len(names) <= 1:
         names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
     elif len(names) != players:
-        raise click.UsageError(f"{len(names)} --agent options for --players {players}")
+        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
     console = make_console()
     backend = Backend(jobs=jobs, cluster=cluster)
 
@@ -637,17 +645,22 @@ def lsp_command() -> None:
 
 @main.command("explain")
 @click.argument("ruleset")
-def explain_command(ruleset: str) -> None:
-    """Describe a ruleset: players, options, components, zones, patterns, and the
-    rulings it applies where the original rules are open."""
+@click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
+def explain_command(ruleset: str, as_json: bool) -> None:
+    """Describe a ruleset: players, how it ends and who wins, options, components,
+    zones, patterns, and the rulings it applies where the original rules are open
+    (each cited at FILE:LINE of the ruleset; their texts are in docs/rulings.md)."""
     from pathlib import Path
 
-    from rulepack.cli.explain import explain
+    from rulepack.cli.explain import explain, explain_data
     from rulepack.loader import load, resolve
     with reported():
         path = resolve(ruleset)
         game = load(ruleset)
-        make_console().print(explain(game, Path(path)))
+        if as_json:
+            print_json(explain_data(game, Path(path)))
+        else:
+            make_console().print(explain(game, Path(path)))
 
 
 if __name__ == "__main__":  # pragma: no cover
