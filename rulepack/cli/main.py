@@ -39,6 +39,13 @@ def option_flag(f: Any) -> Any:
                         help="Set a game option (repeatable), e.g. -o rounds=3.")(f)
 
 
+def verbose_flag(f: Any) -> Any:
+    return click.option("--verbose", "-v", is_flag=True,
+                        help="Show every zone (empty ones too), every variable (those named "
+                             "_x too) and every piece of a stack; the default screen is "
+                             "compact.")(f)
+
+
 def max_decisions_flag(f: Any) -> Any:
     return click.option("--max-decisions", type=click.IntRange(min=1),
                         default=cli_args.DEFAULT_MAX_DECISIONS, show_default=True,
@@ -146,9 +153,10 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
               help="Write the game's record here as it goes (default for a game with a "
                    "human seat: a new file in the records folder).")
 @click.option("--no-record", is_flag=True, help="Write no record.")
+@verbose_flag
 def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
          option_pairs: tuple[str, ...], max_decisions: int, as_json: bool,
-         no_chance: bool, record_path: str | None, no_record: bool) -> None:
+         no_chance: bool, record_path: str | None, no_record: bool, verbose: bool) -> None:
     """Play a game at the terminal, or watch bots play one.
 
     \b
@@ -208,7 +216,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int,
             recorder = RecordWriter(path, game, state, cli_args.ruleset_source(ruleset), kinds)
         except OSError as exc:
             raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") from None
-    run_session(game, state, kinds, seed, no_chance, recorder)
+    run_session(game, state, kinds, seed, no_chance, recorder, verbose=verbose)
 
 
 def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
@@ -228,7 +236,7 @@ def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
 
 def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: bool,
                 recorder: Any, agents: dict[int, Any] | None = None,
-                resumed: bool = False) -> None:
+                resumed: bool = False, verbose: bool = False) -> None:
     """Play at the console to the end or to a quit; the record (if any) ends with
     the result, or a stop line and the command that resumes it."""
     from rich.text import Text
@@ -241,7 +249,8 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
         with reported():
             try:
                 Session(game, state, kinds, seed, console, show_chance=not no_chance,
-                        agents=agents, recorder=recorder, resumed=resumed).run()
+                        agents=agents, recorder=recorder, resumed=resumed,
+                        verbose=verbose).run()
             except RulepackError:
                 if recorder is not None:
                     recorder.stop(state, "error")
@@ -358,7 +367,8 @@ def render(source: str, players: int | None, seats: tuple[str, ...], seed: int,
               type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
               help="Who plays each seat from now on (give one per seat; default: as recorded).")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
-def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
+@verbose_flag
+def resume(record_path: str, seats: tuple[str, ...], no_chance: bool, verbose: bool) -> None:
     """Take up an interrupted game from its record.
 
     The recorded decisions are replayed (and verified), then the game goes on
@@ -386,7 +396,7 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool) -> None:
     except OSError as exc:
         raise InvalidInput(f"cannot write the record {record_path}: {exc.strerror}") from None
     run_session(resumed.game, resumed.state, resumed.kinds, resumed.seed, no_chance, recorder,
-                agents=resumed.agents, resumed=True)
+                agents=resumed.agents, resumed=True, verbose=verbose)
 
 
 # ---------------------------------------------------------------------- simulate
