@@ -1022,3 +1022,69 @@ def test_seat_and_agent_are_both_accepted(command: str):
                                      if k in outs[0]}}
     seats = outs[0]["seats"]
     assert [s if isinstance(s, str) else s["agent"] for s in seats] == ["first", "random"]
+
+
+# ---------------------------------------------------------------------- the compact screen
+
+def test_compact_view_leaves_out_empty_zones_internal_variables_and_stacked_pieces():
+    tile = lambda i, n: {"id": i, "kind": "tile", "name": n, "face": "up"}  # noqa: E731
+    view = {"player": 0, "seats": ["player 1", "player 2"], "zones": {
+        "box": {"name": "box", "kind": "pile", "count": 0, "pieces": [], "hidden": 0},
+        "board": {"name": "board", "kind": "grid", "rows": 1, "cols": 2, "count": 0,
+                  "cells": [{"row": 1, "col": 1, "piece": None},
+                            {"row": 1, "col": 2, "piece": None}]},
+        "pile": {"name": "pile", "kind": "stack", "count": 3,
+                 "pieces": [tile(1, "ace of suns"), tile(2, "2 of suns"), tile(3, "3 of suns")]},
+    }, "variables": {"_helper": 7, "declarer": None}}
+    compact = _text(render.view_renderable(view, "G", set(), compact=True))
+    full = _text(render.view_renderable(view, "G", set()))
+    assert "box" in full and not re.search(r"^\s*box\b", compact, re.M)
+    assert re.search(r"^\s*board\b", compact, re.M)          # a grid, even empty, is shown
+    assert re.search(r"^\s*pile\s+3\s+top: 3 of suns\s*$", compact, re.M), compact
+    assert "ace of suns" in full and "ace of suns" not in compact
+    assert "_helper" in full and "_helper" not in compact and "declarer" in compact
+
+
+def test_play_screen_is_compact_unless_verbose():
+    """Multzo's screen: no empty box/discards zones and one line per coin stack
+    (count and top coin); --verbose shows the empty zones and every coin."""
+    args = ("play", "multzo", "--seat", "human", "--seat", "random", "--seed", "1",
+            "--no-record")
+    compact = run(*args, input="q\n")
+    verbose = run(*args, "--verbose", input="q\n")
+    assert compact.exit_code == 0 and verbose.exit_code == 0, compact.output
+    first = lambda out: out[:out.index(PROMPT)]  # noqa: E731
+    assert not re.search(r"^\s*discards\s+0\s+empty", first(compact.stdout), re.M)
+    assert re.search(r"^\s*discards\s+0\s+empty", first(verbose.stdout), re.M)
+    assert re.search(r"^\s*box\b", first(verbose.stdout), re.M)
+    assert not re.search(r"^\s*box\b", first(compact.stdout), re.M)
+    assert re.search(r"^\s*coins\[suns\]\s+5\s+top: \S+ of suns coin\s*$",
+                     first(compact.stdout), re.M), compact.stdout
+    assert first(compact.stdout).count("of suns coin") < first(verbose.stdout).count(
+        "of suns coin")
+
+
+def test_play_forced_move_has_a_notice_and_no_prompt(multzo):
+    """Multzo's first move of a turn, drawing, is the only legal action: it is played
+    with a one-line notice; the next decision (a discard) is asked."""
+    state = multzo.new_game(2, seed=0)
+    assert state.current_player == 0 and len(state.legal_actions()) == 1
+    only = state.legal_actions()[0].text
+    result = run("play", "multzo", "--seat", "human", "--seat", "random", "--seed", "0",
+                 "--no-record", input="q\n")
+    assert result.exit_code == 0, result.output
+    before = result.stdout[:result.stdout.index(PROMPT)]
+    assert f"Your only move: {only} (played for you)" in before
+    assert f"player 1 (you): {only}" in before
+
+
+def test_question_mark_shows_the_rules_summary_and_the_start_says_how_to_win():
+    result = run("play", "packkub", "--seat", "human", "--seat", "random", "--seed", "2",
+                 "--no-record", input="?\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    start = out[:out.index(PROMPT)]
+    assert "Wins: the lowest score" in start and "Patterns" not in start
+    after = out[out.index(PROMPT):]
+    assert "Patterns" in after and "Rulings applied" in after and "set_meld" in after
+    assert after.count(PROMPT) == 2          # asked again after the summary
