@@ -420,7 +420,8 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool, verbose: b
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
               help="Play the games in this many processes (0: one per CPU); the results "
                    "do not depend on it.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON (each seat numbered from 1, as on the screen).")
 def simulate(ruleset: str, games: int, players: int | None, seed: int,
              option_pairs: tuple[str, ...], agents: tuple[str, ...], max_decisions: int,
              rotate: bool, jobs: int, as_json: bool) -> None:
