@@ -262,7 +262,9 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
     while not state.is_terminal():
         p = state.current_player
         start = len(state.history)
-        if p == human:
+        if p == human and len(state.legal_actions()) == 1:
+            state.apply(0)                  # a forced move: played with a notice, no prompt
+        elif p == human:
             hidden = {t.name for t in tiles if not state.visible(t, human)}
             windows.append((hidden, set(allowed)))
             allowed = seen_now()
@@ -583,7 +585,8 @@ def _packkub_plan(seed: int, decisions: int) -> tuple[list[int], list[str]]:
             pick = next((t for t in texts if t == "meld the played tiles"), None) \
                 or next((t for t in texts if t.startswith("play ")), None) \
                 or next((t for t in texts if t == "end the turn"), None) or texts[0]
-            numbers.append(texts.index(pick) + 1)
+            if len(texts) > 1:              # a forced move is played without a prompt
+                numbers.append(texts.index(pick) + 1)
             chosen.append(pick)
             state.apply(pick)
         else:
@@ -813,7 +816,8 @@ def test_mismemory_line_of_24_is_printed_in_bands():
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert max(len(line) for line in out.splitlines()) <= 80
-    board = out[out.index("board"):out.index("collected[player 1]")]
+    start = out.index("board")
+    board = out[start:out.index("Your move", start)]   # empty zones are not shown
     letters = re.findall(r"^\s*(?:board\s+24\s+)?((?:[a-x]\s+)*[a-x])\s*$", board, re.M)
     assert " ".join(letters).split() == list("abcdefghijklmnopqrstuvwx"), board
     assert len(re.findall("▒+", board)) == 24
@@ -973,3 +977,141 @@ def test_play_draws_its_seed_from_the_os_and_hides_it_from_a_human_until_the_end
 def records_folder() -> Path:
     import os
     return Path(os.environ["RULEPACK_RECORDS"])
+
+
+def test_explain_json_has_the_tables_and_cites_real_lines():
+    """Issue 11: `explain` has `--json`, and its source lines point at real files."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    import rulepack
+    from rulepack.cli.main import main as cli
+    rulesets = Path(rulepack.__file__).parent / "rulesets"
+    root = Path(__file__).resolve().parent.parent
+    result = CliRunner().invoke(cli, ["explain", "packkub", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["min_players"], data["max_players"]) == (2, 6)
+    assert "jokers" in data["options"] and "set_meld" in data["patterns"]
+    assert any("lowest score" in line for line in data["ending"])
+    assert (root / data["rulings_doc"]).is_file()
+    cited = {r["rulings"] for r in data["rulings"]}
+    assert any("P6" in ids for ids in cited)
+    for r in data["rulings"]:
+        line = (rulesets / r["file"]).read_text(encoding="utf-8").splitlines()[r["line"] - 1]
+        assert r["comment"] in line
+    # every file the text names exists, or is said not to be shipped
+    for name in ("multzo", "packkub", "multiplay", "mismemory"):
+        out = CliRunner().invoke(cli, ["explain", name, "--json"]).output
+        assert "RULINGS.md" not in out and "RULINGS.md" not in \
+            CliRunner().invoke(cli, ["explain", name]).output
+        for m in re.finditer(r"([\w./-]+\.(?:md|txt|rules))(:\d+)?( \(the original rules, not)?",
+                             out):
+            path, shipped = m.group(1), m.group(3) is None
+            if shipped:
+                assert (root / path).is_file() or (rulesets / path).is_file(), path
+
+
+def test_explain_says_how_each_game_ends_and_who_wins():
+    from rulepack.cli.ending import ending
+    import rulepack
+    multzo = ending(rulepack.load("multzo"))
+    assert multzo[0].startswith("Ends: rounds are played until any(")
+    assert multzo[-1].startswith("Wins: the highest score")
+    ttt = " ".join(ending(rulepack.load("tic-tac-toe")))
+    assert "'end game winners current'" in ttt and "Wins: whoever" in ttt
+    plain = rulepack.loads('game g {\n  players 2\n}\nuse piecepack (tile)\nzone s: stack\n'
+                           'setup {\n  move tile to s\n}\nplay {\n  turns from 0 until true {\n'
+                           '    choose {\n      action "pass" {\n      }\n    }\n  }\n}\n')
+    assert ending(plain)[-1].startswith("Wins: nobody")
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_seat_and_agent_are_both_accepted(command: str):
+    """Issue 11: one name for seats in play and simulate, the other kept as an alias."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main as cli
+    outs = []
+    for flag in ("--seat", "--agent"):
+        args = [command, "tic-tac-toe", flag, "first", flag, "random", "--json",
+                "--seed", "3"]       # play's default seed is drawn from the OS
+        if command == "simulate":
+            args += ["--games", "3"]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        outs.append(json.loads(result.output))
+    assert outs[0] == {**outs[1], **{k: outs[0][k] for k in ("seconds", "games_per_second")
+                                     if k in outs[0]}}
+    seats = outs[0]["seats"]
+    assert [s if isinstance(s, str) else s["agent"] for s in seats] == ["first", "random"]
+
+
+# ---------------------------------------------------------------------- the compact screen
+
+def test_compact_view_leaves_out_empty_zones_internal_variables_and_stacked_pieces():
+    tile = lambda i, n: {"id": i, "kind": "tile", "name": n, "face": "up"}  # noqa: E731
+    view = {"player": 0, "seats": ["player 1", "player 2"], "zones": {
+        "box": {"name": "box", "kind": "pile", "count": 0, "pieces": [], "hidden": 0},
+        "board": {"name": "board", "kind": "grid", "rows": 1, "cols": 2, "count": 0,
+                  "cells": [{"row": 1, "col": 1, "piece": None},
+                            {"row": 1, "col": 2, "piece": None}]},
+        "pile": {"name": "pile", "kind": "stack", "count": 3,
+                 "pieces": [tile(1, "ace of suns"), tile(2, "2 of suns"), tile(3, "3 of suns")]},
+    }, "variables": {"_helper": 7, "declarer": None}}
+    compact = _text(render.view_renderable(view, "G", set(), compact=True))
+    full = _text(render.view_renderable(view, "G", set()))
+    assert "box" in full and not re.search(r"^\s*box\b", compact, re.M)
+    assert re.search(r"^\s*board\b", compact, re.M)          # a grid, even empty, is shown
+    assert re.search(r"^\s*pile\s+3\s+top: 3 of suns\s*$", compact, re.M), compact
+    assert "ace of suns" in full and "ace of suns" not in compact
+    assert "_helper" in full and "_helper" not in compact and "declarer" in compact
+
+
+def test_play_screen_is_compact_unless_verbose():
+    """Multzo's screen: no empty box/discards zones and one line per coin stack
+    (count and top coin); --verbose shows the empty zones and every coin."""
+    args = ("play", "multzo", "--seat", "human", "--seat", "random", "--seed", "1",
+            "--no-record")
+    compact = run(*args, input="q\n")
+    verbose = run(*args, "--verbose", input="q\n")
+    assert compact.exit_code == 0 and verbose.exit_code == 0, compact.output
+    first = lambda out: out[:out.index(PROMPT)]  # noqa: E731
+    assert not re.search(r"^\s*discards\s+0\s+empty", first(compact.stdout), re.M)
+    assert re.search(r"^\s*discards\s+0\s+empty", first(verbose.stdout), re.M)
+    assert re.search(r"^\s*box\b", first(verbose.stdout), re.M)
+    assert not re.search(r"^\s*box\b", first(compact.stdout), re.M)
+    assert re.search(r"^\s*coins\[suns\]\s+5\s+top: \S+ of suns coin\s*$",
+                     first(compact.stdout), re.M), compact.stdout
+    assert first(compact.stdout).count("of suns coin") < first(verbose.stdout).count(
+        "of suns coin")
+
+
+def test_play_forced_move_has_a_notice_and_no_prompt(multzo):
+    """Multzo's first move of a turn, drawing, is the only legal action: it is played
+    with a one-line notice; the next decision (a discard) is asked."""
+    state = multzo.new_game(2, seed=0)
+    assert state.current_player == 0 and len(state.legal_actions()) == 1
+    only = state.legal_actions()[0].text
+    result = run("play", "multzo", "--seat", "human", "--seat", "random", "--seed", "0",
+                 "--no-record", input="q\n")
+    assert result.exit_code == 0, result.output
+    before = result.stdout[:result.stdout.index(PROMPT)]
+    assert f"Your only move: {only} (played for you)" in before
+    assert f"player 1 (you): {only}" in before
+
+
+def test_question_mark_shows_the_rules_summary_and_the_start_says_how_to_win():
+    result = run("play", "packkub", "--seat", "human", "--seat", "random", "--seed", "2",
+                 "--no-record", input="?\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    start = out[:out.index(PROMPT)]
+    assert "Wins: the lowest score" in start and "Patterns" not in start
+    after = out[out.index(PROMPT):]
+    assert "Patterns" in after and "Rulings applied" in after and "set_meld" in after
+    assert after.count(PROMPT) == 2          # asked again after the summary

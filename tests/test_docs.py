@@ -468,3 +468,17 @@ def test_ruling_texts_match_the_shared_rulings():
     assert sorted(ours) == sorted(shared)
     for rid in shared:
         assert ours[rid] == shared[rid], f"ruling {rid} differs from {os.fspath(_shared_rulings())}"
+
+
+def test_the_idioms_section_has_a_checked_example_for_each_idiom():
+    """Issue 11: an idioms section, each idiom with an example the tests run."""
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    section = text[text.index("## 16. Idioms"):]
+    idioms = ("Carrying a piece between two decisions of one turn", "Identical spaces",
+              "Changing one element of a list", "Arithmetic on players",
+              "Rolling piecepack dice")
+    starts = [section.index(f"**{name}") for name in idioms] + [len(section)]
+    for name, start, end in zip(idioms, starts, starts[1:]):
+        part = section[start:end]
+        assert re.search(r"<!-- check: (game|declarations|statements) -->\n```rules\n", part), \
+            f"the idiom {name!r} has no checked rules example"

@@ -40,58 +40,112 @@ def rulings_cited(path: Path) -> list[tuple[int, str, str]]:
     return out
 
 
-def explain(game: Game, path: Path | None) -> RenderableType:
-    """A rich renderable describing the ruleset."""
-    parts: list[RenderableType] = []
-    title = Text(game.title, style="bold")
-    if game.source:
-        title.append(f"  (source: {game.source})", style="dim")
-    parts.append(title)
-    parts.append(Text(f"{game.min_players}-{game.max_players} players"
-                      if game.min_players != game.max_players else f"{game.min_players} players"))
+#: Where the rulings that rulesets cite are written, in the repository.
+RULINGS_DOC = "docs/rulings.md"
+
+
+def source_note(source: str, ruleset: Path | None) -> str:
+    """How ``explain`` cites a ruleset's ``source``: as it is when it names an existing
+    file (next to the ruleset), else marked as the original text, not in the repository."""
+    if ruleset is not None and (ruleset.parent / source).is_file():
+        return source
+    return f"{source} (the original rules, not in this repository)"
+
+
+def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
+    """What ``rulepack explain`` shows, as JSON-ready data.
+
+    Keys: ``name``, ``title``, ``source`` (or ``None``), ``min_players``,
+    ``max_players``, ``options`` (name → ``values``, ``default``, ``help``),
+    ``components`` (kind → ``pieces``, ``attributes``; for the smallest player
+    count), ``zones`` (list of ``name``, ``kind``, ``per``, ``seen_by``),
+    ``patterns`` (name → constraint texts, or alternatives joined by ``or``),
+    ``phases``, ``ending`` (how the game ends and who wins: lines of text, see
+    :func:`ending_lines`) and ``rulings`` (list of ``file``, ``line``, ``rulings``,
+    ``comment``; their texts are in ``rulings_doc``).
+    """
     inst = game.instance(game.min_players, {})
-    if game.options:
-        table = Table("option", "values", "default", "meaning", box=box.SIMPLE, title="Options")
-        for name, spec in game.options.items():
-            if spec["type"] == "bool":
-                values = "true, false"
-            elif spec["type"] == "int":
-                values = f"{spec['min']}..{spec['max']}"
-            else:
-                values = ", ".join(str(_lit(v)) for v in spec["values"])
-            table.add_row(name, values, str(_lit(spec["default"])), spec.get("help") or "")
-        parts.append(table)
-    comps = Table("component", "pieces", "attributes", box=box.SIMPLE,
-                  title=f"Components (for {game.min_players} players)")
-    for kind, pieces in inst.kind_pieces.items():
-        attrs = sorted({a for p in pieces for a in p.attrs})
-        comps.add_row(kind, str(len(pieces)), ", ".join(attrs))
-    parts.append(comps)
-    zones = Table("zone", "kind", "per", "face-down pieces seen by", box=box.SIMPLE, title="Zones")
+    options = {}
+    for name, spec in game.options.items():
+        if spec["type"] == "bool":
+            values = "true, false"
+        elif spec["type"] == "int":
+            values = f"{spec['min']}..{spec['max']}"
+        else:
+            values = ", ".join(str(_lit(v)) for v in spec["values"])
+        options[name] = {"values": values, "default": str(_lit(spec["default"])),
+                         "help": spec.get("help") or ""}
+    components = {kind: {"pieces": len(pieces),
+                         "attributes": sorted({a for p in pieces for a in p.attrs})}
+                  for kind, pieces in inst.kind_pieces.items()}
+    zones = []
     for z in game.ir.get("zones", []):
         info = next(i for i in inst.zones if i.name == z["name"])
-        zones.add_row(z["name"], info.kind if info.kind != "grid" else
-                      f"grid {info.rows}x{info.cols}", z.get("per") or "", info.seen_by)
-    parts.append(zones)
-    if game.ir.get("patterns"):
-        pats = Table("pattern", "constraints", box=box.SIMPLE, title="Patterns")
-        for p in game.ir["patterns"]:
-            if p.get("any"):
-                pats.add_row(p["name"], " or ".join(p["any"]))
-            else:
-                pats.add_row(p["name"], ", ".join(_constraint(c) for c in p["all"]))
-        parts.append(pats)
-    phases = [p["name"] for p in game.ir.get("phases", [])]
-    if phases:
-        parts.append(Text("Phases: " + ", ".join(phases)))
+        zones.append({"name": z["name"],
+                      "kind": info.kind if info.kind != "grid" else f"grid {info.rows}x{info.cols}",
+                      "per": z.get("per") or "", "seen_by": info.seen_by})
+    patterns = {p["name"]: (" or ".join(p["any"]) if p.get("any")
+                            else ", ".join(_constraint(c) for c in p["all"]))
+                for p in game.ir.get("patterns", [])}
+    rulings = []
     if path is not None and path.suffix == ".rules":
-        cited = rulings_cited(path)
-        if cited:
-            table = Table("line", "ruling", "where the ruleset says", box=box.SIMPLE,
-                          title="Rulings applied")
-            for line, ids, comment in cited:
-                table.add_row(str(line), ids, comment)
-            parts.append(table)
+        rulings = [{"file": path.name, "line": line, "rulings": ids, "comment": comment}
+                   for line, ids, comment in rulings_cited(path)]
+    return {"name": game.name, "title": game.title,
+            "source": source_note(game.source, path) if game.source else None,
+            "min_players": game.min_players, "max_players": game.max_players,
+            "options": options, "components": components, "zones": zones,
+            "patterns": patterns, "phases": [p["name"] for p in game.ir.get("phases", [])],
+            "ending": ending_lines(game),
+            "rulings": rulings, "rulings_doc": RULINGS_DOC}
+
+
+def ending_lines(game: Game) -> list[str]:
+    """How the game ends and who wins, in short lines read from the ruleset's
+    ``winner``, ``score`` and ``end`` declarations (see :mod:`rulepack.cli.ending`)."""
+    from rulepack.cli.ending import ending
+    return ending(game)
+
+
+def explain(game: Game, path: Path | None) -> RenderableType:
+    """A rich renderable describing the ruleset (the data of :func:`explain_data`)."""
+    data = explain_data(game, path)
+    parts: list[RenderableType] = []
+    title = Text(data["title"], style="bold")
+    if data["source"]:
+        title.append(f"  (source: {data['source']})", style="dim")
+    parts.append(title)
+    lo, hi = data["min_players"], data["max_players"]
+    parts.append(Text(f"{lo}-{hi} players" if lo != hi else f"{lo} players"))
+    for line in data["ending"]:
+        parts.append(Text(line))
+    if data["options"]:
+        table = Table("option", "values", "default", "meaning", box=box.SIMPLE, title="Options")
+        for name, o in data["options"].items():
+            table.add_row(name, o["values"], o["default"], o["help"])
+        parts.append(table)
+    comps = Table("component", "pieces", "attributes", box=box.SIMPLE,
+                  title=f"Components (for {lo} players)")
+    for kind, c in data["components"].items():
+        comps.add_row(kind, str(c["pieces"]), ", ".join(c["attributes"]))
+    parts.append(comps)
+    zones = Table("zone", "kind", "per", "face-down pieces seen by", box=box.SIMPLE, title="Zones")
+    for z in data["zones"]:
+        zones.add_row(z["name"], z["kind"], z["per"], z["seen_by"])
+    parts.append(zones)
+    if data["patterns"]:
+        pats = Table("pattern", "constraints", box=box.SIMPLE, title="Patterns")
+        for name, text in data["patterns"].items():
+            pats.add_row(name, text)
+        parts.append(pats)
+    if data["phases"]:
+        parts.append(Text("Phases: " + ", ".join(data["phases"])))
+    if data["rulings"]:
+        table = Table("where", "ruling", "where the ruleset says", box=box.SIMPLE,
+                      title=f"Rulings applied (their texts: {data['rulings_doc']})")
+        for r in data["rulings"]:
+            table.add_row(f"{r['file']}:{r['line']}", r["rulings"], r["comment"])
+        parts.append(table)
     return Group(*parts)
 
 

@@ -2,8 +2,9 @@
 
 A person answers each decision with the number of an action, or with a board
 coordinate such as ``f6`` when exactly one action names that cell (several:
-they are listed and the question is asked again). Anything else is explained
-and asked again; ``q`` (or end of input, or Ctrl-C) quits the game.
+they are listed and the question is asked again). ``?`` shows the rules summary
+(``rulepack explain``), ``v`` the screen again; anything else is explained and
+asked again; ``q`` (or end of input, or Ctrl-C) quits the game.
 When several people share the screen, the previous player's screen is hidden
 and the next player is asked to take the seat before their hand is shown.
 """
@@ -18,7 +19,8 @@ from rich.console import Console
 from rich.text import Text
 
 QUIT_WORDS = ("q", "quit", "exit")
-SHOW_WORDS = ("?", "v", "view", "h", "help")
+SHOW_WORDS = ("v", "view")
+RULES_WORDS = ("?", "h", "help", "rules")
 
 #: The xterm control sequence that erases the scrollback, so scrolling up shows no other hand.
 ERASE_SCROLLBACK = "\x1b[3J"
@@ -107,22 +109,29 @@ class Keyboard:
 
     # ------------------------------------------------------------------ choosing
     def choose(self, count: int, show: Callable[[], None],
-               texts: Sequence[str] | None = None) -> int:
+               texts: Sequence[str] | None = None,
+               rules: Callable[[], None] | None = None) -> int:
         """Ask for an action number from 1 to ``count`` (or, given the actions'
         ``texts``, a cell they name); returns its 0-based index.
 
-        :param show: prints the screen again (on ``?``).
+        :param show: prints the screen again (on ``v``; on ``?`` too without ``rules``).
+        :param rules: prints the rules summary (on ``?``), then the screen again.
         :raises Quit: the person quits.
         """
         example = first_cell(texts) if texts is not None else None
         cells = example is not None
         hint = f", a cell like {example}" if cells else ""
+        keys = "? rules, v to show again" if rules is not None else "? to show again"
         while True:
-            raw = self.read(f"Choose 1-{count}{hint} (? to show again, q to quit): ").strip()
+            raw = self.read(f"Choose 1-{count}{hint} ({keys}, q to quit): ").strip()
             if not raw:
                 self.say(f"Type the number of an action, from 1 to {count}.")
                 continue
-            if raw.lower() in SHOW_WORDS:
+            if raw.lower() in RULES_WORDS and rules is not None:
+                rules()
+                show()
+                continue
+            if raw.lower() in SHOW_WORDS + RULES_WORDS:
                 show()
                 continue
             if cells and COORDINATE.fullmatch(raw.lower()):

@@ -45,6 +45,13 @@ def ruleset_flag(f: Any) -> Any:
                              "the record names.")(f)
 
 
+def verbose_flag(f: Any) -> Any:
+    return click.option("--verbose", "-v", is_flag=True,
+                        help="Show every zone (empty ones too), every variable (those named "
+                             "_x too) and every piece of a stack; the default screen is "
+                             "compact.")(f)
+
+
 def max_decisions_flag(f: Any) -> Any:
     return click.option("--max-decisions", type=click.IntRange(min=1),
                         default=cli_args.DEFAULT_MAX_DECISIONS, show_default=True,
@@ -133,9 +140,10 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
 # ---------------------------------------------------------------------- play
 @main.command()
 @click.argument("ruleset")
-@click.option("--seat", "seats", multiple=True, metavar="KIND",
+@click.option("--seat", "--agent", "seats", multiple=True, metavar="KIND",
               type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
-              help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable).")
+              help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable; "
+                   "--agent is another name for it).")
 @click.option("--players", "-n", type=int,
               help="Number of players; seats not given by --seat are random bots.")
 @click.option("--seed", type=int, default=None,
@@ -143,15 +151,19 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
                    "system, and kept off the screen until the game ends when a human plays).")
 @option_flag
 @max_decisions_flag
-@click.option("--json", "as_json", is_flag=True, help="Bots only: print the result as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Bots only: print the result as JSON. There players are numbered from 0, "
+                   "as in the Python API: \"winners\": [0] is player 1 of the screen, and "
+                   "scores and returns are lists in seat order.")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), metavar="PATH",
               help="Write the game's record here as it goes (default for a game with a "
                    "human seat: a new file in the records folder).")
 @click.option("--no-record", is_flag=True, help="Write no record.")
+@verbose_flag
 def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int | None,
          option_pairs: tuple[str, ...], max_decisions: int, as_json: bool,
-         no_chance: bool, record_path: str | None, no_record: bool) -> None:
+         no_chance: bool, record_path: str | None, no_record: bool, verbose: bool) -> None:
     """Play a game at the terminal, or watch bots play one.
 
     \b
@@ -213,7 +225,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int | 
             recorder = RecordWriter(path, game, state, cli_args.ruleset_source(ruleset), kinds)
         except OSError as exc:
             raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") from None
-    run_session(game, state, kinds, seed, no_chance, recorder)
+    run_session(game, state, kinds, seed, no_chance, recorder, verbose=verbose)
 
 
 def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
@@ -233,7 +245,7 @@ def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
 
 def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: bool,
                 recorder: Any, agents: dict[int, Any] | None = None,
-                resumed: bool = False) -> None:
+                resumed: bool = False, verbose: bool = False) -> None:
     """Play at the console to the end or to a quit; the record (if any) ends with
     the result, or a stop line and the command that resumes it."""
     from rich.text import Text
@@ -246,7 +258,8 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
         with reported():
             try:
                 Session(game, state, kinds, seed, console, show_chance=not no_chance,
-                        agents=agents, recorder=recorder, resumed=resumed).run()
+                        agents=agents, recorder=recorder, resumed=resumed,
+                        verbose=verbose).run()
             except RulepackError:
                 if recorder is not None:
                     recorder.stop(state, "error")
@@ -266,7 +279,9 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
 # ---------------------------------------------------------------------- records
 @main.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the replayed result as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the replayed result as JSON (players numbered from 0: "
+                   "\"winners\": [0] is player 1 of the screen).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="PAGE",
               help="Also write a replay viewer here: one self-contained HTML page with the "
                    "picture of every step, the move list, previous/next (arrow keys) and a "
@@ -363,8 +378,9 @@ def render(source: str, players: int | None, seats: tuple[str, ...], seed: int,
               help="Who plays each seat from now on (give one per seat; default: as recorded).")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
 @ruleset_flag
+@verbose_flag
 def resume(record_path: str, seats: tuple[str, ...], no_chance: bool,
-           ruleset: str | None) -> None:
+           ruleset: str | None, verbose: bool) -> None:
     """Take up an interrupted game from its record.
 
     The recorded decisions are replayed (and verified), then the game goes on
@@ -397,7 +413,7 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool,
                    f"{record_path})")
         return
     run_session(resumed.game, resumed.state, resumed.kinds, resumed.seed, no_chance, recorder,
-                agents=resumed.agents, resumed=True)
+                agents=resumed.agents, resumed=True, verbose=verbose)
 
 
 # ---------------------------------------------------------------------- simulate
@@ -409,30 +425,32 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool,
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the simulation; game i is seeded mix_seed(SEED, i).")
 @option_flag
-@click.option("--agent", "agents", multiple=True, metavar="NAME",
+@click.option("--seat", "--agent", "agents", multiple=True, metavar="NAME",
               type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
               help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
-                   "one --agent for all seats. Default: random.")
+                   "one --seat for all seats. Default: random. --agent is another name "
+                   "for it.")
 @max_decisions_flag
 @click.option("--rotate", is_flag=True,
-              help="Rotate the seats: game i puts the k-th --agent in seat (k + i) mod "
+              help="Rotate the seats: game i puts the k-th --seat in seat (k + i) mod "
                    "players, and the summary shows each agent's results too.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
               help="Play the games in this many processes (0: one per CPU); the results "
                    "do not depend on it.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON (each seat numbered from 1, as on the screen).")
 def simulate(ruleset: str, games: int, players: int | None, seed: int,
              option_pairs: tuple[str, ...], agents: tuple[str, ...], max_decisions: int,
              rotate: bool, jobs: int, as_json: bool) -> None:
     """Let bots play many games and summarise them.
 
     Per seat: wins (a shared win counts for each winner), win rate with its 95%
-    (Wilson) interval, and mean score; with --rotate, the same per --agent;
+    (Wilson) interval, and mean score; with --rotate, the same per --seat agent;
     then the mean length, draws, ties and speed.
 
     \b
     rulepack simulate multzo --games 500 --players 4 --jobs 4
-    rulepack simulate multzo -n 3 --agent lookahead --agent random --agent random --rotate
+    rulepack simulate multzo -n 3 --seat lookahead --seat random --seat random --rotate
     """
     from rulepack.cli.simulate import simulate as run
     from rulepack.cli.render import summary_renderable
@@ -444,7 +462,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
     if len(names) <= 1:
         names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
     elif len(names) != players:
-        raise click.UsageError(f"{len(names)} --agent options for --players {players}")
+        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
     console = make_console()
     with reported():
         game.instance(players, options)
@@ -484,12 +502,13 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
               help="One variant per value, side by side (repeatable: every combination).")
 @click.option("--variant", "variant_sets", multiple=True, metavar="'NAME=V NAME=V'",
               help="A whole option set as one variant (repeatable).")
-@click.option("--agent", "agents", multiple=True, metavar="NAME",
+@click.option("--seat", "--agent", "agents", multiple=True, metavar="NAME",
               type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
               help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
-                   "one --agent for all seats. Default: random.")
+                   "one --seat for all seats. Default: random. --agent is another name "
+                   "for it.")
 @click.option("--no-rotate", is_flag=True,
-              help="Keep each --agent in its seat (default: game i puts the k-th agent in "
+              help="Keep each --seat agent in its seat (default: game i puts the k-th agent in "
                    "seat (k + i) mod players).")
 @click.option("--team", "teams", multiple=True, metavar="SEATS",
               help="Report these seats together as a team, e.g. --team 1,3 (repeatable).")
@@ -541,7 +560,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     if len(names) <= 1:
         names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
     elif len(names) != players:
-        raise click.UsageError(f"{len(names)} --agent options for --players {players}")
+        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
     console = make_console()
     backend = Backend(jobs=jobs, cluster=cluster)
 
@@ -654,17 +673,22 @@ def lsp_command() -> None:
 
 @main.command("explain")
 @click.argument("ruleset")
-def explain_command(ruleset: str) -> None:
-    """Describe a ruleset: players, options, components, zones, patterns, and the
-    rulings it applies where the original rules are open."""
+@click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
+def explain_command(ruleset: str, as_json: bool) -> None:
+    """Describe a ruleset: players, how it ends and who wins, options, components,
+    zones, patterns, and the rulings it applies where the original rules are open
+    (each cited at FILE:LINE of the ruleset; their texts are in docs/rulings.md)."""
     from pathlib import Path
 
-    from rulepack.cli.explain import explain
+    from rulepack.cli.explain import explain, explain_data
     from rulepack.loader import load, resolve
     with reported():
         path = resolve(ruleset)
         game = load(ruleset)
-        make_console().print(explain(game, Path(path)))
+        if as_json:
+            print_json(explain_data(game, Path(path)))
+        else:
+            make_console().print(explain(game, Path(path)))
 
 
 if __name__ == "__main__":  # pragma: no cover

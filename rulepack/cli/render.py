@@ -105,8 +105,12 @@ def _join(parts: list[tuple[str, bool]]) -> Text:
 
 
 def zone_contents(zone: dict[str, Any], viewer: int | None,
-                  seats: list[str] | None = None) -> RenderableType:
-    """One zone of a view as text (a small table for a grid)."""
+                  seats: list[str] | None = None, compact: bool = False) -> RenderableType:
+    """One zone of a view as text (a small table for a grid).
+
+    :param compact: a stack shows only its top piece (``top: NAME``; its count is shown
+        beside it by :func:`view_renderable`).
+    """
     own = zone.get("owner") is not None and zone.get("owner") == viewer
     kind = zone.get("kind")
     if kind == "grid":
@@ -129,6 +133,8 @@ def zone_contents(zone: dict[str, Any], viewer: int | None,
         return Text("empty", style="dim")
     if kind == "stack":
         pieces = pieces[::-1]
+        if compact and len(pieces) > 1:
+            return Text("top: ", style="dim") + _join(_runs(pieces[:1], own))
     parts = _runs(pieces, own)
     if hidden_count:
         parts.append((f"{hidden_count} hidden {'piece' if hidden_count == 1 else 'pieces'}", True))
@@ -349,14 +355,30 @@ def scores_text(scores: list[Any] | None, seats: list[str],
     return text
 
 
+#: The first characters of variable names that are bookkeeping, not for players:
+#: the compact screen leaves them out.
+INTERNAL_PREFIXES = ("_", "$")
+
+
+def is_shown(zone: dict[str, Any]) -> bool:
+    """Whether the compact screen shows a zone: a grid always, another zone when it
+    holds pieces (seen or hidden)."""
+    return zone.get("kind") == "grid" or bool(zone.get("count") or zone.get("pieces")
+                                               or zone.get("hidden"))
+
+
 def view_renderable(view: dict[str, Any], title: str,
                     per_player: set[str] | None = None,
-                    chance: list[str] | None = None) -> RenderableType:
+                    chance: list[str] | None = None, compact: bool = False) -> RenderableType:
     """A player's view: header, scores, zones and variables.
 
     :param per_player: names of per-player variables (their value is one per seat).
     :param chance: names of flow values bound to chance outcomes (see
         :func:`chance_names`), shown with the variables when the flow holds them.
+    :param compact: leave out empty zones other than grids (see :func:`is_shown`) and
+        variables whose names start with ``_`` or ``$`` (:data:`INTERNAL_PREFIXES`), and
+        show a stack as its count and top piece (what ``rulepack play`` shows without
+        ``--verbose``).
     """
     viewer = view.get("player")
     seats = list(view.get("seats") or [])
@@ -373,6 +395,8 @@ def view_renderable(view: dict[str, Any], title: str,
     table.add_column("count", justify="right", style="dim")
     table.add_column("pieces")
     for label, zone in (view.get("zones") or {}).items():
+        if compact and not is_shown(zone):
+            continue
         name = Text(str(label))
         if zone.get("owner") is not None and zone.get("owner") == viewer:
             name = Text(f"{label} (yours)", style="bold green")
@@ -380,9 +404,10 @@ def view_renderable(view: dict[str, Any], title: str,
         if zone.get("kind") == "grid":
             count = sum(1 for c in zone.get("cells") or [] if c.get("piece") is not None)
         table.add_row(name, Text("" if count is None else str(count)),
-                      zone_contents(zone, viewer, seats))
+                      zone_contents(zone, viewer, seats, compact))
     parts.append(table)
-    variables = dict(view.get("variables") or {})
+    variables = {name: value for name, value in (view.get("variables") or {}).items()
+                 if not (compact and str(name).startswith(INTERNAL_PREFIXES))}
     flow_vars = (view.get("flow") or {}).get("vars") or {}
     extra = {name: flow_value_text(flow_vars[name], seats) for name in (chance or [])
              if name not in variables and flow_vars.get(name) is not None}

@@ -57,6 +57,8 @@ class Session:
     :param recorder: writes the game's record as it goes (see :mod:`rulepack.records`).
     :param resumed: the game is taken up after ``state.decisions`` decisions: the
         story so far is not told again.
+    :param verbose: show every zone, variable and stacked piece (default: the compact
+        screen of :func:`rulepack.cli.render.view_renderable`).
     :raises rulepack.cli.interactive.Quit: a human quits.
     :raises rulepack.errors.RulepackError: the ruleset fails while running.
     """
@@ -64,7 +66,7 @@ class Session:
     def __init__(self, game: "Game", state: "State", kinds: list[str], seed: int,
                  console: Console, show_chance: bool = True,
                  agents: dict[int, Any] | None = None, recorder: "RecordWriter | None" = None,
-                 resumed: bool = False) -> None:
+                 resumed: bool = False, verbose: bool = False) -> None:
         self.game = game
         self.state = state
         self.kinds = kinds
@@ -72,6 +74,7 @@ class Session:
         self.show_chance = show_chance
         self.recorder = recorder
         self.resumed = resumed
+        self.compact = not verbose
         self.humans = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
         self.agents = agents if agents is not None else make_agents(kinds, seed)
         self.observers = [(seat, a) for seat, a in self.agents.items() if hasattr(a, "observe")]
@@ -125,10 +128,31 @@ class Session:
             return Text(f"{self.game.title} · {who}", style="bold")
         return Text(f"{self.game.title} · {who} · seed {self.state.seed}", style="bold")
 
+    def ending(self) -> RenderableType:
+        """How the game ends and who wins, from the ruleset (:mod:`rulepack.cli.ending`)."""
+        from rulepack.cli.ending import ending
+        return Text("\n".join(ending(self.game)), style="dim")
+
+    def rules(self) -> None:
+        """Print the rules summary of ``rulepack explain``."""
+        from pathlib import Path
+
+        from rulepack.cli.explain import explain
+        source = self.game.ir.get("file")
+        self.console.print(explain(self.game, Path(source) if source else None))
+
+    def view(self, player: int | None) -> RenderableType:
+        """The screen of ``player`` (compact unless verbose)."""
+        view = self.state.view(player)
+        return render.view_renderable(view, self.game.title, self.per_player, self.chance,
+                                      compact=self.compact)
+
     # ------------------------------------------------------------------ the game
     def run(self) -> dict[str, Any]:
         """Play to the end; returns ``state.result()``."""
         self.console.print(self.header(), soft_wrap=True)
+        if self.humans:
+            self.console.print(self.ending())
         for v in self.viewers:
             start: list[RenderableType] = []
             if self.resumed:
@@ -175,14 +199,16 @@ class Session:
                 self.console.print(item, soft_wrap=True)
         self.waiting[player] = []
         texts = Decision(self.state, player).actions
+        if len(texts) == 1:
+            self.console.print(Text(f"Your only move: {texts[0]} (played for you)",
+                                    style="yellow"), soft_wrap=True)
+            return 0
 
         def show() -> None:
-            view = self.state.view(player)
-            self.console.print(render.view_renderable(view, self.game.title, self.per_player,
-                                                      self.chance))
+            self.console.print(self.view(player))
             self.console.print(render.actions_renderable(texts))
         show()
-        return self.keyboard.choose(len(texts), show, texts)
+        return self.keyboard.choose(len(texts), show, texts, rules=self.rules)
 
     def finish(self) -> dict[str, Any]:
         result = self.state.result()
@@ -194,8 +220,7 @@ class Session:
             self.console.print(Text(f"{self.game.title}: game over", style="bold"))
         elif self.humans:
             viewer = self.humans[0]
-            self.console.print(render.view_renderable(self.state.view(viewer), self.game.title,
-                                                      self.per_player, self.chance))
+            self.console.print(self.view(viewer))
         viewer = self.humans[0] if len(self.humans) == 1 else None
         self.console.print(render.result_renderable(result, self.seats, self.kinds, viewer))
         ending = f" · seed {self.state.seed}" if self.humans else ""   # hidden until now

@@ -194,7 +194,7 @@ class State(Effects):
             at = choice.at or [0, 0]   # located at the decision that went over
             raise RulesetRuntimeError.at(
                 f"the game did not end within {self.max_decisions} decisions "
-                "(raise the limit with --max-decisions if the game is simply long)",
+                "(if the game is simply long, raise the limit: --max-decisions on the command line, new_game(max_decisions=...) in Python)",
                 Location(self.inst.file, at[0] or None, at[1] or None), code="step-limit")
         self._run(alt.body.pc)
 
