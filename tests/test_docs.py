@@ -482,3 +482,16 @@ def test_the_idioms_section_has_a_checked_example_for_each_idiom():
         part = section[start:end]
         assert re.search(r"<!-- check: (game|declarations|statements) -->\n```rules\n", part), \
             f"the idiom {name!r} has no checked rules example"
+
+
+def test_the_editor_reference_matches_the_language_reference():
+    """The language server's hover texts (rulepack/lsp/reference.json, no extra
+    needed to read them) are made from docs/language.md: a change of the docs must
+    regenerate them, or editors explain the old language."""
+    import json
+
+    from rulepack.lsp import reference
+    root = Path(__file__).resolve().parent.parent
+    language = (root / "docs" / "language.md").read_text(encoding="utf-8")
+    assert reference.build(language) == json.loads(reference.DATA.read_text(encoding="utf-8")), \
+        "run: python -m rulepack.lsp.reference docs/language.md"

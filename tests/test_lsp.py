@@ -9,7 +9,6 @@ the line of a declaration, the reference's text of a built-in.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from lsprotocol import types  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
 from rulepack.loader import bundled_dir  # noqa: E402
-from rulepack.lsp import reference  # noqa: E402
 
 pytestmark = pytest.mark.lsp
 
@@ -243,7 +241,3 @@ def test_document_symbols_outline_the_ruleset(lsp):
     assert "draw the top tile of the stack" in [c.name for c in turns.children]
 
 
-def test_the_reference_data_matches_the_language_reference():
-    language = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
-    assert reference.build(language) == json.loads(reference.DATA.read_text(encoding="utf-8")), \
-        "run: python -m rulepack.lsp.reference docs/language.md"
