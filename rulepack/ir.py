@@ -17,6 +17,15 @@ def nodes(ir: Any) -> Iterator[dict[str, Any]]:
             stack.extend(node)
 
 
+def strip_positions(node: Any) -> Any:
+    """A copy of IR without source positions (``at`` keys)."""
+    if isinstance(node, dict):
+        return {k: strip_positions(x) for k, x in node.items() if k not in ("at", "players_at")}
+    if isinstance(node, list):
+        return [strip_positions(x) for x in node]
+    return node
+
+
 def names_in(ir: Any) -> set[str]:
     """Bare names an IR tree mentions (``{"k": "name"}`` nodes)."""
     return {n["name"] for n in nodes(ir) if n.get("k") == "name"}

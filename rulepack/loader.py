@@ -22,6 +22,7 @@ from rulepack.files import (DATA_TOKEN, MAX_DATA_NESTING, MAX_DATA_TOKENS, MAX_R
                             nesting_error, read_limited, token_limit_error)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
+from rulepack.ir import strip_positions  # noqa: F401 - also importable from here
 from rulepack.schemas.validate import validate_ir, validate_parsed
 
 RULESET_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
@@ -376,15 +377,6 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
             + merged["constants"]
     merged["uses"] = []
     return merged
-
-
-def strip_positions(node: Any) -> Any:
-    """A copy of IR without source positions (``at`` keys)."""
-    if isinstance(node, dict):
-        return {k: strip_positions(x) for k, x in node.items() if k not in ("at", "players_at")}
-    if isinstance(node, list):
-        return [strip_positions(x) for x in node]
-    return node
 
 
 def _relocate(node: dict[str, Any]) -> dict[str, Any]:

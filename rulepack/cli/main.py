@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -50,6 +52,22 @@ def verbose_flag(f: Any) -> Any:
                         help="Show every zone (empty ones too), every variable (those named "
                              "_x too) and every piece of a stack; the default screen is "
                              "compact.")(f)
+
+
+@contextmanager
+def progress_bar(console: Any, label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A transient rich progress bar of ``total`` games; yields ``advance(done)``."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("games", total=total)
+        yield lambda done: progress.update(task, completed=done)
 
 
 def max_decisions_flag(f: Any) -> Any:
@@ -467,19 +485,9 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
     with reported():
         game.instance(players, options)
         if not as_json and console.is_terminal:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-            with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), console=console, transient=True) as progress:
-                task = progress.add_task("games", total=games)
+            with progress_bar(console, "simulating", games) as advance:
                 summary = run(game, games, names, seed, options, max_decisions,
-                              on_game=lambda done: progress.update(task, completed=done),
-                              rotate=rotate, jobs=jobs)
+                              on_game=advance, rotate=rotate, jobs=jobs)
         else:
             summary = run(game, games, names, seed, options, max_decisions, rotate=rotate,
                           jobs=jobs)
@@ -577,17 +585,8 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
         for options in columns:
             game.instance(players, options)
         if not as_json and console.is_terminal:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-            with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), console=console, transient=True) as progress:
-                task = progress.add_task("games", total=games * len(columns))
-                report = go(lambda done, total: progress.update(task, completed=done))
+            with progress_bar(console, "analysing", games * len(columns)) as advance:
+                report = go(lambda done, total: advance(done))
         else:
             report = go()
     if html_path is not None:

@@ -34,7 +34,7 @@ from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, attribute, contains, coun
 from rulepack.engine.values import Cell, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
 from rulepack.errors import Location
-from rulepack.ir import rename
+from rulepack.ir import nodes, rename, strip_positions
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.expressions import ExprCompiler
@@ -80,6 +80,16 @@ _CALLS = {
     "cell": "_cell(st, {0}, {1}, {2})", "knows": "st.knows({0}, {1})",
     "step": "st.step(_as_cell(st, {0}), _direction({1}))", "ends": "_ends(st, {0}, {1})",
 }
+
+
+def table_locals(text: str) -> list[str]:
+    """The first lines of a generated function whose body is ``text``: ``V`` (the
+    variables), and ``F``, ``O``, ``Z`` (faces, owners, zones) where it reads them."""
+    lines = ["    V = st.vars"]
+    for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
+        if f"{short}[" in text:
+            lines.append(f"    {short} = st.{attr}")
+    return lines
 
 
 def _stub(st: "State") -> Any:
@@ -149,6 +159,7 @@ class SourceGen:
         self._cse: dict[str, str] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
         self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
+        self._roots = 0
         #: generated function → its record, for the flow's code to inline
         self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
 
@@ -166,7 +177,8 @@ class SourceGen:
         """
         if not ENABLED or scope.static or scope.declares_symbols:
             return closure
-        name = f"expr_{len(self._pending)}"
+        name = f"expr_{self._roots}"
+        self._roots += 1
         namespace = dict(BASE_NAMESPACE)
         namespace["_closure"] = closure
         stub = FunctionType(_stub.__code__, namespace, name)
@@ -227,10 +239,7 @@ class SourceGen:
             return None
         where = scope.location(node)
         lines = [f"def {name}(st):  # {where.file!r} line {where.line} column {where.column}",
-                 "    V = st.vars"]
-        for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
-            if f"{short}[" in body or any(f"{short}[" in part for part in self._prelude):
-                lines.append(f"    {short} = st.{attr}")
+                 *table_locals("\n".join([body, *self._prelude]))]
         lines += ["    " + line for part in self._prelude for line in part.split("\n")]
         lines.append(f"    return {body}")
         source = "\n".join(lines) + "\n"
@@ -860,13 +869,7 @@ class SourceGen:
 
 def _canonical(node: Any) -> str:
     """The text of an expression node without its source positions."""
-    def strip(n: Any) -> Any:
-        if isinstance(n, dict):
-            return {k: strip(v) for k, v in n.items() if k != "at"}
-        if isinstance(n, list):
-            return [strip(v) for v in n]
-        return n
-    return json.dumps(strip(node), sort_keys=True)
+    return json.dumps(strip_positions(node), sort_keys=True)
 
 
 def _shared_calls(cond: dict[str, Any], key: dict[str, Any]) -> list[dict[str, Any]]:
@@ -894,28 +897,19 @@ def _shared_calls(cond: dict[str, Any], key: dict[str, Any]) -> list[dict[str, A
             for a in n.get("items", []):
                 always(a, out)
 
-    def every(n: Any, out: set[str]) -> None:
-        if isinstance(n, dict):
-            if n.get("k") == "call":
-                out.add(_canonical(n))
-            for v in n.values():
-                every(v, out)
-        elif isinstance(n, list):
-            for v in n:
-                every(v, out)
+    def calls(n: Any) -> set[str]:
+        return {_canonical(c) for c in nodes(n) if c.get("k") == "call"}
 
     in_cond: list[dict[str, Any]] = []
     always(cond, in_cond)
-    in_key: set[str] = set()
-    every(key, in_key)
+    in_key = calls(key)
     shared: list[dict[str, Any]] = []
     taken: set[str] = set()
     for call in in_cond:
         text = _canonical(call)
         if text in in_key and text not in taken and '"random"' not in text:
             shared.append(call)
-            taken.add(text)
-            every(call, taken)          # not its parts again
+            taken |= calls(call)          # not its parts again
     return shared
 
 

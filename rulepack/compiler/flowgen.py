@@ -29,7 +29,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.compiler import codegen
-from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen
+from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen, table_locals
 from rulepack.engine.actions import Action
 from rulepack.engine.program import Choice, Instr
 from rulepack.engine.values import Player, ZoneRef
@@ -111,7 +111,7 @@ class FlowGen:
 
     # ------------------------------------------------------------------ blocks
     def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
-              entries: set[int], choices: list[Choice] = ()) -> list[Instr]:  # type: ignore[assignment]
+              entries: set[int], choices: list[Choice]) -> list[Instr]:
         """``code`` with the first instruction of every block replaced by the
         block's generated function; each of ``choices`` gets its generated
         legal-action function (:attr:`Choice.generate`).
@@ -164,11 +164,8 @@ class FlowGen:
                 body.extend(thread(line) for line in lines)
             if not ends:
                 body.append(thread(f"return {stop if stop < n else -2}"))
-            text = "\n".join(body)
-            head = [f"def B{start}(st):  # {self._comment(nodes[start])}", "    V = st.vars"]
-            for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
-                if f"{short}[" in text:
-                    head.append(f"    {short} = st.{attr}")
+            head = [f"def B{start}(st):  # {self._comment(nodes[start])}",
+                    *table_locals("\n".join(body))]
             src = "\n".join(head + ["    try:"] + ["        " + ln for ln in body]
                             + ["    except BaseException:", "        st._fault = P",
                                "        raise"]) + "\n"
@@ -266,12 +263,7 @@ class FlowGen:
                      f"{ind}out.append(a)"]
         names = choice.bound_names
         head = [f"def A{choice.index}(st, player):  # {self._comment({'at': choice.at})}",
-                "    V = st.vars"]
-        text = "\n".join(self._lines + body)
-        for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
-            if f"{short}[" in text:
-                head.append(f"    {short} = st.{attr}")
-        head.append("    out = []")
+                *table_locals("\n".join(self._lines + body)), "    out = []"]
         inner = ["        " + ln for part in self._lines + body for ln in part.split("\n")]
         if not names or not binds:
             return "\n".join(head + ["    if True:"] + inner + ["    return out"]) + "\n"

@@ -195,13 +195,7 @@ class Effects(Table):
                 face[i] = up
                 if up:
                     revealed.append(piece)
-        if len(revealed) == 1:
-            piece = revealed[0]
-            z = self.loc[piece.id]
-            kind = self.inst.zone_kinds[z]
-            place = None if kind == "pile" else self.zones[z].index(piece)
-            self.history.append(Reveal(self.inst.zones[z].label, revealed, [place]))
-        elif revealed:
+        if revealed:
             by_zone: dict[int, list[Piece]] = {}
             for piece in revealed:
                 by_zone.setdefault(self.loc[piece.id], []).append(piece)

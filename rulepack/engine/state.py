@@ -386,8 +386,6 @@ class State(Effects):
     def _generate(self, choice: Choice, player: int) -> list[Action]:
         """The legal actions of ``choice``. The action parameters it binds while it
         tries them are put back as they were: asking changes nothing in the state."""
-        if choice.generate is not None:
-            return choice.generate(self, player)
         out: list[Action] = []
         saved = {name: self.vars.get(name, _MISSING) for name in choice.bound_names}
         try:

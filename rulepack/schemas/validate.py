@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from rulepack.errors import Diagnostic, Location, SchemaError
 from rulepack.files import MAX_DATA_NESTING, shorten
@@ -70,17 +70,21 @@ def _surely_valid(ir: Any) -> bool:
         return False
 
 
-def _has_float(ir: Any) -> bool:
+def _values(ir: Any) -> Iterator[Any]:
+    """Every list and every value that is not a map in ``ir``, depth first."""
     todo = [ir]
     while todo:
         node = todo.pop()
         if isinstance(node, dict):
             todo.extend(node.values())
-        elif isinstance(node, list):
-            todo.extend(node)
-        elif isinstance(node, float):
-            return True
-    return False
+        else:
+            yield node
+            if isinstance(node, list):
+                todo.extend(node)
+
+
+def _has_float(ir: Any) -> bool:
+    return any(isinstance(node, float) for node in _values(ir))
 
 
 @lru_cache(maxsize=None)
@@ -121,15 +125,10 @@ def validate_parsed(ir: Any, file: str = "<string>") -> None:
 
 def may_break_limits(ir: Any) -> bool:
     """Whether IR holds a value beyond one of the limits above."""
-    todo = [ir]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            todo.extend(node.values())
-        elif isinstance(node, list):
+    for node in _values(ir):
+        if isinstance(node, list):
             if len(node) > LIST_LIMIT:
                 return True
-            todo.extend(node)
         elif isinstance(node, str):
             if len(node) > NAME_LIMIT and (len(node) > TEXT_LIMIT or node.isidentifier()):
                 return True
