@@ -547,7 +547,16 @@ class FlowCompiler:
             return choose
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"st.suspend({g.const(choice)})", f"return {SUSPEND}"], True
+            c = g.const(choice)
+            if by is not None:
+                return [f"st.suspend({c})", f"return {SUSPEND}"], True
+            # State.suspend inline for the current player (the common case)
+            return ["N = V['current']",
+                    "if type(N) is Player:",
+                    f"    st.pending = {c}", f"    st.pc = {pc}", "    st.decider = N",
+                    "    st._legal = None",
+                    "else:", f"    st.suspend({c})",
+                    f"return {SUSPEND}"], True
         self.emit(factory, node, src)
         self.jump(done, node)  # never reached: applying an action jumps into its body
         for alt_ir, alternative in zip(node["actions"], choice.alternatives):

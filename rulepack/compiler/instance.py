@@ -108,6 +108,10 @@ class Instance:
         self.ir = ir
         self.file = file
         self.num_players = num_players
+        #: seat ``i`` as a :class:`Player`, and the seat clockwise after it
+        self.seats: tuple[Player, ...] = tuple(Player(i) for i in range(num_players))
+        self.next_seat: tuple[Player, ...] = tuple(Player((i + 1) % num_players)
+                                                   for i in range(num_players))
         self.options = options
         game = ir.get("game") or {}
         self.name: str = game.get("name", "ruleset")

@@ -12,6 +12,8 @@ next to the players' actions, so one seed fixes the whole game.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any, cast
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
@@ -160,8 +162,15 @@ class State(Effects):
         :raises IllegalActionError: the action is not legal here.
         :raises RulesetRuntimeError: the ruleset fails while running (located).
         """
-        legal = self.legal_actions()
-        if isinstance(action, int) and not isinstance(action, bool):
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if type(action) is Action:
+            # the legal actions come from the instance's action table, so the one
+            # asked for is usually the very object listed (identity, at C speed)
+            if not any(map(is_, legal, repeat(action))) and action not in legal:
+                raise IllegalActionError(f"{action!r} is not legal now")
+        elif isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(legal):
                 raise IllegalActionError(f"no legal action number {action}")
             action = legal[action]
@@ -170,9 +179,9 @@ class State(Effects):
             if not matches:
                 raise IllegalActionError(f"no legal action {action!r}")
             action = matches[0]
-        elif action not in legal:
+        else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        self._apply(cast(Action, action))  # a bool is never among the legal actions
+        self._apply(cast(Action, action))
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
@@ -196,7 +205,25 @@ class State(Effects):
                 f"the game did not end within {self.max_decisions} decisions "
                 "(if the game is simply long, raise the limit: --max-decisions on the command line, new_game(max_decisions=...) in Python)",
                 Location(self.inst.file, at[0] or None, at[1] or None), code="step-limit")
-        self._run(alt.body.pc)
+        # the flow VM (see _run), inline: this is the path of every decision
+        code = self.inst.code
+        pc = alt.body.pc
+        steps = 0
+        try:
+            while pc >= 0:
+                pc = code[pc](self)
+                steps += 1
+                if steps > FLOW_STEP_LIMIT:
+                    pc = self._endless_loop(pc)
+                    raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
+                                         "decision, going round this loop (does it never end?)")
+        except Exception as exc:
+            raise self._located(exc, self.__dict__.pop("_fault", pc)) from None
+        if pc == HALT:
+            self.terminal = True
+            self.pending = None
+            self.decider = None
+            self._legal = None
 
     def result(self) -> dict[str, Any]:
         """Scores, winners and returns of a finished game (or the running scores).

@@ -58,16 +58,21 @@ class Table:
 
     def next_active(self, player: Any) -> Player | None:
         """The next active seat clockwise after ``player`` (itself if it is the only one)."""
-        if player is None:
+        if type(player) is Player:
+            nxt = self.inst.next_seat[player]
+            if self.active[nxt]:
+                return nxt
+        elif player is None:
             return None
-        if type(player) is not Player:
+        else:
             player = self.seat(player)
         n = self.inst.num_players
         active = self.active
+        seats = self.inst.seats
         for k in range(1, n + 1):
             q = (player + k) % n
             if active[q]:
-                return Player(q)
+                return seats[q]
         return None
 
     def seat(self, player: Any) -> int:
@@ -81,7 +86,9 @@ class Table:
         """Active seats clockwise, starting with ``player``."""
         player = self.seat(player)
         n = self.num_players
-        return [Player((player + k) % n) for k in range(n) if self.active[(player + k) % n]]
+        seats = self.inst.seats
+        active = self.active
+        return [seats[q] for q in [(player + k) % n for k in range(n)] if active[q]]
 
     def cells(self, zone: Any) -> list[Cell]:
         """All cells of a grid zone, row-major."""

@@ -75,8 +75,9 @@ class Pattern:
         self.pure: bool = all(getattr(f, "fixed", False) for f in self.each) and \
             (self.wild is None or getattr(self.wild, "fixed", False)) and \
             all(a.pure for a in (alternatives or []))
-        self._best_cache: dict[tuple[int, ...], list[Piece]] = {}
         self._match_cache: dict[tuple[int, ...], bool] = {}
+        #: the direct search of :meth:`best`, made when first needed (``None``: none)
+        self._direct: Any = _UNSET
         # per game instance: the partition index (see rulepack.patterns.partition)
         self._partition_index: dict[int, tuple[object, Index]] = {}
 
@@ -144,22 +145,11 @@ class Pattern:
     def best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
         """The largest sub-group of ``pieces`` that matches, or ``[]``.
 
-        Among groups of the same size the first in the collection's order wins.
+        Among groups of the same size the first in the collection's order wins
+        (the first in :func:`itertools.combinations` order).
 
         :raises PatternBudgetError: the search needed more than SEARCH_BUDGET groups.
         """
-        if self.pure:
-            key = tuple(p.id for p in pieces)
-            hit = self._best_cache.get(key)
-            if hit is None:
-                hit = self._best(st, pieces)
-                if len(self._best_cache) >= CACHE_LIMIT:
-                    self._best_cache.clear()
-                self._best_cache[key] = hit
-            return list(hit)
-        return self._best(st, pieces)
-
-    def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
         if self.alternatives is not None:
             found: list[Piece] = []
             for p in self.alternatives:
@@ -172,6 +162,31 @@ class Pattern:
             candidates = [x for x in candidates
                           if (self.wild is not None and self.wild(st, x))
                           or all(f(st, x) for f in self.each)]
+        shape = self._direct
+        if shape is _UNSET:
+            shape = self._direct = self._shape()
+        if shape is not None:
+            return shape(candidates)
+        return self._search(st, candidates)
+
+    def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
+        """:meth:`best` by the generic search alone (what the direct searches must equal)."""
+        if self.alternatives is not None:
+            found: list[Piece] = []
+            for p in self.alternatives:
+                g = p._best(st, pieces)
+                if len(g) > len(found):
+                    found = g
+            return found
+        candidates = list(pieces)
+        if self.each:
+            candidates = [x for x in candidates
+                          if (self.wild is not None and self.wild(st, x))
+                          or all(f(st, x) for f in self.each)]
+        return self._search(st, candidates)
+
+    def _search(self, st: "State", candidates: list[Piece]) -> list[Piece]:
+        """The generic search: every combination, largest first, within the budget."""
         if self.same and self.wild is None:
             attr = self.same[0]
             buckets: dict[Any, list[Piece]] = {}
@@ -201,6 +216,26 @@ class Pattern:
                     break
         return best_group
 
+    def _shape(self) -> Callable[[list[Piece]], list[Piece]] | None:
+        """A direct search for a pattern of one constraint (``same X``, ``distinct X``
+        or ``consecutive X``, with a size, no wild), which finds what the generic
+        search finds without trying combinations; ``None`` for other patterns."""
+        if self.wild is not None or self.covers:
+            return None
+        kinds = len(self.same) + len(self.distinct) + len(self.consecutive)
+        if kinds != 1:
+            return None
+        lo, hi = self.size
+        if self.same:
+            attr = self.same[0]
+            return lambda pieces: _best_same(pieces, attr, lo, hi)
+        if self.distinct:
+            attr = self.distinct[0][0]
+            return lambda pieces: _best_distinct(pieces, attr, lo, hi)
+        attr, order = self.consecutive[0]
+        hi = min(hi, len(order))
+        return lambda pieces: _best_consecutive(pieces, attr, order, lo, hi)
+
     def partition(self, st: "State", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
         """Groups matching this pattern using every mandatory piece and any optional
@@ -217,3 +252,84 @@ class Pattern:
         """The optional pieces that can be made mandatory and still leave a partition
         (see :func:`~rulepack.patterns.partition.usable_pieces`)."""
         return usable_pieces(st, self, mandatory, optional)
+
+
+def _best_same(pieces: list[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
+    """``same attr``: the first group of equal values (in order of first appearance)
+    with the most members, up to ``hi``; the first members of it."""
+    buckets: dict[Any, list[Piece]] = {}
+    for x in pieces:
+        v = x.attrs.get(attr)
+        b = buckets.get(v)
+        if b is None:
+            buckets[v] = [x]
+        else:
+            b.append(x)
+    largest = max(map(len, buckets.values()), default=0)
+    size = min(hi, largest)
+    if size < max(lo, 1):
+        return []
+    for b in buckets.values():
+        if len(b) >= size:
+            return b[:size]
+    return []
+
+
+def _best_distinct(pieces: list[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
+    """``distinct attr``: as many pieces as there are different values (up to ``hi``),
+    the first such combination: each member the earliest piece that still leaves
+    enough new values after it."""
+    values = [x.attrs.get(attr) for x in pieces]
+    size = min(hi, len(set(values)))
+    if size < max(lo, 1):
+        return []
+    n = len(values)
+    chosen: list[Piece] = []
+    used: set[Any] = set()
+    start = 0
+    for k in range(size):
+        need = size - k - 1
+        for i in range(start, n):
+            v = values[i]
+            if v in used:
+                continue
+            if need == 0 or len(set(values[i + 1:]) - used - {v}) >= need:
+                chosen.append(pieces[i])
+                used.add(v)
+                start = i + 1
+                break
+    return chosen
+
+
+def _best_consecutive(pieces: list[Piece], attr: str, order: dict[Any, int], lo: int,
+                      hi: int) -> list[Piece]:
+    """``consecutive attr``: the longest unbroken span of values present (up to
+    ``hi``), one piece per value; among spans of that length, the combination
+    first in collection order (each value's earliest piece, in collection order)."""
+    first: dict[int, int] = {}
+    for i, x in enumerate(pieces):
+        pos = order.get(x.attrs.get(attr), _ABSENT)
+        if pos is not _ABSENT and pos not in first:
+            first[pos] = i
+    if not first:
+        return []
+    positions = sorted(first)
+    longest = run = 1
+    for a, b in zip(positions, positions[1:]):
+        run = run + 1 if b == a + 1 else 1
+        longest = max(longest, run)
+    size = min(hi, longest)
+    if size < max(lo, 1):
+        return []
+    best: list[int] | None = None
+    for a in positions:
+        if all(a + j in first for j in range(size)):
+            combo = sorted(first[a + j] for j in range(size))
+            if best is None or combo < best:
+                best = combo
+    assert best is not None
+    return [pieces[i] for i in best]
+
+
+_ABSENT: Any = object()
+_UNSET: Any = object()

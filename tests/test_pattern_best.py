@@ -1,0 +1,78 @@
+"""``best(pattern, pieces)``: the direct searches of one-constraint patterns
+(``same X``, ``distinct X``, ``consecutive X``) find exactly what the generic search
+over every combination finds (the largest matching group, the first in
+combination order), for random collections and size ranges."""
+
+from __future__ import annotations
+
+import os
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulepack.engine.values import Piece
+from rulepack.patterns.match import Pattern
+
+ORDER = {"null": 0, 2: 1, 3: 2, 4: 3, 5: 4, "ace": 5}
+RANKS = list(ORDER) + ["joker"]          # "joker" is in no order: never part of a run
+SUITS = ["suns", "moons", "crowns", "arms"]
+#: a wide run: RULEPACK_PROPERTY_SCALE=20
+SCALE = max(1, int(os.environ.get("RULEPACK_PROPERTY_SCALE", "1")))
+
+
+def pieces(spec: list[tuple[int, int]]) -> list[Piece]:
+    return [Piece(i, "tile", {"suit": SUITS[s], "rank": RANKS[r]}, f"t{i}")
+            for i, (s, r) in enumerate(spec)]
+
+
+def brute_force(pattern: Pattern, group: list[Piece]) -> list[Piece]:
+    """The definition: the largest matching group, the first of its size in
+    combination order (independent of the engine's search)."""
+    lo, hi = pattern.size
+    for size in range(min(hi, len(group)), max(lo, 1) - 1, -1):
+        for combo in combinations(group, size):
+            if pattern._matches(None, combo):  # type: ignore[arg-type]
+                return list(combo)
+    return []
+
+
+collections = st.lists(st.tuples(st.integers(0, 3), st.integers(0, len(RANKS) - 1)),
+                       max_size=9)
+sizes = st.tuples(st.integers(1, 6), st.integers(0, 4)).map(lambda t: (t[0], t[0] + t[1]))
+
+
+@settings(max_examples=120 * SCALE, deadline=None)
+@given(collections, sizes, st.sampled_from(["same", "distinct", "consecutive"]))
+def test_direct_best_equals_the_generic_search(spec, size, kind):
+    if kind == "same":
+        pattern = Pattern("p", size, same=["rank"])
+    elif kind == "distinct":
+        pattern = Pattern("p", size, distinct=[("suit", 4)])
+    else:
+        pattern = Pattern("p", size, consecutive=[("rank", ORDER)])
+    group = pieces(spec)
+    assert pattern._shape() is not None        # the direct search is the one used
+    found = pattern.best(None, group)          # type: ignore[arg-type]
+    assert found == pattern._best(None, group)  # type: ignore[arg-type]
+    assert found == brute_force(pattern, group)
+
+
+def test_two_constraints_use_the_generic_search():
+    pattern = Pattern("run", (3, 4), same=["suit"], consecutive=[("rank", ORDER)])
+    assert pattern._shape() is None
+    group = pieces([(0, 1), (1, 2), (0, 2), (0, 3), (1, 3)])
+    assert [p.id for p in pattern.best(None, group)] == [0, 2, 3]  # type: ignore[arg-type]
+
+
+def test_examples_from_the_definition():
+    run = Pattern("run", (3, 4), consecutive=[("rank", ORDER)])
+    # 2 3 4 and 3 4 5 are both runs of three: the first combination wins (ids 0 1 2)
+    group = pieces([(0, 1), (1, 2), (2, 3), (3, 4)])
+    assert [p.id for p in run.best(None, group)] == [0, 1, 2, 3]  # type: ignore[arg-type]
+    group = pieces([(0, 2), (1, 1), (2, 3), (3, 1)])   # 3 2 4 2: one run, the first 2
+    assert [p.id for p in run.best(None, group)] == [0, 1, 2]  # type: ignore[arg-type]
+    prime = Pattern("prime", (4, 4), distinct=[("suit", 4)])
+    group = pieces([(0, 0), (0, 1), (1, 0), (2, 0), (3, 0)])
+    assert [p.id for p in prime.best(None, group)] == [0, 2, 3, 4]  # type: ignore[arg-type]
+    assert prime.best(None, pieces([(0, 0), (1, 0), (2, 0)])) == []  # type: ignore[arg-type]
