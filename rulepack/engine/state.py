@@ -205,25 +205,7 @@ class State(Effects):
                 f"the game did not end within {self.max_decisions} decisions "
                 "(if the game is simply long, raise the limit: --max-decisions on the command line, new_game(max_decisions=...) in Python)",
                 Location(self.inst.file, at[0] or None, at[1] or None), code="step-limit")
-        # the flow VM (see _run), inline: this is the path of every decision
-        code = self.inst.code
-        pc = alt.body.pc
-        steps = 0
-        try:
-            while pc >= 0:
-                pc = code[pc](self)
-                steps += 1
-                if steps > FLOW_STEP_LIMIT:
-                    pc = self._endless_loop(pc)
-                    raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
-                                         "decision, going round this loop (does it never end?)")
-        except Exception as exc:
-            raise self._located(exc, self.__dict__.pop("_fault", pc)) from None
-        if pc == HALT:
-            self.terminal = True
-            self.pending = None
-            self.decider = None
-            self._legal = None
+        self._run(alt.body.pc)
 
     def result(self) -> dict[str, Any]:
         """Scores, winners and returns of a finished game (or the running scores).

@@ -151,17 +151,9 @@ class Pattern:
         :raises PatternBudgetError: the search needed more than SEARCH_BUDGET groups.
         """
         if self.alternatives is not None:
-            found: list[Piece] = []
-            for p in self.alternatives:
-                g = p.best(st, pieces)
-                if len(g) > len(found):
-                    found = g
-            return found
-        candidates = list(pieces)
-        if self.each:
-            candidates = [x for x in candidates
-                          if (self.wild is not None and self.wild(st, x))
-                          or all(f(st, x) for f in self.each)]
+            # the largest; among equals the first alternative's
+            return max((p.best(st, pieces) for p in self.alternatives), key=len, default=[])
+        candidates = self._candidates(st, pieces)
         shape = self._direct
         if shape is _UNSET:
             shape = self._direct = self._shape()
@@ -172,18 +164,15 @@ class Pattern:
     def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
         """:meth:`best` by the generic search alone (what the direct searches must equal)."""
         if self.alternatives is not None:
-            found: list[Piece] = []
-            for p in self.alternatives:
-                g = p._best(st, pieces)
-                if len(g) > len(found):
-                    found = g
-            return found
-        candidates = list(pieces)
-        if self.each:
-            candidates = [x for x in candidates
-                          if (self.wild is not None and self.wild(st, x))
-                          or all(f(st, x) for f in self.each)]
-        return self._search(st, candidates)
+            return max((p._best(st, pieces) for p in self.alternatives), key=len, default=[])
+        return self._search(st, self._candidates(st, pieces))
+
+    def _candidates(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
+        """The pieces that may be members: wild ones and those passing every ``each``."""
+        if not self.each:
+            return list(pieces)
+        return [x for x in pieces if (self.wild is not None and self.wild(st, x))
+                or all(f(st, x) for f in self.each)]
 
     def _search(self, st: "State", candidates: list[Piece]) -> list[Piece]:
         """The generic search: every combination, largest first, within the budget."""
