@@ -34,7 +34,7 @@ from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, attribute, contains, coun
 from rulepack.engine.values import Cell, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
 from rulepack.errors import Location
-from rulepack.ir import nodes, rename, strip_positions
+from rulepack.ir import names_in, nodes, rename, strip_positions
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.expressions import ExprCompiler
@@ -638,18 +638,20 @@ class SourceGen:
         kind = self._element_kind(node["of"], scope)
         if kind is not None:
             self._kinds[x] = kind
+        hoist, py = self._hoisted([node["cond"]], scope, py, (name,))
         cond = self.condition(node["cond"], self._candidate(scope, name), {**py, name: x})
+        loop = f"{hoist}for {x} in"       # hoist: "for (H2,) in ((V['roll'],),) "
         zone = self._zone_index(node["of"], scope)
         if zone is not None:
             # a zone named in the ruleset: its list of pieces read directly (a grid's
             # empty cells skipped in the same comprehension)
             index, kind = zone
             if kind == "grid":
-                return self._list(f"[{x} for {x} in Z[{index}] if {x} is not None and {cond}]")
-            return self._list(f"[{x} for {x} in Z[{index}] if {cond}]")
+                return self._list(f"[{x} {loop} Z[{index}] if {x} is not None and {cond}]")
+            return self._list(f"[{x} {loop} Z[{index}] if {cond}]")
         if grid is not None:
-            return self._list(f"[{x} for {x} in {of} if {cond}]")
-        return self._list(f"[{x} for {x} in {self._items(of)} if {cond}]")
+            return self._list(f"[{x} {loop} {of} if {cond}]")
+        return self._list(f"[{x} {loop} {self._items(of)} if {cond}]")
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
         """The index of the grid of ``cells(GRID)``, for a grid the ruleset names."""
@@ -688,17 +690,43 @@ class SourceGen:
         bind = node["bind"]
         names = [bind] if isinstance(bind, str) else list(bind)
         source = self._iterable(self.expr(node["in"], scope, py), py)
+        body = [node["expr"]] + ([node["if"]] if node.get("if") else [])
+        hoist, py = self._hoisted(body, scope, py, names)
         target, inner_py = self._bind(bind, py)
         inner = scope.with_locals(*names)
         expr = self.expr(node["expr"], inner, inner_py)
         cond = f" if {self.condition(node['if'], inner, inner_py)}" if node.get("if") else ""
         if isinstance(bind, str):
-            loop = f"for {target} in {self._items(source)}"
+            loop = f"{hoist}for {target} in {self._items(source)}"
         else:
             t = self._local()
-            loop = (f"for {t} in {self._items(source)} for ({target},) in "
+            loop = (f"{hoist}for {t} in {self._items(source)} for ({target},) in "
                     f"((_unpack({t}, {len(names)}, {', '.join(names)!r}),))")
         return self._list(f"[{expr} {loop}{cond}]")
+
+    def _hoisted(self, body: list[dict[str, Any]], scope: Scope, py: dict[str, str],
+                 bound: tuple[str, ...] | list[str]) -> tuple[str, dict[str, str]]:
+        """The state variables the body of a comprehension reads, each read once
+        before its loop into a local (an expression changes no variable).
+
+        :returns: the ``for`` clause binding them (``""`` if none), placed before
+            the comprehension's own loop, and ``py`` with their locals added.
+        """
+        names: list[str] = []
+        for node in body:
+            for name in sorted(names_in(node)):
+                if name in py or name in bound or name in names or \
+                        (name in scope.attributes and name not in scope.locals):
+                    continue
+                g = scope.globals.get(name)
+                if name in scope.locals or (g is not None and g.kind in ("var", "player_var")) \
+                        or (g is None and name in ("current", "round")):
+                    names.append(name)
+        if not names:
+            return "", py
+        hoisted = {n: self._local("H") for n in names}
+        reads = ", ".join(f"V[{n!r}]" for n in names)
+        return f"for ({', '.join(hoisted.values())},) in (({reads},),) ", {**py, **hoisted}
 
     def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["bind"]

@@ -148,8 +148,10 @@ class FlowCompiler:
                     f"D = {g.expr(to_value)}",
                     "if type(D) is not ZoneRef and type(D) is not Cell:",
                     f"    {g.const(to)}(st)    # raises: not a zone or a cell",
-                    "st.move([W] if type(W) is Piece else list(items(st, W)), D, "
-                    f"{face_up!r}, {bottom!r})"], False
+                    "if type(W) is Piece:",
+                    f"    st.move_one(W, D, {face_up!r}, {bottom!r})",
+                    "else:",
+                    f"    st.move(list(items(st, W)), D, {face_up!r}, {bottom!r})"], False
         self.emit(factory, node, src)
 
     def _destination(self, node: dict[str, Any], scope: Scope, f: Fn | None = None) -> Fn:

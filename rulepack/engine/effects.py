@@ -112,6 +112,40 @@ class Effects(Table):
             if face_up is not None:
                 self.face[piece.id] = face_up
 
+    def move_one(self, piece: Piece, dest: ZoneRef | Cell, face_up: bool | None,
+                 bottom: bool = False) -> None:
+        """:meth:`move` of one piece (the common case, without lists); the same result."""
+        kinds = self.inst.zone_kinds
+        z = self.loc[piece.id]
+        if type(dest) is not ZoneRef or kinds[z] == "grid" or kinds[dest.index] == "grid":
+            self.move([piece], dest, face_up, bottom)
+            return
+        zones = self.zones
+        owned = self._owned
+        src = zones[z] if z in owned else self._writable(z)
+        if src and src[-1] is piece:      # the top of a stack, the last of a row
+            src.pop()
+        else:
+            try:
+                del src[src.index(piece)]
+            except ValueError:
+                raise RuleValueError(f"{piece.name} is not where it should be") from None
+        d = dest.index
+        target = zones[d] if d in owned else self._writable(d)
+        kind = kinds[d]
+        if kind == "pile":
+            insort(target, piece, key=piece_id)
+        elif bottom:
+            target.insert(0, piece)
+        else:
+            target.append(piece)
+        if kind == "groups" or kinds[z] == "groups":
+            self.groupings.pop(z, None)
+            self.groupings.pop(d, None)
+        self.loc[piece.id] = d
+        if face_up is not None:
+            self.face[piece.id] = face_up
+
     def _move_many(self, pieces: list[Piece], dest: ZoneRef, face_up: bool | None,
                    bottom: bool) -> bool:
         """:meth:`move` of several pieces between zones that are not grids, each source

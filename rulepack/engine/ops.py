@@ -355,8 +355,13 @@ def ends(st: "State", line: Any, along: Any) -> list[Cell]:
     else:
         d = direction(along)
     out = []
-    before = st.step(cells[0], (-d[0], -d[1]))
-    after = st.step(cells[-1], d)
+    first, last = cells[0], cells[-1]
+    zones = st.inst.zones
+    info = zones[first.zone]
+    back = (-d[0], -d[1])
+    before = (info._neighbours.get(back) or info.neighbours(back))[first.slot]
+    info = zones[last.zone]
+    after = (info._neighbours.get(d) or info.neighbours(d))[last.slot]
     if before is not None:
         out.append(before)
     if after is not None:

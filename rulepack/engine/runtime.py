@@ -136,7 +136,11 @@ def attribute(st: "State", value: Any, name: str) -> Any:
             return a[name]
         return _pseudo(st, value, name)
     if t is list or t is ZoneRef or t is tuple:
-        return [attribute(st, v, name) for v in items(st, value)]
+        seq = items(st, value)
+        try:     # pieces that all have it (the common case): read at C speed
+            return [v.attrs[name] for v in seq]
+        except (KeyError, AttributeError):
+            return [attribute(st, v, name) for v in seq]
     if t is Cell:
         if name == "row":
             return value.row + 1

@@ -14,6 +14,7 @@ match are enumerated. Searches are bounded by :data:`SEARCH_BUDGET`.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -76,8 +77,8 @@ class Pattern:
             (self.wild is None or getattr(self.wild, "fixed", False)) and \
             all(a.pure for a in (alternatives or []))
         self._match_cache: dict[tuple[int, ...], bool] = {}
-        #: the direct search of :meth:`best`, made when first needed (``None``: none)
-        self._direct: Any = _UNSET
+        #: the direct search of :meth:`best` (``None``: the generic search)
+        self._direct = self._shape() if alternatives is None else None
         # per game instance: the partition index (see rulepack.patterns.partition)
         self._partition_index: dict[int, tuple[object, Index]] = {}
 
@@ -153,13 +154,11 @@ class Pattern:
         if self.alternatives is not None:
             # the largest; among equals the first alternative's
             return max((p.best(st, pieces) for p in self.alternatives), key=len, default=[])
-        candidates = self._candidates(st, pieces)
-        shape = self._direct
-        if shape is _UNSET:
-            shape = self._direct = self._shape()
-        if shape is not None:
-            return shape(candidates)
-        return self._search(st, candidates)
+        direct = self._direct
+        if direct is not None:
+            # the direct searches neither change nor keep the list they are given
+            return direct(self._candidates(st, pieces) if self.each else pieces)
+        return self._search(st, self._candidates(st, pieces))
 
     def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
         """:meth:`best` by the generic search alone (what the direct searches must equal)."""
@@ -205,7 +204,7 @@ class Pattern:
                     break
         return best_group
 
-    def _shape(self) -> Callable[[list[Piece]], list[Piece]] | None:
+    def _shape(self) -> Callable[[Sequence[Piece]], list[Piece]] | None:
         """A direct search for a pattern of one constraint (``same X``, ``distinct X``
         or ``consecutive X``, with a size, no wild), which finds what the generic
         search finds without trying combinations; ``None`` for other patterns."""
@@ -216,14 +215,11 @@ class Pattern:
             return None
         lo, hi = self.size
         if self.same:
-            attr = self.same[0]
-            return lambda pieces: _best_same(pieces, attr, lo, hi)
+            return partial(_best_same, attr=self.same[0], lo=lo, hi=hi)
         if self.distinct:
-            attr = self.distinct[0][0]
-            return lambda pieces: _best_distinct(pieces, attr, lo, hi)
+            return partial(_best_distinct, attr=self.distinct[0][0], lo=lo, hi=hi)
         attr, order = self.consecutive[0]
-        hi = min(hi, len(order))
-        return lambda pieces: _best_consecutive(pieces, attr, order, lo, hi)
+        return partial(_best_consecutive, attr=attr, order=order, lo=lo, hi=min(hi, len(order)))
 
     def partition(self, st: "State", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
@@ -243,28 +239,23 @@ class Pattern:
         return usable_pieces(st, self, mandatory, optional)
 
 
-def _best_same(pieces: list[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
+def _best_same(pieces: Sequence[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
     """``same attr``: the first group of equal values (in order of first appearance)
     with the most members, up to ``hi``; the first members of it."""
-    buckets: dict[Any, list[Piece]] = {}
-    for x in pieces:
-        v = x.attrs.get(attr)
-        b = buckets.get(v)
-        if b is None:
-            buckets[v] = [x]
-        else:
-            b.append(x)
-    largest = max(map(len, buckets.values()), default=0)
-    size = min(hi, largest)
-    if size < max(lo, 1):
+    values = [x.attrs.get(attr) for x in pieces]
+    if not values:
         return []
-    for b in buckets.values():
-        if len(b) >= size:
-            return b[:size]
-    return []
+    count = values.count
+    size = min(hi, max(map(count, set(values))))
+    if size < lo:
+        return []
+    for v in values:
+        if count(v) >= size:
+            return [x for x, w in zip(pieces, values) if w == v][:size]
+    return []      # pragma: no cover - the largest group is among the values
 
 
-def _best_distinct(pieces: list[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
+def _best_distinct(pieces: Sequence[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
     """``distinct attr``: as many pieces as there are different values (up to ``hi``),
     the first such combination: each member the earliest piece that still leaves
     enough new values after it."""
@@ -290,35 +281,35 @@ def _best_distinct(pieces: list[Piece], attr: str, lo: int, hi: int) -> list[Pie
     return chosen
 
 
-def _best_consecutive(pieces: list[Piece], attr: str, order: dict[Any, int], lo: int,
+def _best_consecutive(pieces: Sequence[Piece], attr: str, order: dict[Any, int], lo: int,
                       hi: int) -> list[Piece]:
     """``consecutive attr``: the longest unbroken span of values present (up to
     ``hi``), one piece per value; among spans of that length, the combination
     first in collection order (each value's earliest piece, in collection order)."""
-    first: dict[int, int] = {}
-    for i, x in enumerate(pieces):
-        pos = order.get(x.attrs.get(attr), _ABSENT)
-        if pos is not _ABSENT and pos not in first:
-            first[pos] = i
-    if not first:
+    get = order.get
+    positions = [get(x.attrs.get(attr), -1) for x in pieces]
+    present = sorted(set(positions))
+    if present and present[0] == -1:
+        del present[0]                  # values outside the order join no span
+    if len(present) < lo:
         return []
-    positions = sorted(first)
-    longest = run = 1
-    for a, b in zip(positions, positions[1:]):
+    longest = run = 1 if present else 0
+    for a, b in zip(present, present[1:]):
         run = run + 1 if b == a + 1 else 1
-        longest = max(longest, run)
+        if run > longest:
+            longest = run
     size = min(hi, longest)
     if size < max(lo, 1):
         return []
+    index = positions.index                 # each value's earliest piece
+    have = set(present)
     best: list[int] | None = None
-    for a in positions:
-        if all(a + j in first for j in range(size)):
-            combo = sorted(first[a + j] for j in range(size))
+    for a in present:
+        if all(a + j in have for j in range(size)):
+            combo = sorted(index(a + j) for j in range(size))
             if best is None or combo < best:
                 best = combo
     assert best is not None
     return [pieces[i] for i in best]
 
 
-_ABSENT: Any = object()
-_UNSET: Any = object()
