@@ -600,10 +600,13 @@ class SourceGen:
 
     def _element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
         """What the elements of the collection ``node`` are known to be: ``"cell"``
-        (``cells(...)``, ``empty(...)``), ``"piece"`` (a zone), or ``None``."""
+        (``cells(...)``, ``empty(...)``, ``ends(...)``, a maximal run), ``"piece"``
+        (a zone), or ``None``."""
         k = node.get("k")
-        if k == "call" and node.get("fn") in ("cells", "empty") and \
+        if k == "call" and node.get("fn") in ("cells", "empty", "ends") and \
                 scope.globals.get(node["fn"]) is None:
+            return "cell"
+        if k == "run":
             return "cell"
         if k == "where":
             return self._element_kind(node["of"], scope)
@@ -693,6 +696,10 @@ class SourceGen:
         body = [node["expr"]] + ([node["if"]] if node.get("if") else [])
         hoist, py = self._hoisted(body, scope, py, names)
         target, inner_py = self._bind(bind, py)
+        if isinstance(bind, str):
+            kind = self._element_kind(node["in"], scope)
+            if kind is not None:
+                self._kinds[target] = kind
         inner = scope.with_locals(*names)
         expr = self.expr(node["expr"], inner, inner_py)
         cond = f" if {self.condition(node['if'], inner, inner_py)}" if node.get("if") else ""
@@ -846,6 +853,8 @@ class SourceGen:
                 return f"(Z[{c}.zone][{c}.slot] if type({first}) is Cell else _at(st, {c}))"
             return f"{_UNARY[fn]}(st, {args[0]})"
         if fn in _CALLS:
+            if fn == "count" and args[0] in self._lists:
+                return self._int(f"len({args[0]})")
             src = _CALLS[fn].format(*args)
             return self._int(src) if fn == "count" else src
         if fn in ("best", "partition", "partitionable", "matches"):
