@@ -60,6 +60,11 @@ CORPUS_EXPECTED = {
     "empty.rules": ("the file is empty", None),
     "no-suffix": ("not files without a suffix", None),
     "not-utf8.rules": ("not UTF-8 text", 4),
+    # budgets: counted, so the same file stops at the same place on every machine
+    "budget-nested-loops.rules": ("went over their budget of 1,000,000 elements", 7),
+    "budget-squaring.rules": ("a product of more than 10,000 binary digits", 10),
+    "budget-doubling-list.rules": ("a list of 1,048,576 elements: more than the limit", 10),
+    "budget-define-chain.rules": ("more than 50,000 parts once every define is expanded", 7),
 }
 
 
@@ -327,3 +332,32 @@ def test_a_value_that_cannot_be_computed_at_compile_time_is_located(tmp_path):
     (error,) = [d for d in check_path(path) if d.severity == "error"]
     assert (error.location.line, error.location.column) == (4, 11)
     assert "a list or a map cannot be a key of a map" in error.message
+
+
+def test_a_budget_overrun_in_play_is_the_same_located_error(tmp_path):
+    """``play`` and ``simulate`` meet a budget where ``validate`` does: one located
+    error, exit code 1, no traceback."""
+    text = (CORPUS / "budget-doubling-list.rules").read_text(encoding="utf-8")
+    for command in (["play", "--seat", "random", "--seat", "random", "--seed", "1"],
+                    ["simulate", "--games", "1"]):
+        result = run(command[0], str(CORPUS / "budget-doubling-list.rules"), *command[1:])
+        assert result.exit_code == 1, result.output
+        assert "budget-doubling-list.rules:10:5: error: a list of 1,048,576 elements" in \
+            result.output and "Traceback" not in result.output
+    assert "set v = v + v" in text
+
+
+def test_the_loop_budget_counts_elements_the_same_in_both_compiled_forms(monkeypatch):
+    """The generated code and the closures charge the same loops: a comprehension
+    over a zone, a where and an argmax spend the budget by the elements they visit."""
+    import rulepack.compiler.codegen as codegen
+    from rulepack.engine import runtime
+    spent = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        game = rulepack.loads((RULESETS / "multiplay.rules").read_text(encoding="utf-8"))
+        st = game.new_game(players=2, seed=3)
+        assert bool(st.inst.flow_source) is enabled    # the form under test
+        st.apply(st.legal_actions()[0])      # the flow runs to the next decision
+        spent.append(runtime.EVAL_STEPS - st.steps_left)
+    assert spent[0] == spent[1] > 121     # at least one loop over the 121 cubes

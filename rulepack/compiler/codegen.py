@@ -30,7 +30,8 @@ import os
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.engine import ops
-from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, attribute, contains, count, items
+from rulepack.engine.runtime import (PSEUDO_ATTRIBUTES, attribute, charge, contains, count,
+                                     items)
 from rulepack.engine.values import Cell, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
 from rulepack.errors import Location
@@ -49,7 +50,7 @@ BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "list": list, "any": any, "all": all, "bool": bool,
                      "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple},
     "Piece": Piece, "Cell": Cell, "attribute": attribute, "contains": contains,
-    "count": count, "items": items,
+    "count": count, "items": items, "_charge": charge,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
@@ -383,7 +384,15 @@ class SourceGen:
     def _binary(self, a: str, b: str, fast: str, slow: str, nonzero: bool = False) -> str:
         """``a OP b`` inline when both are whole numbers (and ``b`` is not 0 where
         ``nonzero``), else the checking function ``slow`` of :mod:`ops`. With both
-        known to be whole numbers (:attr:`_ints`), no test at all."""
+        known to be whole numbers (:attr:`_ints`), no test at all. A product is
+        always tested: past 2**62 it is left to ``_times``, which refuses one of
+        more than ``MAX_INT_BITS`` binary digits."""
+        if fast == "*":
+            x, y = self._local("T"), self._local("T")
+            m = 1 << 62
+            out = (f"({x} * {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) and "
+                   f"-{m} < {x} < {m} and -{m} < {y} < {m} else {slow}({x}, {y}))")
+            return self._int(out)
         ints = a in self._ints and b in self._ints
         if ints and (not nonzero or (b.isdigit() and b != "0")):
             out = f"({a} {fast} {b})"
@@ -650,11 +659,12 @@ class SourceGen:
             # empty cells skipped in the same comprehension)
             index, kind = zone
             if kind == "grid":
-                return self._list(f"[{x} {loop} Z[{index}] if {x} is not None and {cond}]")
-            return self._list(f"[{x} {loop} Z[{index}] if {cond}]")
+                return self._list(f"[{x} {loop} _charge(st, Z[{index}]) if {x} is not None "
+                                  f"and {cond}]")
+            return self._list(f"[{x} {loop} _charge(st, Z[{index}]) if {cond}]")
         if grid is not None:
-            return self._list(f"[{x} {loop} {of} if {cond}]")
-        return self._list(f"[{x} {loop} {self._items(of)} if {cond}]")
+            return self._list(f"[{x} {loop} _charge(st, {of}) if {cond}]")
+        return self._list(f"[{x} {loop} _charge(st, {self._items(of)}) if {cond}]")
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
         """The index of the grid of ``cells(GRID)``, for a grid the ruleset names."""
@@ -704,10 +714,10 @@ class SourceGen:
         expr = self.expr(node["expr"], inner, inner_py)
         cond = f" if {self.condition(node['if'], inner, inner_py)}" if node.get("if") else ""
         if isinstance(bind, str):
-            loop = f"{hoist}for {target} in {self._items(source)}"
+            loop = f"{hoist}for {target} in _charge(st, {self._items(source)})"
         else:
             t = self._local()
-            loop = (f"{hoist}for {t} in {self._items(source)} for ({target},) in "
+            loop = (f"{hoist}for {t} in _charge(st, {self._items(source)}) for ({target},) in "
                     f"((_unpack({t}, {len(names)}, {', '.join(names)!r}),))")
         return self._list(f"[{expr} {loop}{cond}]")
 
@@ -748,7 +758,7 @@ class SourceGen:
         key = self.expr(node["by"], inner, inner_py)
         cond = f"(lambda {x}: {self.condition(node['if'], inner, inner_py)})" if node.get("if") \
             else "None"
-        return f"_argmax(items(st, {source}), (lambda {x}: {key}), {cond})"
+        return f"_argmax(_charge(st, items(st, {source})), (lambda {x}: {key}), {cond})"
 
     def _argmax_shared(self, node: dict[str, Any], shared: list[dict[str, Any]], source: str,
                        x: str, inner: Scope, py: dict[str, str], inner_py: dict[str, str]) -> str:
@@ -787,7 +797,8 @@ class SourceGen:
             "        elif k == best_key:",
             f"            best.append({x})",
             "    return best"]))
-        args = ", ".join([self._items(source)] + list(dict.fromkeys(py.values())))
+        args = ", ".join([f"_charge(st, {self._items(source)})"] +
+                         list(dict.fromkeys(py.values())))
         return f"{fn}({args})"
 
     def _e_run(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:

@@ -15,7 +15,8 @@ from rulepack.errors import SemanticError
 from rulepack.ir import rename
 from rulepack.engine import ops
 from rulepack.engine import runtime as rt
-from rulepack.engine.runtime import RuleValueError, attribute, contains, count, items, show
+from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
+                                     show)
 from rulepack.compiler.codegen import SourceGen
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, Piece, Player
@@ -78,6 +79,12 @@ def _restore(v: dict[str, Any], name: str, saved: Any) -> None:
         v[name] = saved
 
 
+#: Expression nodes one instance may compile, counting a define's body once for every
+#: place it is used (defines are expanded where they are used). The bundled rulesets
+#: compile at most about 600.
+COMPILE_PARTS = 50_000
+
+
 class ExprCompiler:
     """Compiles expression IR for one :class:`~rulepack.compiler.instance.Instance`."""
 
@@ -86,6 +93,8 @@ class ExprCompiler:
         #: the Python source generator for root expressions (see :mod:`codegen`)
         self.source = SourceGen(self)
         self._depth = 0
+        #: expression nodes compiled so far in this instance (see COMPILE_PARTS)
+        self.parts = 0
 
     # ------------------------------------------------------------------ entry
     def compile(self, node: dict[str, Any], scope: Scope) -> Fn:
@@ -100,6 +109,16 @@ class ExprCompiler:
         if method is None:
             raise SemanticError.at(f"unknown expression kind {kind!r}", scope.location(node),
                                    code="bad-ir")
+        self.parts += 1
+        if self.parts > COMPILE_PARTS:
+            chain = self.inst.defines_active
+            through = f" (expanding {' → '.join(chain)})" if chain else ""
+            raise self.error(f"the ruleset's expressions are too large: more than "
+                             f"{COMPILE_PARTS:,} parts once every define is expanded "
+                             f"where it is used{through}", node, scope, code="too-large",
+                             hint="a define that uses another define several times, "
+                             "in a chain, doubles at each step: compute the value once "
+                             "with a 'let' or a 'const'")
         self._depth += 1
         try:
             fn: Fn = method(node, scope)
@@ -385,7 +404,7 @@ class ExprCompiler:
             saved = v.get(name, _MISSING)
             out = []
             try:
-                for x in items(st, of(st)):
+                for x in charge(st, items(st, of(st))):
                     v[name] = x
                     if cond(st):
                         out.append(x)
@@ -417,7 +436,7 @@ class ExprCompiler:
             saved = [v.get(n, _MISSING) for n in names]
             out = []
             try:
-                for x in items(st, source(st)):
+                for x in charge(st, items(st, source(st))):
                     bind(st, x)
                     if cond is None or cond(st):
                         out.append(expr(st))
@@ -444,7 +463,7 @@ class ExprCompiler:
                     return f(st)
                 return at
             try:
-                return ops.argmax(items(st, source(st)), bound(key),
+                return ops.argmax(charge(st, items(st, source(st))), bound(key),
                                   None if cond is None else bound(cond))
             finally:
                 _restore(v, name, saved)

@@ -23,7 +23,8 @@ from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LIT
                                                ExprCompiler, Fn)
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.program import HALT, Choice
-from rulepack.engine.runtime import PSEUDO_ATTRIBUTES, RuleValueError, failure_text, show
+from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
+                                     show)
 from rulepack.compiler.kinds import check_kinds
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
@@ -94,6 +95,8 @@ class _BuildState:
     def __init__(self, inst: "Instance") -> None:
         self.inst = inst
         self.vars: dict[str, Any] = {}
+        #: one budget of loop elements for everything evaluated while building
+        self.steps_left = EVAL_STEPS
 
 
 class Instance:

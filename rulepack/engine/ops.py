@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import NoReturn, TYPE_CHECKING, Any, Callable
 
-from rulepack.engine.runtime import RuleValueError, attribute, items, show
+from rulepack.engine.runtime import (MAX_COLLECTION, MAX_INT_BITS, BudgetError, RuleValueError,
+                                     attribute, items, show)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.patterns.partition import type_key
 
@@ -85,7 +86,11 @@ def plus(st: "State", x: Any, y: Any) -> Any:
     if tx is int and ty is int:
         return x + y
     if tx is list or ty is list or tx is ZoneRef or ty is ZoneRef:
-        return as_list(st, x) + as_list(st, y)
+        a, b = as_list(st, x), as_list(st, y)
+        if len(a) + len(b) > MAX_COLLECTION:
+            raise BudgetError(f"a list of {len(a) + len(b):,} elements: more than the "
+                              f"limit of {MAX_COLLECTION:,}")
+        return a + b
     if isinstance(x, (int, float)) and isinstance(y, (int, float)) and \
             not isinstance(x, bool) and not isinstance(y, bool):
         return x + y
@@ -112,6 +117,10 @@ def minus(x: Any, y: Any) -> Any:
 
 def times(x: Any, y: Any) -> Any:
     _check_arith("*", x, y)
+    if type(x) is not float and type(y) is not float and \
+            int(x).bit_length() + int(y).bit_length() > MAX_INT_BITS:
+        raise BudgetError(f"a product of more than {MAX_INT_BITS:,} binary digits: a number "
+                          "too large")
     return x * y
 
 
@@ -181,8 +190,9 @@ def make_range(a: Any, b: Any) -> list[int]:
     """``a..b``, both ends included."""
     if not isinstance(a, int) or not isinstance(b, int):
         raise RuleValueError(f"a range needs whole numbers, not {show(a)}..{show(b)}")
-    if b - a > 1_000_000:
-        raise RuleValueError("a range of more than a million numbers")
+    if b - a >= MAX_COLLECTION:
+        raise BudgetError(f"a range of {b - a + 1:,} numbers: more than the limit of "
+                          f"{MAX_COLLECTION:,}")
     return list(range(a, b + 1))
 
 

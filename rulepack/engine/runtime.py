@@ -19,6 +19,39 @@ class RuleValueError(Exception):
     """A value of the wrong kind met an operation (turned into a located error)."""
 
 
+# ---------------------------------------------------------------------- budgets
+# Every evaluation is bounded by counts, never by time: the same file meets the same
+# limit at the same place on every machine. The numbers are in docs/language.md
+# (limits); no bundled game comes within a hundredth of them.
+
+#: Elements that the loops of expressions (``where``, comprehensions, ``argmax``)
+#: may visit between two decisions (or while one decision's actions are listed).
+EVAL_STEPS = 1_000_000
+
+#: Elements a list may have (a range, a join of lists).
+MAX_COLLECTION = 1_000_000
+
+#: Binary digits a whole number may have (a product past it is refused).
+MAX_INT_BITS = 10_000
+
+
+class BudgetError(RuleValueError):
+    """An evaluation went over one of the budgets above (located like any rule error)."""
+
+
+def charge(st: Any, seq: Any) -> Any:
+    """``seq`` (a list a loop is about to visit), its length taken from the budget of
+    ``st.steps_left``. :raises BudgetError: the budget is spent."""
+    left = st.steps_left - len(seq)
+    st.steps_left = left
+    if left < 0:
+        raise BudgetError(f"the expressions went over their budget of {EVAL_STEPS:,} "
+                          "elements visited by loops (where, comprehensions, argmax) "
+                          "between two decisions: a loop over too large a collection, "
+                          "or loops nested too deeply")
+    return seq
+
+
 def failure_text(exc: BaseException) -> str:
     """What went wrong when a Python operation failed on a ruleset's values, in the
     language's terms (never Python's own message, which names its classes):

@@ -23,7 +23,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.rng import Rng
-from rulepack.engine.runtime import RuleValueError, failure_text, items, show
+from rulepack.engine.runtime import EVAL_STEPS, RuleValueError, failure_text, items, show
 from rulepack.engine.values import Player, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,6 +58,10 @@ class State(Effects):
     those of :class:`~rulepack.engine.effects.Effects`.
     """
 
+    #: the budget of loop elements left (see :func:`~rulepack.engine.runtime.charge`);
+    #: a state made another way than ``__init__`` (restored from JSON) starts full
+    steps_left: int = EVAL_STEPS
+
     def __init__(self, inst: "Instance", seed: int = 0,
                  max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True) -> None:
         if generate:
@@ -90,6 +94,9 @@ class State(Effects):
         self.max_decisions = max_decisions
         self.knowledge: tuple[int, frozenset[int]] | None = None
         self.groupings: dict[int, tuple[int, ...]] = {}
+        #: what is left of the budget of loop elements (see runtime.charge), renewed
+        #: whenever the flow runs and whenever legal actions are listed
+        self.steps_left = EVAL_STEPS
         for name in inst.var_inits:
             try:
                 self.vars[name] = inst.initial_value(self, name)
@@ -141,6 +148,7 @@ class State(Effects):
             choice = self.pending
             if choice is None:
                 return []
+            self.steps_left = EVAL_STEPS
             try:
                 generate = choice.generate
                 if generate is not None:
@@ -302,6 +310,7 @@ class State(Effects):
         c.max_decisions = self.max_decisions
         c.knowledge = self.knowledge
         c.groupings = dict(self.groupings)
+        c.steps_left = self.steps_left
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -314,6 +323,7 @@ class State(Effects):
     def _run(self, pc: int) -> None:
         code = self.inst.code
         steps = 0
+        self.steps_left = EVAL_STEPS
         try:
             while pc >= 0:
                 pc = code[pc](self)
