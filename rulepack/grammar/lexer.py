@@ -68,8 +68,7 @@ def supported(conf: Any) -> bool:
 class _State:
     """What one parser state's lexer needs: its terminals in order, its callbacks."""
 
-    __slots__ = ("order", "allowed", "strings_first", "first_string", "callback", "conf",
-                 "_basic")
+    __slots__ = ("order", "allowed", "strings_at", "callback", "conf", "_basic")
 
     def __init__(self, lexer: FastContextualLexer, accepts: set[str], conf: Any) -> None:
         names = accepts | lexer.ignore_types
@@ -78,7 +77,7 @@ class _State:
         unless: dict[str, dict[str, str]] = {}
         embedded: set[str] = set()
         for r in regexes:  # as lark.lexer._create_unless, from the matches found once
-            words = {s.pattern.value: s.name for s in mine if (r.name, s.name) in lexer.embeds}
+            words = {text: name for name, text in lexer.embeds.get(r.name, ()) if name in names}
             if words:
                 unless[r.name] = words
                 embedded.update(words.values())  # string terminals have no flags
@@ -86,10 +85,12 @@ class _State:
         self.order = [(t.name, lexer.patterns.get(t.name), t.pattern.value)
                       for t in mine if t.name not in embedded]
         self.allowed = {name for name, _, _ in self.order}
-        #: the state's strings the whole-grammar expression leaves out, by rank
-        self.strings_first = [(lexer.rank[name], text) for name, pattern, text in self.order
-                              if pattern is None and name not in lexer.main_names]
-        self.first_string = min((r for r, _ in self.strings_first), default=len(lexer.rank))
+        #: the state's strings the whole-grammar expression leaves out: first character
+        #: → (rank, text) in order
+        self.strings_at: dict[str, list[tuple[int, str]]] = {}
+        for name, pattern, text in self.order:
+            if pattern is None and name not in lexer.main_names:
+                self.strings_at.setdefault(text[0], []).append((lexer.rank[name], text))
         self.callback: dict[str, _Callback] = {}
         for name, words in unless.items():
             self.callback[name] = _retype(words)
@@ -149,16 +150,16 @@ class FastContextualLexer(ContextualLexer):
         self.patterns = {t.name: re.compile(t.pattern.to_regexp(), flags) for t in self.terminals
                          if not isinstance(t.pattern, PatternStr)}
         strings = [t for t in self.terminals if isinstance(t.pattern, PatternStr)]
-        #: (regex terminal, string terminal) pairs where the regex reads the whole string
-        self.embeds = set()
+        #: regex terminal → the string terminals it reads whole: (name, text)
+        self.embeds: dict[str, list[tuple[str, str]]] = {}
         for t in self.terminals:
             if t.name in self.patterns:
                 for s in strings:
                     if s.priority == t.priority:
                         m = self.patterns[t.name].match(s.pattern.value)
                         if m is not None and m.group(0) == s.pattern.value:
-                            self.embeds.add((t.name, s.name))
-        words = {s for _, s in self.embeds}
+                            self.embeds.setdefault(t.name, []).append((s.name, s.pattern.value))
+        words = {name for pairs in self.embeds.values() for name, _ in pairs}
         main = [t for t in self.terminals if t.name not in words]
         self.main_names = {t.name for t in main}
         # one expression, as lark.lexer.Scanner makes it (Python's re no longer limits
@@ -201,9 +202,16 @@ class FastContextualLexer(ContextualLexer):
         if m is not None:
             type_ = m.lastgroup
             if type_ is not None and type_ in state.allowed:
+                before = state.strings_at.get(text[pos])
+                if before is None:
+                    return m.group(0), type_
                 rank = self.rank[type_]
-                if rank < state.first_string or not any(
-                        r < rank and text.startswith(s, pos, end) for r, s in state.strings_first):
+                for r, string in before:
+                    if r > rank:
+                        return m.group(0), type_
+                    if text.startswith(string, pos, end):
+                        break
+                else:
                     return m.group(0), type_
         for name, pattern, value in state.order:
             if pattern is None:
