@@ -1,6 +1,8 @@
-"""rulepack's contextual lexer (rulepack.grammar.lexer) reads exactly as Lark's own:
-the same tokens (types, texts, positions), the same callbacks, the same trees and
-the same errors, on every ruleset of the repository and on mutants of them."""
+"""rulepack's parser, loaded from its cached tables with its own contextual lexer
+(rulepack.grammar.lexer) and table loader (rulepack.grammar.lalr), reads exactly as
+the parser Lark itself loads from them: the same tokens (types, texts, positions),
+the same callbacks, the same trees and the same errors, on every ruleset of the
+repository and on mutants of them; and the table is Lark's, entry for entry."""
 
 from __future__ import annotations
 
@@ -13,7 +15,11 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 from lark.lexer import ContextualLexer
 
+from lark.parsers.lalr_analysis import IntParseTable
+
 from rulepack.grammar import tables
+from rulepack.grammar.lalr import CachedLALRParser
+from rulepack.grammar.parser import _brackets
 from rulepack.grammar.lexer import FastContextualLexer, contextual_lexer, supported
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +93,20 @@ def test_the_grammar_is_read_by_rulepacks_lexer(parsers: Any) -> None:
     assert isinstance(ours.parser.lexer, FastContextualLexer)
     assert supported(ours.lexer_conf)
     assert type(lark_own.parser.lexer) is ContextualLexer
+    assert isinstance(ours.parser.parser, CachedLALRParser)
+
+
+def test_the_parse_table_is_larks_entry_for_entry(parsers: Any) -> None:
+    ours, lark_own, _, _ = parsers
+    mine, theirs = ours.parser.parser._parse_table, lark_own.parser.parser._parse_table
+    assert isinstance(mine, IntParseTable) and isinstance(theirs, IntParseTable)
+    assert mine.start_states == theirs.start_states and mine.end_states == theirs.end_states
+    assert mine.states.keys() == theirs.states.keys()
+    for state, actions in theirs.states.items():
+        assert mine.states[state].keys() == actions.keys()
+        for token, (action, arg) in actions.items():
+            assert mine.states[state][token][0] is action
+            assert mine.states[state][token][1] == arg
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -152,3 +172,37 @@ def test_a_keyword_left_out_of_the_whole_grammars_expression_still_comes_first()
     for text in ("abc1", "abxyz", "ab1", "abc"):
         assert _outcome(ours, text) == _outcome(lark_own, text)
     assert _outcome(ours, "abc1")[0] == "tree"
+
+
+def _brackets_char_by_char(text: str) -> list[tuple[str, int, int]]:
+    """The brackets outside strings and comments, read one character at a time: a
+    string ends at its closing quote or its line's end, a comment at its line's end."""
+    out = []
+    line, col = 1, 0
+    in_comment = in_string = False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_comment, in_string = line + 1, 0, False, False
+        elif in_comment:
+            continue
+        elif in_string:
+            in_string = ch != '"'
+        elif ch == "#":
+            in_comment = True
+        elif ch == '"':
+            in_string = True
+        elif ch in "([{)]}":
+            out.append((ch, line, col))
+    return out
+
+
+def test_the_bracket_scan_skips_strings_and_comments() -> None:
+    """The scan behind the nesting limit and "the bracket opened at line L, column C
+    is never closed" (rulepack.grammar.parser._brackets)."""
+    rng = random.Random(7)
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in FILES[:10]]
+    texts += ["".join(rng.choice('ab"#\n(){}[] \r\t') for _ in range(rng.randrange(60)))
+              for _ in range(2000)]
+    for text in texts:
+        assert list(_brackets(text)) == _brackets_char_by_char(text), repr(text)

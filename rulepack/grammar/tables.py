@@ -33,6 +33,7 @@ from lark import __version__ as lark_version
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
+from rulepack.grammar.lalr import CachedLALRParser
 from rulepack.grammar.lexer import contextual_lexer
 
 GRAMMAR = Path(__file__).with_name("rulepack.lark")
@@ -150,8 +151,9 @@ def load_parser(on_keyword: LexerCallback, on_comment: LexerCallback | None = No
 
 def _load(found: dict[str, Any], callbacks: dict[str, LexerCallback]) -> Lark:
     # Lark's loader of its own serialized tables is untyped (the standalone parsers use it);
-    # its lexer is rulepack's (the same tokens, made faster: rulepack.grammar.lexer)
+    # its lexer and its table loader are rulepack's (the same tokens and the same
+    # table, made faster: rulepack.grammar.lexer, rulepack.grammar.lalr)
     parser: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
         found["data"], found["memo"], lexer_callbacks=callbacks,
-        _plugins={"ContextualLexer": contextual_lexer})
+        _plugins={"ContextualLexer": contextual_lexer, "LALR_Parser": CachedLALRParser})
     return parser
