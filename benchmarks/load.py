@@ -43,6 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ("multzo", "packkub", "multiplay", "mismemory")
+#: Issue 10's targets, wall-clock seconds of a fresh process.
+TARGETS = {"rulepack validate (4 rulesets)": 0.5, "rulepack --help": 0.3}
 #: How the ``rulepack`` console script starts (setuptools writes the same two lines).
 CLI = "import sys; from rulepack.cli.main import main; sys.argv[0] = 'rulepack'; sys.exit(main())"
 
@@ -150,6 +152,11 @@ def main() -> None:
             best = {label: min(run[0] for run in by_tree[label]) for label in trees}
             row += f"{best['this'] / best['reference']:>12.2f}"
         print(row)
+    for name, target in TARGETS.items():
+        wall = min(run[0] for run in times[name]["this"])
+        cpu = min(run[1] for run in times[name]["this"])
+        print(f"target: {name} <= {target} s wall (issue 10): best {wall:.3f} s wall, "
+              f"{cpu:.3f} s CPU: {'met' if wall <= target else 'not met'}")
     if len(trees) > 1:
         print(f"this: {ROOT}\nreference: {trees['reference'].path}")
 
