@@ -23,8 +23,11 @@ from rulepack.grammar.parser import _brackets
 from rulepack.grammar.lexer import FastContextualLexer, contextual_lexer, supported
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted(p for folder in ("rulepack/rulesets", "tests/broken", "tests/hostile", "tests/data")
-               for p in (ROOT / folder).rglob("*.rules"))
+#: The bundled rulesets and libraries, the test data, the hostile files, and a quarter of
+#: the broken corpus (most of it is Multzo with one mistake; the mutants below vary more)
+FILES = sorted(p for folder in ("rulepack/rulesets", "tests/hostile", "tests/data")
+               for p in (ROOT / folder).rglob("*.rules")) + \
+    sorted((ROOT / "tests/broken").glob("*.rules"))[::4]
 
 
 def _parsers() -> tuple[Lark, Lark, list[tuple[str, Any]], list[tuple[str, Any]]]:
@@ -140,7 +143,7 @@ def _mutants(count: int, seed: int) -> list[str]:
 
 
 def test_mutated_rulesets_read_the_same_or_fail_the_same(parsers: Any) -> None:
-    for text in _mutants(40, seed=1):
+    for text in _mutants(30, seed=1):
         _same(parsers, text)
 
 
