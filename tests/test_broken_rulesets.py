@@ -17,11 +17,14 @@ fragment, and that no diagnostic contains a forbidden text or Python internals
 necessarily what rulepack says today.
 
 The CLI is also run once over the whole folder, as ``rulepack validate
-tests/broken/*`` would be.
+tests/broken/*`` would be, in text and in JSON; each file's diagnostics are those
+the test of that file found (``check_path`` of the same file, computed once per
+module), so the two runs test what the command shows, not the checks again.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -32,6 +35,7 @@ from click.testing import CliRunner
 
 from rulepack.cli.main import main
 from rulepack.loader import bundled_dir, bundled_rulesets
+import rulepack.validation
 from rulepack.validation import check_path
 
 BROKEN = Path(__file__).parent / "broken"
@@ -101,10 +105,28 @@ def test_the_corpus_is_large_enough_and_every_file_has_an_expectation():
         assert [p for p in CASES if p.stem == sidecar.stem], f"{sidecar.name} has no ruleset"
 
 
+#: check_path of each corpus file by its path as the CLI gets it (see :func:`checked`)
+_CHECKED: dict[str, list] = {}
+
+
+def checked(path: Path | str) -> list:
+    """``check_path(path)``, computed once per file for this module; a copy each time."""
+    key = str(path)
+    if key not in _CHECKED:
+        _CHECKED[key] = check_path(path)
+    return copy.deepcopy(_CHECKED[key])
+
+
+@pytest.fixture
+def checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's ``check_path`` (``rulepack.validation.check_path``) as :func:`checked`."""
+    monkeypatch.setattr(rulepack.validation, "check_path", checked)
+
+
 @pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
 def test_broken_ruleset_gives_the_expected_error(path: Path):
     expected = expectation(path)
-    diagnostics = check_path(path)
+    diagnostics = checked(path)
     errors = [d for d in diagnostics if d.severity == "error"]
     assert errors, f"{path.name} is reported valid; expected {expected}\n{describe(diagnostics)}"
     assert not [d for d in errors if d.code == INTERNAL], \
@@ -130,7 +152,7 @@ def run(*args: str):
     return CliRunner().invoke(main, list(args))
 
 
-def test_cli_reports_every_broken_file_without_a_traceback():
+def test_cli_reports_every_broken_file_without_a_traceback(checked_once: None):
     paths = [str(p) for p in CASES]
     result = run("validate", *paths)
     assert result.exception is None or isinstance(result.exception, SystemExit), \
@@ -142,7 +164,7 @@ def test_cli_reports_every_broken_file_without_a_traceback():
         assert f"{path}: ok" not in result.output, f"{path} is reported valid"
 
 
-def test_cli_json_has_errors_for_every_broken_file():
+def test_cli_json_has_errors_for_every_broken_file(checked_once: None):
     paths = [str(p) for p in CASES]
     result = run("validate", "--json", *paths)
     assert result.exception is None or isinstance(result.exception, SystemExit), \

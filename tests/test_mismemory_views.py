@@ -142,22 +142,24 @@ def test_collected_tiles_are_never_in_another_players_view(players):
         rng = random.Random(seed)
         while not state.is_terminal():
             state.apply(rng.choice(state.legal_actions()))
+            # each player's view once per position (what it shows is checked for every pile)
+            views = [state.view(viewer) for viewer in range(players)]
+            texts = [json.dumps(view) for view in views]
+            found = [ids_in(view) for view in views]
             for q in range(players):
                 held = [p for p in state.zones[collected_index(state, q)]
                         if not state.face[p.id]]
                 for viewer in range(players):
-                    zone = pile(state, viewer, q)
+                    zone = views[viewer]["zones"][f"collected[player {q + 1}]"]
                     if viewer == q:
                         assert sorted(x["id"] for x in zone["pieces"]) == \
                             sorted(p.id for p in state.zones[collected_index(state, q)])
                         continue
                     assert zone["hidden"] == len(held)
-                    view = state.view(viewer)
-                    text = json.dumps(view)
-                    found = ids_in(view)
                     for p in held:
-                        assert p.id not in found and p.name not in text, (seed, viewer, p.name)
-                        assert not any(p.name in t for t in view["legal_actions"])
+                        assert p.id not in found[viewer] and p.name not in texts[viewer], \
+                            (seed, viewer, p.name)
+                        assert not any(p.name in t for t in views[viewer]["legal_actions"])
         for entry in state.history:
             if getattr(entry, "text", "").startswith("keep ") and hasattr(entry, "render"):
                 kept = entry.values[0]
@@ -200,14 +202,15 @@ def test_blind_tiles_stay_hidden_in_random_games():
             legal = state.legal_actions()
             flips = [a for a in legal if a.text.startswith("flip")]
             state.apply(rng.choice(flips if flips and rng.random() < 0.95 else legal))
+            views = [state.view(viewer) for viewer in range(state.num_players)]
+            seen = [(ids_in(view), json.dumps(view)) for view in views]
             for q in range(state.num_players):
                 held = [p for p in state.zones[collected_index(state, q)]
                         if not state.face[p.id]]
-                for viewer in range(state.num_players):
-                    view = state.view(viewer)
+                for viewer, view in enumerate(views):
                     zone = view["zones"][f"collected[player {q + 1}]"]
                     assert zone["hidden"] == len(held)
-                    found, text = ids_in(view), json.dumps(view)
+                    found, text = seen[viewer]
                     assert not any(p.id in found or p.name in text for p in held)
 
 

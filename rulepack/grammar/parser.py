@@ -8,6 +8,7 @@ what was found and what was expected.
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 from functools import lru_cache
 from typing import Callable, Any, Iterator, cast
@@ -124,27 +125,21 @@ def _keywords(names: set[str]) -> list[str]:
     return out
 
 
+#: What :func:`_brackets` looks at: a comment, a string (closed, or running to the end
+#: of its line), a bracket, a line break.
+_BRACKET_SCAN = re.compile(r'#[^\n]*|"[^"\n]*"?|[()\[\]{}]|\n')
+_BRACKET_CHARS = frozenset("([{)]}")
+
+
 def _brackets(text: str) -> Iterator[tuple[str, int, int]]:
     """Each bracket of the text outside strings and comments: (char, line, column)."""
-    line, col = 1, 0
-    in_comment = in_string = False
-    for ch in text:
-        col += 1
+    line, start = 1, 0
+    for m in _BRACKET_SCAN.finditer(text):
+        ch = m.group()
         if ch == "\n":
-            line, col, in_comment, in_string = line + 1, 0, False, False
-            continue
-        if in_comment:
-            continue
-        if in_string:
-            if ch == '"':
-                in_string = False
-            continue
-        if ch == "#":
-            in_comment = True
-        elif ch == '"':
-            in_string = True
-        elif ch in "([{)]}":
-            yield ch, line, col
+            line, start = line + 1, m.end()
+        elif ch in _BRACKET_CHARS:
+            yield ch, line, m.start() - start + 1
 
 
 def _open_blocks(text: str) -> list[tuple[int, int]]:

@@ -33,6 +33,9 @@ from lark import __version__ as lark_version
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
+from rulepack.grammar.lalr import CachedLALRParser
+from rulepack.grammar.lexer import contextual_lexer
+
 GRAMMAR = Path(__file__).with_name("rulepack.lark")
 #: The options every rulepack parser is built with.
 OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True,
@@ -147,7 +150,10 @@ def load_parser(on_keyword: LexerCallback, on_comment: LexerCallback | None = No
 
 
 def _load(found: dict[str, Any], callbacks: dict[str, LexerCallback]) -> Lark:
-    # Lark's loader of its own serialized tables is untyped (the standalone parsers use it)
+    # Lark's loader of its own serialized tables is untyped (the standalone parsers use it);
+    # its lexer and its table loader are rulepack's (the same tokens and the same
+    # table, made faster: rulepack.grammar.lexer, rulepack.grammar.lalr)
     parser: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
-        found["data"], found["memo"], lexer_callbacks=callbacks)
+        found["data"], found["memo"], lexer_callbacks=callbacks,
+        _plugins={"ContextualLexer": contextual_lexer, "LALR_Parser": CachedLALRParser})
     return parser
