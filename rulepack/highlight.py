@@ -43,7 +43,7 @@ class RulesLexer(RegexLexer):
              bygroups(Whitespace, Keyword.Declaration, Whitespace, Keyword, Whitespace, Keyword)),
             (r"^([ \t]*)(use|score|heuristic|require|setup|play)\b",
              bygroups(Whitespace, Keyword.Declaration)),
-            (r"^([ \t]*)(title|source|players|seats|copies|called|back|draw)\b",
+            (r"^([ \t]*)(title|source|players|seats|teams|copies|called|back|draw)\b",
              bygroups(Whitespace, Keyword)),
             (_START + r"(end)(\s+)(game|turn|round)\b(?:(\s+)(winners)\b)?",
              bygroups(Whitespace, Keyword, Whitespace, Keyword, Whitespace, Keyword)),

@@ -132,6 +132,8 @@ class Instance:
         self.heuristic_param = "p"
         winner = ir.get("winner")
         self.winner_rule: str | None = winner["rule"] if winner else None
+        #: the fixed partnerships, each a tuple of seats, or ``None`` without teams
+        self.teams: list[tuple[int, ...]] | None = None
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
@@ -194,6 +196,7 @@ class Instance:
             self.globals[d["name"]] = Global("define", d)
         try:
             self._constants()
+            self._teams()
             self._requirements()
             self._components()
             self._orders()
@@ -251,6 +254,38 @@ class Instance:
             value = self._eval(c["expr"])
             self.globals[c["name"]] = Global("const", value, c)
             self.later_names.pop(c["name"], None)
+
+    def _teams(self) -> None:
+        """``teams (north, south), (east, west)``: every seat of this player count in
+        exactly one team; the seats a team names beyond the count are left out."""
+        exprs = (self.ir.get("game") or {}).get("teams")
+        if not exprs:
+            return
+        teams: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        for expr in exprs:
+            value = self._eval(expr, self.static_scope())
+            members = list(value) if isinstance(value, (list, tuple)) else [value]
+            team: list[int] = []
+            for m in members:
+                if not isinstance(m, int) or isinstance(m, bool) or m < 0:
+                    raise SemanticError.at(f"a team lists players, not {describe(m)!r}",
+                                           self._loc(expr), code="bad-team")
+                if m in seen:
+                    raise SemanticError.at(f"{describe(Player(m), self.seat_names)} is in two "
+                                           "teams", self._loc(expr), code="bad-team")
+                seen.add(m)
+                if m < self.num_players:
+                    team.append(int(m))
+            if team:
+                teams.append(tuple(team))
+        missing = [p for p in range(self.num_players) if p not in seen]
+        if missing:
+            raise SemanticError.at(
+                f"{describe(Player(missing[0]), self.seat_names)} is in no team (with "
+                f"{self.num_players} players every seat needs a team)",
+                self._loc((self.ir.get("game") or {})), code="bad-team")
+        self.teams = teams
 
     def _requirements(self) -> None:
         """``require COND "message"``: a player count or options the rules do not cover."""

@@ -109,6 +109,9 @@ class ToIR(Transformer[Token, IR]):
     def game_seats(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
         return ("seats", names)
 
+    def game_teams(self, meta: Meta, teams: list[IR]) -> tuple[str, Any]:
+        return ("teams", teams)
+
     def use_decl(self, meta: Meta, name: Token, only: list[str] | None = None) -> tuple[str, IR]:
         return ("uses", {"library": str(name), "only": only, "at": _at(meta)})
 
