@@ -162,9 +162,10 @@ def test_every_key_but_at_is_required() -> None:
     for sub in closed:
         if sub is not schema:
             # source positions ("at", "players_at") are optional: hand-written IR has none;
-            # so is the game's "teams", added after IR files were written without it
-            assert set(sub["required"]) == set(sub["properties"]) - {"at", "players_at",
-                                                                     "teams"}, \
+            # so are the game's "teams" and a variable's "seen", added after IR files
+            # were written without them
+            assert set(sub["required"]) == set(sub["properties"]) - {
+                "at", "players_at", "teams", "seen"}, \
                 sub.get("title")
             at = dict(sub["properties"]["at"])
             at.pop("description", None)  # every property is explained for editors

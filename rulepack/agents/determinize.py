@@ -6,7 +6,9 @@ builds a :class:`~rulepack.engine.state.State` in which every piece the
 view shows is where the view shows it, and every hidden place is filled with a
 piece the player has not seen, dealt at random from the player's own
 generator (pieces the player remembers go where it remembers them first).
-The flow position and the variables come from the view's ``flow`` section.
+The flow position and the variables come from the view's ``flow`` section; a
+variable the player may not see (``seen by owner``, ``seen by nobody``) is
+guessed as its declared initial value.
 
 The state remembers which pieces the player truly knows (:attr:`State.knowledge`),
 so a ruleset heuristic can ask ``knows(p, piece)`` and tell a remembered tile
@@ -160,9 +162,34 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     for label, zv in view["zones"].items():
         if zv.get("groups") is not None:
             st.groupings[labels[label]] = tuple(len(g) for g in zv["groups"])
+    _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
         st._run(st.pc)
     return st
+
+
+class _Secret:
+    """Stands for a variable's value (or entry) the view does not show."""
+
+
+_SECRET = _Secret()
+
+
+def _guess_secrets(st: "State") -> None:
+    """Put each hidden variable value back as the variable's initial value."""
+    from rulepack.engine.runtime import RuleValueError
+    for name in st.inst.private_vars:
+        value = st.vars.get(name)
+        if value is _SECRET or (type(value) is list and any(v is _SECRET for v in value)):
+            per_player, fn = st.inst.var_inits[name]
+            try:
+                guess = fn(st)
+            except RuleValueError:
+                guess = None
+            if type(value) is list:
+                st.vars[name] = [guess if v is _SECRET else v for v in value]
+            else:
+                st.vars[name] = [guess] * st.inst.num_players if per_player else guess
 
 
 def _put(zones: list[list[Any]], zi: int, pos: Any, piece: Piece) -> None:
@@ -192,6 +219,8 @@ def _decode_masked(inst: "Instance", data: Any, pick: _HiddenPicker) -> Any:
     if isinstance(data, list):
         return [_decode_masked(inst, v, pick) for v in data]
     if isinstance(data, dict):
+        if "secret" in data:
+            return _SECRET
         if "hidden" in data:
             return pick(data["hidden"])
         if "tuple" in data:

@@ -351,9 +351,12 @@ def scores_text(scores: list[Any] | None, seats: list[str],
         if p:
             text.append(" · ")
         name = seat_name(seats, p) + (" (you)" if p == viewer else "")
-        text.append(f"{name} {s}")
+        text.append(f"{name} {'?' if s is None else s}")     # None: a secret score
     return text
 
+
+#: A variable's value (or entry) the viewer may not see (see ``engine.views``): left out.
+_SECRET = {"hidden": True}
 
 #: The first characters of variable names that are bookkeeping, not for players:
 #: the compact screen leaves them out.
@@ -407,7 +410,8 @@ def view_renderable(view: dict[str, Any], title: str,
                       zone_contents(zone, viewer, seats, compact))
     parts.append(table)
     variables = {name: value for name, value in (view.get("variables") or {}).items()
-                 if not (compact and str(name).startswith(INTERNAL_PREFIXES))}
+                 if not (compact and str(name).startswith(INTERNAL_PREFIXES))
+                 and value != _SECRET}
     flow_vars = (view.get("flow") or {}).get("vars") or {}
     extra = {name: flow_value_text(flow_vars[name], seats) for name in (chance or [])
              if name not in variables and flow_vars.get(name) is not None}
@@ -419,7 +423,7 @@ def view_renderable(view: dict[str, Any], title: str,
             if per_player and name in per_player and isinstance(value, list) \
                     and len(value) == len(seats):
                 shown = "; ".join(f"{seat_name(seats, p)}: {value_text(v, seats)}"
-                                  for p, v in enumerate(value))
+                                  for p, v in enumerate(value) if v != _SECRET)
             else:
                 shown = value_text(value, seats)
             vt.add_row(Text(name), Text(shown))

@@ -126,8 +126,15 @@ class Instance:
         self.patterns: list[pat.Pattern] = []
         self.phase_ir = {p["name"]: p for p in ir.get("phases", [])}
         self.var_inits: dict[str, tuple[bool, Fn]] = {}
+        #: the variables not seen by everyone: name → ``"owner"`` or ``"nobody"``
+        self.private_vars: dict[str, str] = {
+            v["name"]: v["seen"] for v in ir.get("variables", [])
+            if v.get("seen") in ("owner", "nobody")}
         self.score_fn: Fn | None = None
         self.score_param = "p"
+        #: the score reads a variable ``seen by owner`` (each player sees only their
+        #: own score until the game ends) or ``seen by nobody`` (nobody sees one)
+        self.secret_score: str | None = None
         self.heuristic_fn: Fn | None = None
         self.heuristic_param = "p"
         winner = ir.get("winner")
@@ -680,6 +687,25 @@ class Instance:
                                    "another name for the player", self._loc(s), code="shadowing")
         self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
                                                                  deterministic=True))
+        read = self._names_read(s["expr"])
+        secret = [self.private_vars[n] for n in read if n in self.private_vars]
+        if secret:
+            self.secret_score = "nobody" if "nobody" in secret else "owner"
+
+    def _names_read(self, expr: Any) -> set[str]:
+        """The names an expression reads, through the defines it calls."""
+        defines = {d["name"]: d for d in self.ir.get("defines", [])}
+        found = set(names_in(expr))
+        todo = [c for c in calls_in(expr) if c in defines]
+        done: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in done:
+                continue
+            done.add(name)
+            found |= names_in(defines[name]["expr"])
+            todo.extend(c for c in calls_in(defines[name]["expr"]) if c in defines)
+        return found
 
     def _heuristic(self) -> None:
         h = self.ir.get("heuristic")

@@ -275,9 +275,16 @@ class ToIR(Transformer[Token, IR]):
                             "at": _at(meta)})
 
     def var_decl(self, meta: Meta, name: Token, *rest: Any) -> tuple[str, IR]:
-        per_player = len(rest) == 2
-        return ("variables", {"name": str(name), "per_player": per_player, "expr": rest[-1],
-                              "at": _at(meta)})
+        per_player = any(r is True for r in rest[:-1])
+        var: IR = {"name": str(name), "per_player": per_player, "expr": rest[-1],
+                   "at": _at(meta)}
+        for r in rest[:-1]:
+            if isinstance(r, tuple):        # seen by owner / nobody / everyone
+                var["seen"] = r[0]
+        return ("variables", var)
+
+    def var_seen(self, meta: Meta, who: Token) -> tuple[str, Any]:
+        return (str(who), _at(meta))
 
     def per_player(self, meta: Meta) -> bool:
         return True
