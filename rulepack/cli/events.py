@@ -68,7 +68,7 @@ def renderer(state: "State", viewer: Viewer, shown: set[int] | None = None) -> C
             if viewer is None:
                 return value.name
             seen = value.id in shown if shown is not None else state.visible(value, viewer)
-            return value.name if seen else f"a {value.back}"
+            return value.name if seen else f"a {value.look(state.face[value.id])}"
         if isinstance(value, (list, tuple)):
             return ", ".join(render(v) for v in value)
         return plain(value)

@@ -254,6 +254,21 @@ class Instance:
                 out.append(v)
         return out
 
+    def _sides(self, comp: dict[str, Any], attrs: list[str]
+               ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
+        """``up shows ...`` / ``down shows ...``: what each side of a two-sided piece
+        shows (see :class:`Piece`), each an attribute of the component."""
+        up, down = comp.get("up_shows"), comp.get("down_shows")
+        if up is None and down is None:
+            return None
+        for side, names in (("up", up), ("down", down)):
+            for a in names or ():
+                if a not in attrs:
+                    raise SemanticError.at(
+                        f"'{side} shows {a}': {comp['name']} has no attribute {a!r} (it has "
+                        f"{', '.join(attrs) or 'none'})", self._loc(comp), code="unknown-attribute")
+        return (None if up is None else tuple(up), None if down is None else tuple(down))
+
     # ------------------------------------------------------------------ constants
     def _constants(self) -> None:
         for c in self.ir.get("constants", []):
@@ -364,6 +379,7 @@ class Instance:
             derived += [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
                         for d in derived_top if d.get("of") is None or name in d["of"]]
             template = comp.get("called")
+            sides = self._sides(comp, attr_names + [d[0] for d in derived])
             kind_list: list[Piece] = []
             for combo in itertools.product(*domains):
                 attrs = dict(zip(attr_names, combo))
@@ -395,7 +411,8 @@ class Instance:
                                                code="bad-copies")
                 label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
-                    piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"))
+                    piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"),
+                                  sides)
                     self.pieces.append(piece)
                     kind_list.append(piece)
                     if len(self.pieces) > MAX_PIECES:

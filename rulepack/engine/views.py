@@ -33,16 +33,23 @@ def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
     return data
 
 
-def hidden_json(piece: Piece) -> dict[str, Any]:
-    """A piece seen from its back: only the kind of back it has."""
-    return {"hidden": True, "kind": piece.back}
+def hidden_json(piece: Piece, up: bool = False) -> dict[str, Any]:
+    """A piece the player cannot identify: the kind of back it has; for a
+    two-sided piece also its face, what that side shows (``"shows"``: attribute
+    → value) and how it looks (``"look"``, ``"coin showing 3"``)."""
+    if piece.sides is None:
+        return {"hidden": True, "kind": piece.back}
+    shown = piece.shown(up)
+    return {"hidden": True, "kind": piece.back, "face": "up" if up else "down",
+            "shows": {a: piece.attrs[a] for a in shown}, "look": piece.look(up)}
 
 
 def masked_value(st: "State", value: Any, player: int) -> Any:
     """A variable's value with pieces the player cannot see hidden."""
     t = type(value)
     if t is Piece:
-        return piece_json(st, value) if st.visible(value, player) else hidden_json(value)
+        return piece_json(st, value) if st.visible(value, player) else \
+            hidden_json(value, st.face[value.id])
     if t is Player:
         return {"player": int(value)}
     if t is list or t is tuple:
@@ -83,7 +90,7 @@ def encode_masked(st: "State", value: Any, player: int) -> Any:
     if t is Piece:
         if st.visible(value, player):
             return {"piece": value.id}
-        return {"hidden": value.back}
+        return {"hidden": value.look(st.face[value.id])}
     if t is list:
         return [encode_masked(st, v, player) for v in value]
     if t is tuple:
@@ -108,7 +115,7 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
             elif st.visible(piece, player):
                 entry = piece_json(st, piece)
             else:
-                entry = hidden_json(piece)
+                entry = hidden_json(piece, st.face[piece.id])
             cells.append({"cell": cell_label(r, c), "row": r + 1, "col": c + 1, "piece": entry})
         data.update(rows=info.rows, cols=info.cols, cells=cells)
         return data
@@ -117,19 +124,21 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         hidden_kinds: dict[str, int] = {}
         for p in content:
             if not st.visible(p, player):
-                hidden_kinds[p.back] = hidden_kinds.get(p.back, 0) + 1
+                look = p.look(st.face[p.id])
+                hidden_kinds[look] = hidden_kinds.get(look, 0) + 1
         data["pieces"] = shown
         data["hidden"] = len(content) - len(shown)
         data["hidden_kinds"] = hidden_kinds
         data["count"] = len(content)
         return data
-    data["pieces"] = [piece_json(st, p) if st.visible(p, player) else hidden_json(p)
-                      for p in content]
+    data["pieces"] = [piece_json(st, p) if st.visible(p, player) else
+                      hidden_json(p, st.face[p.id]) for p in content]
     data["count"] = len(content)
     if info.kind == "groups":
         groups = st.groups(index)
         data["groups"] = None if groups is None else [
-            [piece_json(st, p) if st.visible(p, player) else hidden_json(p) for p in g]
+            [piece_json(st, p) if st.visible(p, player) else hidden_json(p, st.face[p.id])
+             for p in g]
             for g in groups]
     return data
 

@@ -121,6 +121,8 @@ class ToIR(Transformer[Token, IR]):
         for key, value in fields:
             if key in ("copies", "called", "back", "draw"):
                 comp[key] = value
+            elif key in ("up_shows", "down_shows"):     # a two-sided piece's sides
+                comp[key] = value
             else:
                 comp[key].append(value)
         return ("components", comp)
@@ -133,6 +135,12 @@ class ToIR(Transformer[Token, IR]):
 
     def comp_copies(self, meta: Meta, expr: IR) -> tuple[str, IR]:
         return ("copies", expr)
+
+    def comp_up_shows(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
+        return ("up_shows", names)
+
+    def comp_down_shows(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
+        return ("down_shows", names)
 
     def comp_back(self, meta: Meta, name: Token) -> tuple[str, Any]:
         return ("back", str(name))
