@@ -254,6 +254,17 @@ class Instance:
                 out.append(v)
         return out
 
+    def _seat_word(self, node: Any, what: str) -> None:
+        """A seat name written where a new word (a symbol) is meant: the seat takes
+        over the word, which is a located error saying so."""
+        if isinstance(node, dict) and node.get("k") == "name" and node["name"] in self.seat_names:
+            word = node["name"]
+            raise SemanticError.at(
+                f"{word!r} is a seat name here ({what} cannot be a player): the seat "
+                f"{word} takes over the word {word!r} everywhere in the ruleset; rename the "
+                f"seat or the value (a text, \"{word}\", is a value of its own)",
+                self._loc(node), code="seat-shadows-word")
+
     def _sides(self, comp: dict[str, Any], attrs: list[str]
                ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
         """``up shows ...`` / ``down shows ...``: what each side of a two-sided piece
@@ -351,13 +362,16 @@ class Instance:
                                            f"{a['name']!r} twice", self._loc(a),
                                            code="duplicate-name")
                 self.attributes.add(a["name"])
+                for v in a["values"]:
+                    self._seat_word(v, f"a value of attribute {a['name']!r}")
                 values = self._flatten([self._eval(v) for v in a["values"]])
                 for v in values:
                     if type(v) not in (int, str, bool):
-                        what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v))
+                        what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v, self.seat_names))
                         raise SemanticError.at(
                             f"attribute {a['name']!r} of {name!r}: each value must be a number, "
-                            f"a name or a text, not {what} ({describe(v)})", self._loc(a),
+                            f"a name or a text, not {what} ({describe(v, self.seat_names)})",
+                            self._loc(a),
                             code="bad-value")
                 if not values:
                     raise SemanticError.at(f"attribute {a['name']!r} of {name!r} has no values",
