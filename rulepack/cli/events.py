@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from rulepack.engine.actions import Narration
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
 
@@ -29,7 +30,7 @@ Viewer = int | None
 class Event:
     """One line of the game's story.
 
-    :param kind: ``"action"``, ``"chance"`` or ``"reveal"``.
+    :param kind: ``"action"``, ``"chance"``, ``"reveal"`` or ``"say"`` (a narration).
     :param player: the seat that acted (``None`` for chance).
     :param text: the text as the viewer may see it, without the player's name.
     """
@@ -93,6 +94,8 @@ def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list
             out.append(Event("action", entry.player, entry.render(renderer(state, viewer))))
         elif isinstance(entry, Reveal):
             out.append(Event("reveal", None, entry.text))
+        elif isinstance(entry, Narration) and entry.tells(viewer):
+            out.append(Event("say", None, entry.render(renderer(state, viewer))))
     return out
 
 
@@ -130,5 +133,8 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
                 events.append(Event("chance", None, chance_text(state, entry, v)))
             elif isinstance(entry, Reveal):
                 events.append(Event("reveal", None, entry.text))
+            elif isinstance(entry, Narration) and entry.tells(v):
+                # its pieces named as the viewer sees them once the step is over
+                events.append(Event("say", None, entry.render(renderer(state, v))))
         out[v] = events
     return out

@@ -451,6 +451,8 @@ def event_text(event: Event, seats: list[str], viewer: int | None = None) -> Tex
         return Text(f"chance: {event.text}", style="dim")
     if event.kind == "reveal":
         return Text(event.text, style="italic")
+    if event.kind == "say":             # what the rules tell (a 'say' of the ruleset)
+        return Text(f"» {event.text}", style="bold")
     who = seat_name(seats, event.player)
     if viewer is not None and event.player == viewer:
         who += " (you)"

@@ -434,6 +434,9 @@ class ToIR(Transformer[Token, IR]):
     def arrange_stmt(self, meta: Meta, zone: IR, pattern: IR) -> IR:
         return {"k": "arrange", "zone": zone, "into": pattern, "at": _at(meta)}
 
+    def say_stmt(self, meta: Meta, text: Token, to: IR | None = None) -> IR:
+        return {"k": "say", "text": _string(text), "to": to, "at": _at(meta)}
+
     def claim_stmt(self, meta: Meta, what: IR, player: IR) -> IR:
         return {"k": "claim", "what": what, "for": player, "at": _at(meta)}
 
