@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.engine.actions import Narration
+from rulepack.engine.sightings import apply_watched
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
 
@@ -99,6 +100,22 @@ def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list
     return out
 
 
+def _gained_text(state: "State", new: list[Any], start: int, during: dict[int, int],
+                 before: set[int], named: list[Piece], viewer: int) -> str:
+    """What the actor came to see by the action itself (the tile drawn), as
+    ``" → 4 of moons"``: pieces first seen before the step's first chance event
+    (after it, a new deal begins), not seen before the step, still seen after it,
+    neither named by the action nor revealed to all."""
+    first_chance = next((start + i for i, e in enumerate(new) if isinstance(e, ChanceEvent)),
+                        None)
+    revealed = {p.id for e in new if isinstance(e, Reveal) for p in e.pieces}
+    skip = before | revealed | {p.id for p in named}
+    gained = [state.inst.pieces[pid] for pid, when in sorted(during.items())
+              if pid not in skip and (first_chance is None or when <= first_chance)
+              and state.visible(state.inst.pieces[pid], viewer)]
+    return " → " + ", ".join(p.name for p in gained) if gained else ""
+
+
 def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, list[Event]]:
     """Apply ``action`` (legal in ``state``) and return the new events per viewer.
 
@@ -114,7 +131,9 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
     every = state.inst.pieces
     sight = {v: _visible_ids(state, every, v) for v in viewers if v is not None}
     start = len(state.history)
-    state.apply(action)
+    # the pieces each viewer saw at some moment of the step (played face up, then
+    # gathered face down before the next decision: still seen)
+    during = apply_watched(state, action, [v for v in viewers if v is not None])
     new = state.history[start:]
     out: dict[Viewer, list[Event]] = {}
     for v in viewers:
@@ -123,11 +142,14 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
             lost = sight[v] - _visible_ids(state, every, v)
             if len(lost) > 1:
                 seen = seen - lost
-        shown = seen | _visible_ids(state, pieces, v)
+        shown = seen | _visible_ids(state, pieces, v) | \
+            (set(during[v]) & {p.id for p in pieces} if v is not None else set())
         events: list[Event] = []
         for entry in new:
             if isinstance(entry, Action):
                 text = entry.render(renderer(state, v, shown))
+                if v is not None and v == entry.player:
+                    text += _gained_text(state, new, start, during[v], sight[v], pieces, v)
                 events.append(Event("action", entry.player, text))
             elif isinstance(entry, ChanceEvent):
                 events.append(Event("chance", None, chance_text(state, entry, v)))

@@ -180,11 +180,13 @@ class Session:
             notify(self.observers, self.state, since)
             scores_note, round_note = self._public_notes()
             for v in self.viewers:
-                acts = [e for e in events[v] if e.kind == "action"]
-                chance = [e for e in events[v] if e.kind != "action"]
                 if round_note:
-                    lines = (self._event_lines(acts, v) + scores_note + round_note
-                             + self._event_lines(chance, v))
+                    # what closes the round (its reveals and narrations) above the new
+                    # round's heading, from its first chance event (the new deal) below
+                    new = next((i for i, e in enumerate(events[v]) if e.kind == "chance"),
+                               len(events[v]))
+                    lines = (self._event_lines(events[v][:new], v) + scores_note + round_note
+                             + self._event_lines(events[v][new:], v))
                 else:
                     lines = self._event_lines(events[v], v) + scores_note
                 self.emit(v, lines, at_screen=v == player and self.keyboard is not None
