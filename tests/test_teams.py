@@ -191,3 +191,12 @@ def test_a_records_result_line_has_the_teams(tmp_path: Path):
     assert sum(t["winner"] for t in last["teams"]) == 1
     replay = CliRunner().invoke(main, ["replay", str(record)])
     assert replay.exit_code == 0, replay.output
+
+
+def test_the_ending_summary_tells_of_teams_and_of_a_lost_patience():
+    from rulepack.cli.ending import ending
+    partners = ending(rulepack.load("partners"))
+    assert partners[-1] == ("Teams: partners share one result; a team's score is the sum of "
+                            "its players' scores, and the winner rule compares teams "
+                            "((north, south), (east, west))")
+    assert ending(rulepack.load("ladders"))[-1].endswith("a game that ends otherwise is lost")

@@ -228,8 +228,8 @@ def _guess_secrets(st: "State") -> None:
 def _match(fits: list[list[Piece]]) -> list[Piece] | None:
     """One piece for each hole, each from the hole's list of pieces that fit it,
     no piece twice (a bipartite matching by augmenting paths), or ``None``.
-    Two-sided pieces need it: a coin showing suns and one showing 1 may both be
-    the 1 of suns, and only one of them is."""
+    Two-sided pieces need it: a piece showing one side's value and another
+    showing the other side's may both be the same piece, which only one is."""
     owner: dict[int, int] = {}       # piece id → hole
 
     def place(hole: int, tried: set[int]) -> bool:
