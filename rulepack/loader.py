@@ -282,6 +282,15 @@ def check_declarations(ir: dict[str, Any], file: str) -> None:
         raise SemanticError.at(f"the game names {len(seats)} seats but allows up to {hi} players; "
                                "name one seat per player", loc(game.get("at")),
                                code="bad-players")
+    for var in ir.get("variables", []):
+        who = var.get("seen")
+        if who is not None and who not in ("everyone", "owner", "nobody"):
+            raise SemanticError.at(f"a variable is seen by everyone, owner or nobody, not {who!r}",
+                                   loc(var.get("at")), code="bad-visibility")
+        if who == "owner" and not var.get("per_player"):
+            raise SemanticError.at(f"variable {var['name']!r} has no owner: only a 'per player' "
+                                   "variable can be seen by its owner (var NAME per player seen "
+                                   "by owner = ...)", loc(var.get("at")), code="bad-visibility")
     seen: set[str] = set()
     for opt in ir.get("options", []):
         if opt["name"] in seen:

@@ -120,9 +120,13 @@ def decision_line(number: int, player: int, index: int, action: Action) -> dict[
 
 def result_line(state: "State") -> dict[str, Any]:
     result = state.result()
-    return {"type": "result", "decisions": state.decisions, "scores": plain(result["scores"]),
+    line = {"type": "result", "decisions": state.decisions, "scores": plain(result["scores"]),
             "winners": plain(result["winners"]), "draw": bool(result["draw"]),
             "state_sha256": state_hash(state)}
+    if result.get("teams") is not None:      # by team, for a game with partners
+        line["teams"] = [{"players": [int(p) for p in t["players"]], "score": plain(t["score"]),
+                          "winner": t["winner"]} for t in result["teams"]]
+    return line
 
 
 # ---------------------------------------------------------------------- writing

@@ -126,6 +126,8 @@ CONFIGS: dict[str, list[Config]] = {
     ],
     "tic-tac-toe": [_c("tic-tac-toe", 2, (0, 1, 2, 3, 4))],
     "connect-four": [_c("connect-four", 2, (0, 1, 2))],
+    "partners": [_c("partners", 4, (0, 1, 2))],
+    "ladders": [_c("ladders", 1, (0, 1, 2))],
 }
 
 

@@ -6,7 +6,9 @@ builds a :class:`~rulepack.engine.state.State` in which every piece the
 view shows is where the view shows it, and every hidden place is filled with a
 piece the player has not seen, dealt at random from the player's own
 generator (pieces the player remembers go where it remembers them first).
-The flow position and the variables come from the view's ``flow`` section.
+The flow position and the variables come from the view's ``flow`` section; a
+variable the player may not see (``seen by owner``, ``seen by nobody``) is
+guessed as its declared initial value.
 
 The state remembers which pieces the player truly knows (:attr:`State.knowledge`),
 so a ruleset heuristic can ask ``knows(p, piece)`` and tell a remembered tile
@@ -55,6 +57,14 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     owner: list[Any] = [None] * len(inst.pieces)
     seen: set[int] = set()
     holes: list[tuple[int, Any, str]] = []  # (zone index, position, kind) still to fill
+    # two-sided pieces seen by their side up: (zone index, position, look, face up)
+    sided_holes: list[tuple[int, Any, str, bool]] = []
+
+    def hole(zi: int, pos: Any, entry: dict[str, Any]) -> None:
+        if "look" in entry:
+            sided_holes.append((zi, pos, entry["look"], entry.get("face") == "up"))
+        else:
+            holes.append((zi, pos, entry["kind"]))
 
     def place_visible(zi: int, pos: Any, data: dict[str, Any]) -> None:
         piece = inst.pieces[data["id"]]
@@ -68,6 +78,13 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         else:
             zones[zi][pos] = piece
 
+    # a pile counts hidden pieces by their look: those of two-sided pieces, by side
+    sided_looks: dict[str, bool] = {}       # look → face up
+    for piece in inst.pieces:
+        if piece.sides is not None:
+            for up in (True, False):
+                if not up or piece.sides[0] is not None:     # a side that hides it
+                    sided_looks[piece.look(up)] = up
     try:
         for label, zv in view["zones"].items():
             zi = labels[label]
@@ -78,19 +95,22 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                     if entry is None:
                         continue
                     if entry.get("hidden"):
-                        holes.append((zi, slot, entry["kind"]))
+                        hole(zi, slot, entry)
                     else:
                         place_visible(zi, slot, entry)
             elif kind == "pile":
                 for entry in zv["pieces"]:
                     place_visible(zi, None, entry)
                 for k, n in (zv.get("hidden_kinds") or {}).items():
-                    holes.extend((zi, None, k) for _ in range(int(n)))
+                    if k in sided_looks:
+                        sided_holes.extend((zi, None, k, sided_looks[k]) for _ in range(int(n)))
+                    else:
+                        holes.extend((zi, None, k) for _ in range(int(n)))
             else:
                 zones[zi] = [None] * len(zv["pieces"])
                 for pos, entry in enumerate(zv["pieces"]):
                     if entry.get("hidden"):
-                        holes.append((zi, pos, entry["kind"]))
+                        hole(zi, pos, entry)
                     else:
                         place_visible(zi, pos, entry)
     except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -98,9 +118,13 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                                      Location(inst.file), code="bad-view") from None
 
     pool: dict[str, list[Piece]] = {}
+    sided: list[Piece] = []
     for piece in inst.pieces:
         if piece.id not in seen:
-            pool.setdefault(piece.back, []).append(piece)
+            if piece.sides is None:
+                pool.setdefault(piece.back, []).append(piece)
+            else:
+                sided.append(piece)
     known = set(seen)
     remaining: list[tuple[int, Any, str]] = []
     memory = memory or {}
@@ -123,6 +147,17 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
             raise RulesetRuntimeError.at(f"the view shows more hidden {kind}s than the game has",
                                          Location(inst.file), code="bad-view")
         _put(zones, zi, pos, candidates.pop())
+    if sided_holes:
+        rng.shuffle(sided)
+        chosen = _match([[p for p in sided if p.look(up) == look]
+                         for _, _, look, up in sided_holes])
+        if chosen is None:
+            raise RulesetRuntimeError.at("the view shows two-sided pieces that the game's "
+                                         "pieces cannot all be", Location(inst.file),
+                                         code="bad-view")
+        for (zi, pos, _, up), piece in zip(sided_holes, chosen):
+            face[piece.id] = up
+            _put(zones, zi, pos, piece)
     for z in inst.zones:
         if z.kind == "pile":
             zones[z.index].sort(key=lambda p: p.id)
@@ -141,7 +176,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     st.owner = owner
     st.active = list(view["active"])
     flow = view["flow"]
-    hidden_pick = _HiddenPicker(inst, zones, seen, rng)
+    hidden_pick = _HiddenPicker(inst, zones, seen, rng, face)
     st.vars = {k: _decode_masked(inst, v, hidden_pick) for k, v in flow["vars"].items()}
     st.rng = Rng(rng.below(1 << 62))
     st.seed = 0
@@ -160,9 +195,59 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     for label, zv in view["zones"].items():
         if zv.get("groups") is not None:
             st.groupings[labels[label]] = tuple(len(g) for g in zv["groups"])
+    _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
         st._run(st.pc)
     return st
+
+
+class _Secret:
+    """Stands for a variable's value (or entry) the view does not show."""
+
+
+_SECRET = _Secret()
+
+
+def _guess_secrets(st: "State") -> None:
+    """Put each hidden variable value back as the variable's initial value."""
+    from rulepack.engine.runtime import RuleValueError
+    for name in st.inst.private_vars:
+        value = st.vars.get(name)
+        if value is _SECRET or (type(value) is list and any(v is _SECRET for v in value)):
+            per_player, fn = st.inst.var_inits[name]
+            try:
+                guess = fn(st)
+            except RuleValueError:
+                guess = None
+            if type(value) is list:
+                st.vars[name] = [guess if v is _SECRET else v for v in value]
+            else:
+                st.vars[name] = [guess] * st.inst.num_players if per_player else guess
+
+
+def _match(fits: list[list[Piece]]) -> list[Piece] | None:
+    """One piece for each hole, each from the hole's list of pieces that fit it,
+    no piece twice (a bipartite matching by augmenting paths), or ``None``.
+    Two-sided pieces need it: a piece showing one side's value and another
+    showing the other side's may both be the same piece, which only one is."""
+    owner: dict[int, int] = {}       # piece id → hole
+
+    def place(hole: int, tried: set[int]) -> bool:
+        for piece in fits[hole]:
+            if piece.id in tried:
+                continue
+            tried.add(piece.id)
+            if piece.id not in owner or place(owner[piece.id], tried):
+                owner[piece.id] = hole
+                return True
+        return False
+
+    for hole in range(len(fits)):
+        if not place(hole, set()):
+            return None
+    by_hole = {hole: pid for pid, hole in owner.items()}
+    pieces = {p.id: p for f in fits for p in f}
+    return [pieces[by_hole[h]] for h in range(len(fits))]
 
 
 def _put(zones: list[list[Any]], zi: int, pos: Any, piece: Piece) -> None:
@@ -175,12 +260,13 @@ def _put(zones: list[list[Any]], zi: int, pos: Any, piece: Piece) -> None:
 class _HiddenPicker:
     """Stands in a guessed piece for a hidden piece held in a variable."""
 
-    def __init__(self, inst: "Instance", zones: list[list[Any]], seen: set[int], rng: Rng) -> None:
+    def __init__(self, inst: "Instance", zones: list[list[Any]], seen: set[int], rng: Rng,
+                 face: list[bool]) -> None:
         self.by_kind: dict[str, list[Piece]] = {}
         for zone in zones:
             for p in zone:
                 if p is not None and p.id not in seen:
-                    self.by_kind.setdefault(p.back, []).append(p)
+                    self.by_kind.setdefault(p.look(face[p.id]), []).append(p)
         self.rng = rng
 
     def __call__(self, kind: str) -> Piece | None:
@@ -192,6 +278,8 @@ def _decode_masked(inst: "Instance", data: Any, pick: _HiddenPicker) -> Any:
     if isinstance(data, list):
         return [_decode_masked(inst, v, pick) for v in data]
     if isinstance(data, dict):
+        if "secret" in data:
+            return _SECRET
         if "hidden" in data:
             return pick(data["hidden"])
         if "tuple" in data:

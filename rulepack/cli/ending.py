@@ -42,10 +42,11 @@ def _quote(lines: list[str], node: Any) -> str | None:
 def ending(game: "Game") -> list[str]:
     """Short lines: when the game ends (``Ends: ...``) and who wins (``Wins: ...``).
 
-    :returns: one to five lines of plain text.
+    :returns: one to six lines of plain text.
     """
     lines = _source_lines(game)
     ir = game.ir
+    solo = game.max_players == 1          # a patience: no winner is a loss, not a draw
     out = []
     loop = next((s for s in ir.get("play") or [] if isinstance(s, dict)
                  and s.get("k") in ("rounds", "turns")), None)
@@ -76,8 +77,16 @@ def ending(game: "Game") -> list[str]:
         line = f"Wins: the {winner['rule']} score; tied players share the win"
         out.append(line + (f" ({formula})" if formula else ""))
     elif any(n.get("winners") for n in ends):
+        otherwise = "lost" if solo else "a draw"
         out.append("Wins: whoever the rule that ends the game names; "
-                   "a game that ends otherwise is a draw")
+                   f"a game that ends otherwise is {otherwise}")
     else:
-        out.append("Wins: nobody by score (the ruleset declares no winner): every end is a draw")
+        out.append("Wins: nobody by score (the ruleset declares no winner): every end is "
+                   + ("lost" if solo else "a draw"))
+    teams = (ir.get("game") or {}).get("teams")
+    if teams:
+        shown = _quote(lines, teams[0])        # from the first team to the end of the line
+        out.append("Teams: partners share one result; a team's score is the sum of its "
+                   "players' scores, and the winner rule compares teams"
+                   + (f" ({shown})" if shown else ""))
     return out

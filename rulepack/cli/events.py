@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from rulepack.engine.actions import Narration
+from rulepack.engine.sightings import apply_watched
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
 
@@ -29,7 +31,7 @@ Viewer = int | None
 class Event:
     """One line of the game's story.
 
-    :param kind: ``"action"``, ``"chance"`` or ``"reveal"``.
+    :param kind: ``"action"``, ``"chance"``, ``"reveal"`` or ``"say"`` (a narration).
     :param player: the seat that acted (``None`` for chance).
     :param text: the text as the viewer may see it, without the player's name.
     """
@@ -68,7 +70,7 @@ def renderer(state: "State", viewer: Viewer, shown: set[int] | None = None) -> C
             if viewer is None:
                 return value.name
             seen = value.id in shown if shown is not None else state.visible(value, viewer)
-            return value.name if seen else f"a {value.back}"
+            return value.name if seen else f"a {value.look(state.face[value.id])}"
         if isinstance(value, (list, tuple)):
             return ", ".join(render(v) for v in value)
         return plain(value)
@@ -93,7 +95,25 @@ def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list
             out.append(Event("action", entry.player, entry.render(renderer(state, viewer))))
         elif isinstance(entry, Reveal):
             out.append(Event("reveal", None, entry.text))
+        elif isinstance(entry, Narration) and entry.tells(viewer):
+            out.append(Event("say", None, entry.render(renderer(state, viewer))))
     return out
+
+
+def _gained_text(state: "State", new: list[Any], start: int, during: dict[int, int],
+                 before: set[int], named: list[Piece], viewer: int) -> str:
+    """What the actor came to see by the action itself (the tile drawn), as
+    ``" → 4 of moons"``: pieces first seen before the step's first chance event
+    (after it, a new deal begins), not seen before the step, still seen after it,
+    neither named by the action nor revealed to all."""
+    first_chance = next((start + i for i, e in enumerate(new) if isinstance(e, ChanceEvent)),
+                        None)
+    revealed = {p.id for e in new if isinstance(e, Reveal) for p in e.pieces}
+    skip = before | revealed | {p.id for p in named}
+    gained = [state.inst.pieces[pid] for pid, when in sorted(during.items())
+              if pid not in skip and (first_chance is None or when <= first_chance)
+              and state.visible(state.inst.pieces[pid], viewer)]
+    return " → " + ", ".join(p.name for p in gained) if gained else ""
 
 
 def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, list[Event]]:
@@ -111,7 +131,9 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
     every = state.inst.pieces
     sight = {v: _visible_ids(state, every, v) for v in viewers if v is not None}
     start = len(state.history)
-    state.apply(action)
+    # the pieces each viewer saw at some moment of the step (played face up, then
+    # gathered face down before the next decision: still seen)
+    during = apply_watched(state, action, [v for v in viewers if v is not None])
     new = state.history[start:]
     out: dict[Viewer, list[Event]] = {}
     for v in viewers:
@@ -120,15 +142,21 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
             lost = sight[v] - _visible_ids(state, every, v)
             if len(lost) > 1:
                 seen = seen - lost
-        shown = seen | _visible_ids(state, pieces, v)
+        shown = seen | _visible_ids(state, pieces, v) | \
+            (set(during[v]) & {p.id for p in pieces} if v is not None else set())
         events: list[Event] = []
         for entry in new:
             if isinstance(entry, Action):
                 text = entry.render(renderer(state, v, shown))
+                if v is not None and v == entry.player:
+                    text += _gained_text(state, new, start, during[v], sight[v], pieces, v)
                 events.append(Event("action", entry.player, text))
             elif isinstance(entry, ChanceEvent):
                 events.append(Event("chance", None, chance_text(state, entry, v)))
             elif isinstance(entry, Reveal):
                 events.append(Event("reveal", None, entry.text))
+            elif isinstance(entry, Narration) and entry.tells(v):
+                # its pieces named as the viewer sees them once the step is over
+                events.append(Event("say", None, entry.render(renderer(state, v))))
         out[v] = events
     return out

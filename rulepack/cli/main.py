@@ -464,7 +464,9 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
 
     Per seat: wins (a shared win counts for each winner), win rate with its 95%
     (Wilson) interval, and mean score; with --rotate, the same per --seat agent;
-    then the mean length, draws, ties and speed.
+    in a game with teams, wins, losses and draws per team; then the mean length,
+    draws, ties and speed. --json also has losses and draws per seat and agent
+    (a one-player game without a winner is lost, not drawn).
 
     \b
     rulepack simulate multzo --games 500 --players 4 --jobs 4

@@ -351,9 +351,12 @@ def scores_text(scores: list[Any] | None, seats: list[str],
         if p:
             text.append(" · ")
         name = seat_name(seats, p) + (" (you)" if p == viewer else "")
-        text.append(f"{name} {s}")
+        text.append(f"{name} {'?' if s is None else s}")     # None: a secret score
     return text
 
+
+#: A variable's value (or entry) the viewer may not see (see ``engine.views``): left out.
+_SECRET = {"hidden": True}
 
 #: The first characters of variable names that are bookkeeping, not for players:
 #: the compact screen leaves them out.
@@ -407,7 +410,8 @@ def view_renderable(view: dict[str, Any], title: str,
                       zone_contents(zone, viewer, seats, compact))
     parts.append(table)
     variables = {name: value for name, value in (view.get("variables") or {}).items()
-                 if not (compact and str(name).startswith(INTERNAL_PREFIXES))}
+                 if not (compact and str(name).startswith(INTERNAL_PREFIXES))
+                 and value != _SECRET}
     flow_vars = (view.get("flow") or {}).get("vars") or {}
     extra = {name: flow_value_text(flow_vars[name], seats) for name in (chance or [])
              if name not in variables and flow_vars.get(name) is not None}
@@ -419,7 +423,7 @@ def view_renderable(view: dict[str, Any], title: str,
             if per_player and name in per_player and isinstance(value, list) \
                     and len(value) == len(seats):
                 shown = "; ".join(f"{seat_name(seats, p)}: {value_text(v, seats)}"
-                                  for p, v in enumerate(value))
+                                  for p, v in enumerate(value) if v != _SECRET)
             else:
                 shown = value_text(value, seats)
             vt.add_row(Text(name), Text(shown))
@@ -447,6 +451,8 @@ def event_text(event: Event, seats: list[str], viewer: int | None = None) -> Tex
         return Text(f"chance: {event.text}", style="dim")
     if event.kind == "reveal":
         return Text(event.text, style="italic")
+    if event.kind == "say":             # what the rules tell (a 'say' of the ruleset)
+        return Text(f"» {event.text}", style="bold")
     who = seat_name(seats, event.player)
     if viewer is not None and event.player == viewer:
         who += " (you)"
@@ -462,7 +468,15 @@ def winners_text(result: dict[str, Any], seats: list[str]) -> Text:
     if not result.get("terminal", True):
         return Text("The game did not finish.", style="bold yellow")
     if not winners:
+        if not result.get("draw", True):
+            return Text("Lost: nobody wins.", style="bold red")
         return Text("Draw: nobody wins.", style="bold")
+    teams = [t["players"] for t in result.get("teams") or () if t["winner"]]
+    if teams:
+        names = ", ".join(" + ".join(seat_name(seats, p) for p in team) for team in teams)
+        if len(teams) == 1:
+            return Text(f"Winners (team): {names}", style="bold green")
+        return Text(f"Winning teams (shared): {names}", style="bold green")
     names = ", ".join(seat_name(seats, w) for w in winners)
     if len(winners) == 1:
         return Text(f"Winner: {names}", style="bold green")
@@ -499,42 +513,50 @@ def rate_text(row: dict[str, Any]) -> str:
     return f"{row['win_rate']:.1%} ({lo * 100:.1f}–{hi * 100:.1f})"
 
 
+def _rows_table(headers: list[str], cells: list[list[str]], rows: list[dict[str, Any]],
+                title: str | None = None) -> Table:
+    """A table of seats, agents or teams: the given columns (texts on the left,
+    counts on the right), then each row's win rate and mean score."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    for h in headers:
+        table.add_column(h, justify="right" if h in ("#", "games", "wins", "losses", "draws")
+                         else "left")
+    table.add_column("win rate (95% CI)", justify="right")
+    table.add_column("mean score", justify="right")
+    for row, texts in zip(rows, cells):
+        mean = row["mean_score"]
+        table.add_row(*(Text(t) for t in texts), rate_text(row),
+                      "—" if mean is None else f"{mean:.2f}")
+    return table
+
+
 def summary_renderable(summary: dict[str, Any]) -> RenderableType:
     """The tables of a simulation summary (see :func:`rulepack.cli.simulate.simulate`): one row per seat,
     with ``rotate`` one row per agent entry too, then length, draws, ties, speed."""
     rotated = summary.get("rotate", False)
-    title = (f"{summary['title']}: {summary['games']} games, {summary['players']} players, "
+    n = summary["players"]
+    title = (f"{summary['title']}: {summary['games']} games, {n} player{'s' if n != 1 else ''}, "
              f"seed {summary['seed']}" + (", seats rotated" if rotated else ""))
-    seats = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
-    seats.add_column("seat")
-    seats.add_column("agent")
-    seats.add_column("wins", justify="right")
-    seats.add_column("win rate (95% CI)", justify="right")
-    seats.add_column("mean score", justify="right")
-    for s in summary["seats"]:
-        mean = s["mean_score"]
-        seats.add_row(Text(s["name"]), Text(s["agent"]), str(s["wins"]), rate_text(s),
-                      "—" if mean is None else f"{mean:.2f}")
-    parts: list[RenderableType] = [seats]
+    parts: list[RenderableType] = [_rows_table(
+        ["seat", "agent", "wins"], [[s["name"], s["agent"], str(s["wins"])] for s in summary["seats"]],
+        summary["seats"], title=title)]
     if rotated:
-        entries = Table(box=box.SIMPLE_HEAD)
-        entries.add_column("#", justify="right")
-        entries.add_column("agent")
-        entries.add_column("games", justify="right")
-        entries.add_column("wins", justify="right")
-        entries.add_column("win rate (95% CI)", justify="right")
-        entries.add_column("mean score", justify="right")
-        for a in summary["agents"]:
-            mean = a["mean_score"]
-            entries.add_row(str(a["entry"]), Text(a["name"]), str(a["games"]), str(a["wins"]),
-                            rate_text(a), "—" if mean is None else f"{mean:.2f}")
-        parts.append(entries)
+        parts.append(_rows_table(
+            ["#", "agent", "games", "wins"],
+            [[str(a["entry"]), a["name"], str(a["games"]), str(a["wins"])]
+             for a in summary["agents"]], summary["agents"]))
+    if summary.get("teams"):
+        parts.append(_rows_table(
+            ["team", "wins", "losses", "draws"],
+            [[t["name"], str(t["wins"]), str(t["losses"]), str(t["draws"])]
+             for t in summary["teams"]], summary["teams"]))
     facts = Table(box=None, show_header=False, padding=(0, 1))
     facts.add_column("what", style="bold")
     facts.add_column("value", justify="right")
     facts.add_row("mean length", f"{summary['mean_decisions']:.1f} decisions")
     facts.add_row("draws", str(summary["draws"]))
-    facts.add_row("ties", f"{summary['ties']} (games with more than one winner)")
+    facts.add_row("ties", f"{summary['ties']} (games with more than one winn"
+                          f"{'ing team' if summary.get('teams') else 'er'})")
     facts.add_row("speed", f"{summary['games_per_second']:.1f} games/s")
     parts.append(facts)
     return Group(*parts)

@@ -87,7 +87,7 @@ class Session:
         public = state.view(0)
         self.seats: list[str] = list(public["seats"])
         self.round = public.get("round")
-        self.scores = public.get("scores")
+        self.scores = None if state.inst.secret_score else public.get("scores")
 
     # ------------------------------------------------------------------ output
     def emit(self, viewer: Viewer, items: list[RenderableType], at_screen: bool = False) -> None:
@@ -110,8 +110,10 @@ class Session:
         public = self.state.view(0)
         scores_note: list[RenderableType] = []
         round_note: list[RenderableType] = []
-        if public.get("scores") != self.scores:
-            self.scores = public.get("scores")
+        # seat 0's view: with a secret score (docs: var ... seen by owner) none is public
+        public_scores = None if self.state.inst.secret_score else public.get("scores")
+        if public_scores != self.scores:
+            self.scores = public_scores
             text = render.scores_text(self.scores, self.seats)
             if text is not None:
                 scores_note.append(text)
@@ -178,11 +180,13 @@ class Session:
             notify(self.observers, self.state, since)
             scores_note, round_note = self._public_notes()
             for v in self.viewers:
-                acts = [e for e in events[v] if e.kind == "action"]
-                chance = [e for e in events[v] if e.kind != "action"]
                 if round_note:
-                    lines = (self._event_lines(acts, v) + scores_note + round_note
-                             + self._event_lines(chance, v))
+                    # what closes the round (its reveals and narrations) above the new
+                    # round's heading, from its first chance event (the new deal) below
+                    new = next((i for i, e in enumerate(events[v]) if e.kind == "chance"),
+                               len(events[v]))
+                    lines = (self._event_lines(events[v][:new], v) + scores_note + round_note
+                             + self._event_lines(events[v][new:], v))
                 else:
                     lines = self._event_lines(events[v], v) + scores_note
                 self.emit(v, lines, at_screen=v == player and self.keyboard is not None

@@ -53,6 +53,8 @@ class GameRecord:
     :ivar scores: the final score of each seat, or ``None`` if the game has no
         numeric scores.
     :ivar decisions: the number of decisions taken.
+    :ivar losers: the losing seats (0-based): those not winning a game that is
+        not a draw.
     """
 
     index: int
@@ -60,6 +62,7 @@ class GameRecord:
     draw: bool
     scores: tuple[float, ...] | None
     decisions: int
+    losers: tuple[int, ...] = ()
 
 
 def play_game(game: Game, index: int, seed: int, agents: Sequence[str],
@@ -87,10 +90,12 @@ def play_game(game: Game, index: int, seed: int, agents: Sequence[str],
     scores = result["scores"]
     if scores is None or not all(isinstance(x, (int, float)) for x in scores):
         scores = None
-    return GameRecord(index=index, winners=tuple(result["winners"]),
+    return GameRecord(index=index, winners=tuple(int(w) for w in result["winners"]),
                       draw=bool(result["draw"]),
                       scores=None if scores is None else tuple(scores),
-                      decisions=state.decisions)
+                      decisions=state.decisions,
+                      losers=() if not state.terminal or result["draw"] else tuple(
+                          p for p in range(players) if p not in result["winners"]))
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,25 @@ class SimulationTask:
     def play(self, game: Game, index: int) -> GameRecord:
         return play_game(game, index, self.seed, self.agents, self.options,
                          self.max_decisions, self.rotate)
+
+
+@dataclass
+class Tally:
+    """Wins, losses, draws and the sum of scores of one seat, agent or team."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    score: float = 0.0
+
+    def add(self, seat: int, record: GameRecord) -> None:
+        """Count one game in which this one played ``seat``."""
+        if seat in record.winners:
+            self.wins += 1
+        elif record.draw:
+            self.draws += 1
+        elif seat in record.losers:
+            self.losses += 1
 
 
 # ---------------------------------------------------------------------- the simulation
@@ -129,13 +153,17 @@ def simulate(game: Game, games: int, agents: list[str], seed: int = 0,
     :returns: the summary, plain JSON data: ``ruleset``, ``title``, ``games``,
         ``players``, ``seed``, ``options``, ``rotate``; ``seats``, one dict per
         seat (``seat`` 1-based, ``name``, ``agent`` — ``"rotated"`` when rotation
-        puts different agents there —, ``wins``, ``win_rate``,
-        ``win_rate_ci95`` ``[low, high]``, ``mean_score`` or ``None``);
-        ``agents``, one dict per agent entry (``entry`` 1-based, ``name``,
-        ``games``, ``wins``, ``win_rate``, ``win_rate_ci95``, ``mean_score``);
-        ``mean_decisions``, ``draws``, ``ties`` (games with several winners);
-        and the timing fields ``seconds`` and ``games_per_second``.
-        A shared win counts as a win for each winner.
+        puts different agents there —, ``wins``, ``losses``, ``draws``,
+        ``win_rate``, ``win_rate_ci95`` ``[low, high]``, ``mean_score`` or
+        ``None``); ``agents``, one dict per agent entry (``entry`` 1-based,
+        ``name``, ``games``, ``wins``, ``losses``, ``draws``, ``win_rate``,
+        ``win_rate_ci95``, ``mean_score``); ``teams``, ``None`` or one dict per
+        team of the ruleset (``team`` 1-based, ``name`` — its seats joined by
+        " + " —, ``seats`` 1-based, ``wins``, ``losses``, ``draws``,
+        ``win_rate``, ``win_rate_ci95``, ``mean_score`` — the sum of its seats'
+        —); ``mean_decisions``, ``draws``, ``ties`` (games with several winners,
+        or with teams several winning teams); and the timing fields ``seconds``
+        and ``games_per_second``. A shared win counts as a win for each winner.
     :raises RulepackError: bad options or player count, or a game that fails
         (with a note naming the game and its seed; the lowest such game).
     :raises ValueError: a negative ``jobs``.
@@ -171,34 +199,43 @@ def summarise(game: Game, records: list[GameRecord], agents: Sequence[str], seed
     players = len(agents)
     games = len(records)
     n = max(games, 1)
-    seat_wins = [0] * players
-    entry_wins = [0] * players
-    seat_scores = [0.0] * players
-    entry_scores = [0.0] * players
+    inst = game.instance(players, options)
+    teams = inst.teams
+    seat_tally = [Tally() for _ in range(players)]
+    entry_tally = [Tally() for _ in range(players)]
+    team_tally = [Tally() for _ in teams or ()]
     have_scores = bool(records)
     decisions = draws = ties = 0
     for r in records:
         decisions += r.decisions
         draws += int(r.draw)
-        ties += int(len(r.winners) > 1)
         entry_in = [seat_of(k, r.index, players, rotate) for k in range(players)]
-        entry_at = {seat: k for k, seat in enumerate(entry_in)}
-        for w in r.winners:
-            seat_wins[w] += 1
-            entry_wins[entry_at[w]] += 1
+        for p in range(players):
+            seat_tally[p].add(p, r)
+            entry_tally[p].add(entry_in[p], r)
+        if teams is None:
+            ties += int(len(r.winners) > 1)
+        else:
+            for t, team in enumerate(teams):
+                team_tally[t].add(team[0], r)
+            ties += int(sum(team[0] in r.winners for team in teams) > 1)
         if r.scores is None:
             have_scores = False
         elif have_scores:
             for p in range(players):
-                seat_scores[p] += r.scores[p]
-                entry_scores[p] += r.scores[entry_in[p]]
-    seat_names = game.instance(players, options).seat_names
+                seat_tally[p].score += r.scores[p]
+                entry_tally[p].score += r.scores[entry_in[p]]
+            for t, team in enumerate(teams or ()):
+                team_tally[t].score += sum(r.scores[p] for p in team)
+    seat_names = inst.seat_names
     seats = [player_name(p, seat_names) for p in range(players)]
     mixed = rotate and len(set(agents)) > 1
 
-    def rate(wins: int) -> dict[str, Any]:
-        lo, hi = wilson_interval(wins, games)
-        return {"wins": wins, "win_rate": wins / n, "win_rate_ci95": [lo, hi]}
+    def rate(tally: Tally) -> dict[str, Any]:
+        lo, hi = wilson_interval(tally.wins, games)
+        return {"wins": tally.wins, "losses": tally.losses, "draws": tally.draws,
+                "win_rate": tally.wins / n, "win_rate_ci95": [lo, hi],
+                "mean_score": tally.score / n if have_scores else None}
 
     return {
         "ruleset": game.name,
@@ -210,14 +247,17 @@ def summarise(game: Game, records: list[GameRecord], agents: Sequence[str], seed
         "rotate": rotate,
         "seats": [
             {"seat": p + 1, "name": seats[p], "agent": ROTATED if mixed else agents[p],
-             **rate(seat_wins[p]),
-             "mean_score": seat_scores[p] / n if have_scores else None}
+             **rate(seat_tally[p])}
             for p in range(players)
         ],
         "agents": [
-            {"entry": k + 1, "name": agents[k], "games": games, **rate(entry_wins[k]),
-             "mean_score": entry_scores[k] / n if have_scores else None}
+            {"entry": k + 1, "name": agents[k], "games": games, **rate(entry_tally[k])}
             for k in range(players)
+        ],
+        "teams": None if teams is None else [
+            {"team": t + 1, "name": " + ".join(seats[p] for p in team),
+             "seats": [p + 1 for p in team], **rate(team_tally[t])}
+            for t, team in enumerate(teams)
         ],
         "mean_decisions": decisions / n,
         "draws": draws,

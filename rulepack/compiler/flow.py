@@ -20,6 +20,7 @@ from rulepack.errors import SemanticError
 from rulepack.ir import names_in
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment
+from rulepack.engine.actions import Narration
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.compiler.scope import Scope
@@ -702,6 +703,32 @@ class FlowCompiler:
             return arrange
         self.emit(factory, node)
 
+    def _s_say(self, node: dict[str, Any], scope: Scope) -> None:
+        import string
+        text = node["text"]
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+        except ValueError:
+            raise self.error(f"bad text {text!r}: a value is written {{name}}, a brace as text "
+                             "'{{' or '}}'", node, scope, code="bad-template") from None
+        for f in fields:
+            if not f.isidentifier():
+                raise self.error(f"say mentions {{{f}}}: write a name in braces (give a value a "
+                                 "name with let first)", node, scope, code="bad-template")
+        getters = [(f, self.exprs.compile({"k": "name", "name": f, "at": node.get("at")}, scope))
+                   for f in dict.fromkeys(fields)]
+        to = None if node.get("to") is None else self.exprs.compile(node["to"], scope)
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def say(st: "State") -> int:
+                told = None if to is None else told_players(to(st), st.num_players)
+                st.history.append(Narration(text, {f: g(st) for f, g in getters}, told))
+                return nxt
+            return say
+        self.emit(factory, node)
+
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
         player = self.exprs.compile(node["player"], scope)
 
@@ -713,6 +740,17 @@ class FlowCompiler:
                 return nxt
             return eliminate
         self.emit(factory, node)
+
+
+def told_players(value: Any, players: int) -> tuple[int, ...]:
+    """The seats ``say ... to VALUE`` tells: a player or a list of players.
+
+    :raises RuleValueError: something else than players."""
+    told = list(value) if isinstance(value, (list, tuple)) else [value]
+    for p in told:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players:
+            raise RuleValueError(f"say ... to needs players, not {show(p)}")
+    return tuple(int(p) for p in told)
 
 
 def _bind_lines(bind: str | list[str], binder: Callable[["State", Any], None], value: str,

@@ -133,12 +133,21 @@ class Instance:
         self.patterns: list[pat.Pattern] = []
         self.phase_ir = {p["name"]: p for p in ir.get("phases", [])}
         self.var_inits: dict[str, tuple[bool, Fn]] = {}
+        #: the variables not seen by everyone: name → ``"owner"`` or ``"nobody"``
+        self.private_vars: dict[str, str] = {
+            v["name"]: v["seen"] for v in ir.get("variables", [])
+            if v.get("seen") in ("owner", "nobody")}
         self.score_fn: Fn | None = None
         self.score_param = "p"
+        #: the score reads a variable ``seen by owner`` (each player sees only their
+        #: own score until the game ends) or ``seen by nobody`` (nobody sees one)
+        self.secret_score: str | None = None
         self.heuristic_fn: Fn | None = None
         self.heuristic_param = "p"
         winner = ir.get("winner")
         self.winner_rule: str | None = winner["rule"] if winner else None
+        #: the fixed partnerships, each a tuple of seats, or ``None`` without teams
+        self.teams: list[tuple[int, ...]] | None = None
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
@@ -201,6 +210,7 @@ class Instance:
             self.globals[d["name"]] = Global("define", d)
         try:
             self._constants()
+            self._teams()
             self._requirements()
             self._components()
             self._orders()
@@ -251,6 +261,32 @@ class Instance:
                 out.append(v)
         return out
 
+    def _seat_word(self, node: Any, what: str) -> None:
+        """A seat name written where a new word (a symbol) is meant: the seat takes
+        over the word, which is a located error saying so."""
+        if isinstance(node, dict) and node.get("k") == "name" and node["name"] in self.seat_names:
+            word = node["name"]
+            raise SemanticError.at(
+                f"{word!r} is a seat name here ({what} cannot be a player): the seat "
+                f"{word} takes over the word {word!r} everywhere in the ruleset; rename the "
+                f"seat or the value (a text, \"{word}\", is a value of its own)",
+                self._loc(node), code="seat-shadows-word")
+
+    def _sides(self, comp: dict[str, Any], attrs: list[str]
+               ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
+        """``up shows ...`` / ``down shows ...``: what each side of a two-sided piece
+        shows (see :class:`Piece`), each an attribute of the component."""
+        up, down = comp.get("up_shows"), comp.get("down_shows")
+        if up is None and down is None:
+            return None
+        for side, names in (("up", up), ("down", down)):
+            for a in names or ():
+                if a not in attrs:
+                    raise SemanticError.at(
+                        f"'{side} shows {a}': {comp['name']} has no attribute {a!r} (it has "
+                        f"{', '.join(attrs) or 'none'})", self._loc(comp), code="unknown-attribute")
+        return (None if up is None else tuple(up), None if down is None else tuple(down))
+
     # ------------------------------------------------------------------ constants
     def _constants(self) -> None:
         for c in self.ir.get("constants", []):
@@ -258,6 +294,38 @@ class Instance:
             value = self._eval(c["expr"])
             self.globals[c["name"]] = Global("const", value, c)
             self.later_names.pop(c["name"], None)
+
+    def _teams(self) -> None:
+        """``teams (north, south), (east, west)``: every seat of this player count in
+        exactly one team; the seats a team names beyond the count are left out."""
+        exprs = (self.ir.get("game") or {}).get("teams")
+        if not exprs:
+            return
+        teams: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        for expr in exprs:
+            value = self._eval(expr, self.static_scope())
+            members = list(value) if isinstance(value, (list, tuple)) else [value]
+            team: list[int] = []
+            for m in members:
+                if not isinstance(m, int) or isinstance(m, bool) or m < 0:
+                    raise SemanticError.at(f"a team lists players, not {describe(m)!r}",
+                                           self._loc(expr), code="bad-team")
+                if m in seen:
+                    raise SemanticError.at(f"{describe(Player(m), self.seat_names)} is in two "
+                                           "teams", self._loc(expr), code="bad-team")
+                seen.add(m)
+                if m < self.num_players:
+                    team.append(int(m))
+            if team:
+                teams.append(tuple(team))
+        missing = [p for p in range(self.num_players) if p not in seen]
+        if missing:
+            raise SemanticError.at(
+                f"{describe(Player(missing[0]), self.seat_names)} is in no team (with "
+                f"{self.num_players} players every seat needs a team)",
+                self._loc((self.ir.get("game") or {})), code="bad-team")
+        self.teams = teams
 
     def _requirements(self) -> None:
         """``require COND "message"``: a player count or options the rules do not cover."""
@@ -301,13 +369,16 @@ class Instance:
                                            f"{a['name']!r} twice", self._loc(a),
                                            code="duplicate-name")
                 self.attributes.add(a["name"])
+                for v in a["values"]:
+                    self._seat_word(v, f"a value of attribute {a['name']!r}")
                 values = self._flatten([self._eval(v) for v in a["values"]])
                 for v in values:
                     if type(v) not in (int, str, bool):
-                        what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v))
+                        what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v, self.seat_names))
                         raise SemanticError.at(
                             f"attribute {a['name']!r} of {name!r}: each value must be a number, "
-                            f"a name or a text, not {what} ({describe(v)})", self._loc(a),
+                            f"a name or a text, not {what} ({describe(v, self.seat_names)})",
+                            self._loc(a),
                             code="bad-value")
                 if not values:
                     raise SemanticError.at(f"attribute {a['name']!r} of {name!r} has no values",
@@ -329,6 +400,7 @@ class Instance:
             derived += [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
                         for d in derived_top if d.get("of") is None or name in d["of"]]
             template = comp.get("called")
+            sides = self._sides(comp, attr_names + [d[0] for d in derived])
             kind_list: list[Piece] = []
             for combo in itertools.product(*domains):
                 attrs = dict(zip(attr_names, combo))
@@ -360,7 +432,8 @@ class Instance:
                                                code="bad-copies")
                 label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
-                    piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"))
+                    piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"),
+                                  sides)
                     self.pieces.append(piece)
                     kind_list.append(piece)
                     if len(self.pieces) > MAX_PIECES:
@@ -652,6 +725,25 @@ class Instance:
                                    "another name for the player", self._loc(s), code="shadowing")
         self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
                                                                  deterministic=True))
+        read = self._names_read(s["expr"])
+        secret = [self.private_vars[n] for n in read if n in self.private_vars]
+        if secret:
+            self.secret_score = "nobody" if "nobody" in secret else "owner"
+
+    def _names_read(self, expr: Any) -> set[str]:
+        """The names an expression reads, through the defines it calls."""
+        defines = {d["name"]: d for d in self.ir.get("defines", [])}
+        found = set(names_in(expr))
+        todo = [c for c in calls_in(expr) if c in defines]
+        done: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in done:
+                continue
+            done.add(name)
+            found |= names_in(defines[name]["expr"])
+            todo.extend(c for c in calls_in(defines[name]["expr"]) if c in defines)
+        return found
 
     def _heuristic(self) -> None:
         h = self.ir.get("heuristic")

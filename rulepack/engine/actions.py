@@ -1,4 +1,5 @@
-"""What the history of a game is made of: players' actions, chance events and reveals."""
+"""What the history of a game is made of: players' actions, chance events, reveals and
+narrations (``say``)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,31 @@ class Reveal:
     @property
     def text(self) -> str:
         return f"revealed in {self.zone}: " + ", ".join(p.name for p in self.pieces)
+
+
+@dataclass
+class Narration:
+    """What the rules tell players (``say "TEXT" [to PLAYERS]``): the text with its
+    ``{NAME}`` fields, the value of each field when it was said, and the seats told
+    (``None``: everyone)."""
+
+    template: str
+    values: dict[str, Any]
+    to: tuple[int, ...] | None = None
+
+    def render(self, describe_value: Any = None, seats: tuple[str, ...] | None = None) -> str:
+        """The text with each value rendered by ``describe_value`` (default: shown,
+        seats by ``seats``' names)."""
+        if describe_value is None:
+            def describe_value(v: Any) -> str:
+                return describe(v, seats)
+        return self.template.format(**{k: describe_value(v) for k, v in self.values.items()})
+
+    @property
+    def text(self) -> str:
+        return self.render()
+
+    def tells(self, player: int | None) -> bool:
+        """Whether ``player`` is told (``None``, an onlooker seeing everything: yes)."""
+        return player is None or self.to is None or player in self.to
+

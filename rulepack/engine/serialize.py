@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.actions import Action, ChanceEvent, Narration, Reveal
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -115,6 +115,9 @@ def encode_event(event: Any) -> dict[str, Any]:
     if isinstance(event, Reveal):
         return {"reveal": event.zone, "pieces": [p.id for p in event.pieces],
                 "places": list(event.places)}
+    if isinstance(event, Narration):
+        return {"say": event.template, "values": {k: encode(v) for k, v in event.values.items()},
+                "to": None if event.to is None else list(event.to)}
     raise TypeError(f"unknown history entry {event!r}")  # pragma: no cover
 
 
@@ -126,5 +129,9 @@ def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
         return Action(a["choice"], alt, tuple(decode(inst, v) for v in a["values"]), a["player"])
     if "chance" in data:
         return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")))
+    if "say" in data:
+        to = data.get("to")
+        return Narration(data["say"], {k: decode(inst, v) for k, v in data["values"].items()},
+                         None if to is None else tuple(to))
     return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]],
                   list(data.get("places") or []))

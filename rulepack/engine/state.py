@@ -216,31 +216,10 @@ class State(Effects):
         self._run(alt.body.pc)
 
     def result(self) -> dict[str, Any]:
-        """Scores, winners and returns of a finished game (or the running scores).
-
-        :returns: ``{"scores": [..] | None, "winners": [seats], "draw": bool,
-            "returns": [1.0 for a winner, 0.0 otherwise], "terminal": bool}``.
-        """
-        scores = self.scores()
-        if self.explicit_winners is not None:
-            winners = sorted(int(w) for w in self.explicit_winners)
-        elif scores is not None and self.inst.winner_rule:
-            candidates = [p for p in range(self.num_players) if self.active[p]]
-            if candidates:
-                pick = max if self.inst.winner_rule == "highest" else min
-                best = pick(scores[p] for p in candidates)
-                winners = [p for p in candidates if scores[p] == best]
-            else:
-                winners = []
-        else:
-            winners = []
-        return {
-            "scores": scores,
-            "winners": winners,
-            "draw": self.terminal and not winners,
-            "returns": [1.0 if p in winners else 0.0 for p in range(self.num_players)],
-            "terminal": self.terminal,
-        }
+        """Scores, winners and returns of a finished game (or the running scores):
+        see :func:`rulepack.engine.outcome.outcome` for the keys."""
+        from rulepack.engine.outcome import outcome
+        return outcome(self)
 
     def scores(self) -> list[Any] | None:
         """Each seat's score by the ruleset's ``score`` rule, or ``None`` if it has none."""

@@ -144,8 +144,8 @@ class Table:
 
     def visible(self, piece: Piece, player: int) -> bool:
         """Whether ``player`` may see the identity of ``piece`` now."""
-        if self.face[piece.id]:
-            return True
+        if self.face[piece.id] and (piece.sides is None or piece.sides[0] is None):
+            return True      # face up, and the side up shows the whole piece
         info = self.inst.zones[self.loc[piece.id]]
         seen = info.seen_by
         return seen == "everyone" or (seen == "owner" and info.owner == player)
@@ -168,7 +168,7 @@ class Table:
 
         def render(value: Any) -> str:
             if type(value) is Piece and player is not None and not self.visible(value, player):
-                return f"a {value.back}"
+                return f"a {value.look(self.face[value.id])}"
             if isinstance(value, (list, tuple)):
                 return ", ".join(render(v) for v in value)
             return describe(value, seats)

@@ -39,12 +39,17 @@ class Piece:
     :param attrs: attribute name → value (``{"colour": "red", "number": 4}``).
     :param name: readable text (``"red 4"``).
     :param back: the kind whose back it shows face down (default: its own).
+    :param sides: for a two-sided piece, the attributes it shows face up (``None``:
+        all, its identity) and face down (``None``: none); ``None`` for an
+        ordinary piece.
     """
 
-    __slots__ = ("id", "kind", "attrs", "name", "back")
+    __slots__ = ("id", "kind", "attrs", "name", "back", "sides")
 
     def __init__(self, id: int, kind: str, attrs: dict[str, Any], name: str,
-                 back: str | None = None) -> None:
+                 back: str | None = None,
+                 sides: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None
+                 ) -> None:
         self.id = id
         self.kind = kind
         self.attrs = attrs
@@ -52,6 +57,24 @@ class Piece:
         #: what the piece looks like face down: its own kind unless the component
         #: says it has another kind's back (a joker with a tile's back)
         self.back = back or kind
+        self.sides = sides
+
+    def shown(self, up: bool) -> tuple[str, ...]:
+        """The attributes a player who cannot identify the piece sees on the side
+        that is up (``up``): none for an ordinary piece."""
+        sides = self.sides
+        if sides is None:
+            return ()
+        return sides[0 if up else 1] or ()
+
+    def look(self, up: bool) -> str:
+        """What the piece looks like to a player who cannot identify it: its back's
+        kind (``"tile"``), and for a two-sided piece what its side up shows
+        (``"coin showing 3"``)."""
+        shown = self.shown(up)
+        if not shown:
+            return self.back
+        return f"{self.back} showing " + " ".join(describe(self.attrs[a]) for a in shown)
 
     def __repr__(self) -> str:
         return f"Piece({self.id}, {self.name!r})"

@@ -5,8 +5,11 @@ player see face-down pieces (``seen by owner`` for the zone's owner, ``seen by
 everyone``). Any other piece is shown as ``{"hidden": true, "kind": ...}``
 with no id, so nothing in a view identifies it. In a ``pile`` (kept in a
 canonical order that would betray identities), hidden pieces are only counted.
-Variables that hold pieces are masked the same way. Views hold no history:
-remembering what was once shown is the player's job.
+Variables that hold pieces are masked the same way. A variable ``seen by
+owner`` shows a player only their own entry, one ``seen by nobody`` nothing: a
+masked value is ``{"hidden": true}`` in ``variables`` and ``{"secret": true}``
+in ``flow.vars``. Views hold no history: remembering what was once shown is the
+player's job.
 """
 
 from __future__ import annotations
@@ -30,16 +33,23 @@ def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
     return data
 
 
-def hidden_json(piece: Piece) -> dict[str, Any]:
-    """A piece seen from its back: only the kind of back it has."""
-    return {"hidden": True, "kind": piece.back}
+def hidden_json(piece: Piece, up: bool = False) -> dict[str, Any]:
+    """A piece the player cannot identify: the kind of back it has; for a
+    two-sided piece also its face, what that side shows (``"shows"``: attribute
+    → value) and how it looks (``"look"``, ``"coin showing 3"``)."""
+    if piece.sides is None:
+        return {"hidden": True, "kind": piece.back}
+    shown = piece.shown(up)
+    return {"hidden": True, "kind": piece.back, "face": "up" if up else "down",
+            "shows": {a: piece.attrs[a] for a in shown}, "look": piece.look(up)}
 
 
 def masked_value(st: "State", value: Any, player: int) -> Any:
     """A variable's value with pieces the player cannot see hidden."""
     t = type(value)
     if t is Piece:
-        return piece_json(st, value) if st.visible(value, player) else hidden_json(value)
+        return piece_json(st, value) if st.visible(value, player) else \
+            hidden_json(value, st.face[value.id])
     if t is Player:
         return {"player": int(value)}
     if t is list or t is tuple:
@@ -55,6 +65,24 @@ def masked_value(st: "State", value: Any, player: int) -> Any:
     return value
 
 
+#: a variable's value (or a per player variable's entry) the viewer may not see
+HIDDEN_VALUE: dict[str, Any] = {"hidden": True}
+#: the same in ``flow.vars``, where ``{"hidden": kind}`` is a hidden piece
+SECRET_VALUE: dict[str, Any] = {"secret": True}
+
+
+def private_value(st: "State", name: str, value: Any, player: int, hidden: Any) -> Any:
+    """``value`` of variable ``name`` with what ``player`` may not see replaced by
+    ``hidden``: all of it for a variable ``seen by nobody``, the other players'
+    entries for one ``seen by owner``; any other value as it is."""
+    who = st.inst.private_vars.get(name)
+    if who is None:
+        return value
+    if who == "owner" and type(value) is list:
+        return [v if p == player else hidden for p, v in enumerate(value)]
+    return hidden
+
+
 def encode_masked(st: "State", value: Any, player: int) -> Any:
     """A value with the tags of :func:`rulepack.engine.serialize.encode`, except
     that a piece the player cannot see becomes ``{"hidden": kind}``."""
@@ -62,7 +90,7 @@ def encode_masked(st: "State", value: Any, player: int) -> Any:
     if t is Piece:
         if st.visible(value, player):
             return {"piece": value.id}
-        return {"hidden": value.back}
+        return {"hidden": value.look(st.face[value.id])}
     if t is list:
         return [encode_masked(st, v, player) for v in value]
     if t is tuple:
@@ -87,7 +115,7 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
             elif st.visible(piece, player):
                 entry = piece_json(st, piece)
             else:
-                entry = hidden_json(piece)
+                entry = hidden_json(piece, st.face[piece.id])
             cells.append({"cell": cell_label(r, c), "row": r + 1, "col": c + 1, "piece": entry})
         data.update(rows=info.rows, cols=info.cols, cells=cells)
         return data
@@ -96,21 +124,33 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         hidden_kinds: dict[str, int] = {}
         for p in content:
             if not st.visible(p, player):
-                hidden_kinds[p.back] = hidden_kinds.get(p.back, 0) + 1
+                look = p.look(st.face[p.id])
+                hidden_kinds[look] = hidden_kinds.get(look, 0) + 1
         data["pieces"] = shown
         data["hidden"] = len(content) - len(shown)
         data["hidden_kinds"] = hidden_kinds
         data["count"] = len(content)
         return data
-    data["pieces"] = [piece_json(st, p) if st.visible(p, player) else hidden_json(p)
-                      for p in content]
+    data["pieces"] = [piece_json(st, p) if st.visible(p, player) else
+                      hidden_json(p, st.face[p.id]) for p in content]
     data["count"] = len(content)
     if info.kind == "groups":
         groups = st.groups(index)
         data["groups"] = None if groups is None else [
-            [piece_json(st, p) if st.visible(p, player) else hidden_json(p) for p in g]
+            [piece_json(st, p) if st.visible(p, player) else hidden_json(p, st.face[p.id])
+             for p in g]
             for g in groups]
     return data
+
+
+def _scores_seen(st: "State", player: int) -> list[Any] | None:
+    """The scores, except those computed from variables the player may not see
+    (``None`` in their place) while the game goes on."""
+    scores = st.scores()
+    secret = st.inst.secret_score
+    if scores is None or secret is None or st.terminal:
+        return scores
+    return [s if secret == "owner" and p == player else None for p, s in enumerate(scores)]
 
 
 def build_view(st: "State", player: int) -> dict[str, Any]:
@@ -130,7 +170,12 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         raise ValueError(f"{player!r} is not a seat of this game")
     seats = [describe(Player(p), inst.seat_names) for p in range(inst.num_players)]
     zones = {inst.zones[i].label: zone_json(st, i, player) for i in range(len(inst.zones))}
+    private = inst.private_vars
     variables = {name: masked_value(st, st.vars.get(name), player) for name in inst.var_inits}
+    flow_vars = {k: encode_masked(st, v, player) for k, v in st.vars.items()}
+    for name in private:
+        variables[name] = private_value(st, name, variables[name], player, HIDDEN_VALUE)
+        flow_vars[name] = private_value(st, name, flow_vars[name], player, SECRET_VALUE)
     current = st.vars.get("current")
     view: dict[str, Any] = {
         "ruleset": inst.name,
@@ -144,7 +189,7 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         "terminal": st.terminal,
         "zones": zones,
         "variables": variables,
-        "scores": st.scores(),
+        "scores": _scores_seen(st, player),
         "legal_actions": [],
         "options": dict(inst.options),
         # where the flow stands (public), enough to rebuild a state from this view
@@ -154,7 +199,7 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
             "decisions": st.decisions,
             "turns": st.turn_count,
             "winners": st.explicit_winners,
-            "vars": {k: encode_masked(st, v, player) for k, v in st.vars.items()},
+            "vars": flow_vars,
         },
     }
     if st.current_player == player:

@@ -109,6 +109,9 @@ class ToIR(Transformer[Token, IR]):
     def game_seats(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
         return ("seats", names)
 
+    def game_teams(self, meta: Meta, teams: list[IR]) -> tuple[str, Any]:
+        return ("teams", teams)
+
     def use_decl(self, meta: Meta, name: Token, only: list[str] | None = None) -> tuple[str, IR]:
         return ("uses", {"library": str(name), "only": only, "at": _at(meta)})
 
@@ -117,6 +120,8 @@ class ToIR(Transformer[Token, IR]):
                     "called": None, "back": None, "draw": None, "at": _at(meta)}
         for key, value in fields:
             if key in ("copies", "called", "back", "draw"):
+                comp[key] = value
+            elif key in ("up_shows", "down_shows"):     # a two-sided piece's sides
                 comp[key] = value
             else:
                 comp[key].append(value)
@@ -130,6 +135,12 @@ class ToIR(Transformer[Token, IR]):
 
     def comp_copies(self, meta: Meta, expr: IR) -> tuple[str, IR]:
         return ("copies", expr)
+
+    def comp_up_shows(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
+        return ("up_shows", names)
+
+    def comp_down_shows(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
+        return ("down_shows", names)
 
     def comp_back(self, meta: Meta, name: Token) -> tuple[str, Any]:
         return ("back", str(name))
@@ -272,9 +283,16 @@ class ToIR(Transformer[Token, IR]):
                             "at": _at(meta)})
 
     def var_decl(self, meta: Meta, name: Token, *rest: Any) -> tuple[str, IR]:
-        per_player = len(rest) == 2
-        return ("variables", {"name": str(name), "per_player": per_player, "expr": rest[-1],
-                              "at": _at(meta)})
+        per_player = any(r is True for r in rest[:-1])
+        var: IR = {"name": str(name), "per_player": per_player, "expr": rest[-1],
+                   "at": _at(meta)}
+        for r in rest[:-1]:
+            if isinstance(r, tuple):        # seen by owner / nobody / everyone
+                var["seen"] = r[0]
+        return ("variables", var)
+
+    def var_seen(self, meta: Meta, who: Token) -> tuple[str, Any]:
+        return (str(who), _at(meta))
 
     def per_player(self, meta: Meta) -> bool:
         return True
@@ -415,6 +433,9 @@ class ToIR(Transformer[Token, IR]):
 
     def arrange_stmt(self, meta: Meta, zone: IR, pattern: IR) -> IR:
         return {"k": "arrange", "zone": zone, "into": pattern, "at": _at(meta)}
+
+    def say_stmt(self, meta: Meta, text: Token, to: IR | None = None) -> IR:
+        return {"k": "say", "text": _string(text), "to": to, "at": _at(meta)}
 
     def claim_stmt(self, meta: Meta, what: IR, player: IR) -> IR:
         return {"k": "claim", "what": what, "for": player, "at": _at(meta)}

@@ -30,8 +30,8 @@ DECLARATION_KEYWORDS = ("game", "use", "component", "order", "attribute", "optio
                         "winner", "setup", "phase", "play")
 STATEMENT_KEYWORDS = ("move", "flip", "shuffle", "let", "set", "reset", "for", "if", "else",
                       "while", "repeat", "rounds", "turns", "choose", "end", "do", "eliminate",
-                      "claim", "arrange")
-GAME_FIELDS = ("title", "source", "players", "seats")
+                      "claim", "arrange", "say")
+GAME_FIELDS = ("title", "source", "players", "seats", "teams")
 COMPONENT_FIELDS = ("copies", "called", "back", "draw")
 DRAW_HINTS = ("shape", "symbol", "colour", "color")
 EXPRESSION_KEYWORDS = ("and", "or", "not", "in", "where", "by", "descending", "top", "bottom",

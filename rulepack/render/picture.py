@@ -77,7 +77,7 @@ def seat_area(app: Appearance, view: dict[str, Any], seat: int,
     if view.get("player") == seat:
         head += " (you)"
     scores = view.get("scores")
-    if scores is not None and seat < len(scores):
+    if scores is not None and seat < len(scores) and scores[seat] is not None:
         head += f" · score {scores[seat]}"
     active = view.get("active") or []
     if seat < len(active) and not active[seat]:
