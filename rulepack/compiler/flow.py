@@ -727,7 +727,14 @@ class FlowCompiler:
                 st.history.append(Narration(text, {f: g(st) for f, g in getters}, told))
                 return nxt
             return say
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            values = ", ".join(f"{g.const(f)}: {g.expr(fn)}" for f, fn in getters)
+            told = "None" if to is None else \
+                f"{g.const(told_players)}({g.expr(to)}, {self.inst.num_players})"
+            return [f"st.history.append({g.const(Narration)}({g.const(text)}, {{{values}}}, "
+                    f"{told}))"], False
+        self.emit(factory, node, src)
 
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
         player = self.exprs.compile(node["player"], scope)

@@ -39,6 +39,11 @@ class _Watched(State):
         super().move(pieces, dest, face_up, bottom)
         self._note(pieces)
 
+    def move_one(self, piece: Piece, dest: Any, face_up: bool | None,
+                 bottom: bool = False) -> None:
+        super().move_one(piece, dest, face_up, bottom)
+        self._note([piece])
+
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
         super().flip(pieces, up)
         self._note(pieces)
