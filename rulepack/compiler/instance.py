@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
+from rulepack.compiler.actionspace import ActionSpace
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.flow import FlowCompiler
@@ -737,6 +738,20 @@ class Instance:
         self._unprepared = flow
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+        for choice in self.choices:
+            for alt in choice.alternatives:
+                alt.instance = self
+
+    def action_space(self) -> "ActionSpace":
+        """The instance's numbered actions (built when first asked for).
+
+        :raises SemanticError: some action's parameter has no finite domain
+            (code ``unbounded-actions``).
+        """
+        space = self.__dict__.get("_action_space")
+        if space is None:
+            space = self.__dict__["_action_space"] = ActionSpace.build(self)
+        return space
 
 
 def _natural(v: Any) -> tuple[int, Any, str]:

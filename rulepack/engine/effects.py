@@ -31,7 +31,7 @@ class Effects(Table):
         """A random element (a chance event, recorded in :attr:`history`)."""
         if not options:
             raise RuleValueError("random() of an empty list")
-        value = options[self.rng.below(len(options))] if len(options) > 1 else options[0]
+        value = self.rng.choice(options) if len(options) > 1 else options[0]
         self.history.append(ChanceEvent("random", "choice", value))
         return value
 

@@ -12,11 +12,14 @@ next to the players' actions, so one seed fixes the whole game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.effects import Effects
+from rulepack.engine.chance import CHANCE, ExplicitChance
+from rulepack.engine.ids import ActionIds
+from rulepack.engine.observe import Observations
 from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
@@ -28,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
 
 #: what the history holds, importable from here as before
-__all__ = ["State", "Action", "ChanceEvent", "Reveal", "TERMINAL", "DEFAULT_MAX_DECISIONS",
+__all__ = ["State", "Action", "ChanceEvent", "Reveal", "TERMINAL", "CHANCE", "DEFAULT_MAX_DECISIONS",
            "FLOW_STEP_LIMIT"]
 
 _MISSING = object()
@@ -45,7 +48,7 @@ FLOW_STEP_LIMIT = 100_000
 DEFAULT_MAX_DECISIONS = 100_000
 
 
-class State(Effects):
+class State(ActionIds, ExplicitChance, Observations, Effects):
     """A position of a game. Build one with ``Game.new_game``.
 
     ``generate=False`` runs it on the closures if the instance has not generated
@@ -57,7 +60,8 @@ class State(Effects):
     """
 
     def __init__(self, inst: "Instance", seed: int = 0,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True) -> None:
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True,
+                 chance: str = "sampled") -> None:
         if generate:
             inst.prepare()     # the instance's generated code, made before its first game
         self.inst = inst
@@ -98,8 +102,13 @@ class State(Effects):
                 raise RulesetRuntimeError.at(
                     f"the initial value of {name!r} cannot be computed: {exc}",
                     Location(inst.file, at[0] or None, at[1] or None), code="bad-value") from None
-        self._run(0)
-        self.legal_actions()        # a first decision with no legal action fails here
+        if chance != "sampled":
+            from rulepack.engine import chance as explicit
+            explicit.start(self, chance)
+        else:
+            self._run(0)
+        if self.rng.node is None:
+            self.legal_actions()    # a first decision with no legal action fails here
 
     # ------------------------------------------------------------------ contract
     @property
@@ -115,9 +124,10 @@ class State(Effects):
 
     @property
     def current_player(self) -> int:
-        """The seat that must decide now, or :data:`TERMINAL`."""
+        """The seat that must decide now, :data:`CHANCE` at a chance node
+        (explicit chance only), or :data:`TERMINAL`."""
         if self.terminal or self.decider is None:
-            return TERMINAL
+            return CHANCE if self.rng.node is not None else TERMINAL
         return int(self.decider)
 
     def is_terminal(self) -> bool:
@@ -153,26 +163,26 @@ class State(Effects):
             self._legal = legal
         return legal
 
-    def apply(self, action: Action | int | str) -> None:
-        """Take a legal action (an :class:`Action`, its index, or its exact text)
-        and advance the flow to the next decision or the end of the game.
+    def apply(self, action: Action | str) -> None:
+        """Take a legal action (an :class:`Action` or its exact text) and advance
+        the flow to the next decision or the end of the game. A number is never
+        read as a position in the legal list: a stable id goes to :meth:`apply_id`.
 
-        :raises IllegalActionError: the action is not legal here.
+        :raises IllegalActionError: the action is not legal here (or is a number).
         :raises RulesetRuntimeError: the ruleset fails while running (located).
         """
         legal = self.legal_actions()
-        if isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(legal):
-                raise IllegalActionError(f"no legal action number {action}")
-            action = legal[action]
-        elif isinstance(action, str):
+        if isinstance(action, int):
+            raise IllegalActionError(f"apply() takes an Action or its text, not the number "
+                                     f"{action!r} (a stable action id goes to apply_id())")
+        if isinstance(action, str):
             matches = [a for a in legal if a.text == action]
             if not matches:
                 raise IllegalActionError(f"no legal action {action!r}")
             action = matches[0]
         elif action not in legal:
             raise IllegalActionError(f"{action!r} is not legal now")
-        self._apply(cast(Action, action))  # a bool is never among the legal actions
+        self._take(action)  # a bool is never among the legal actions
 
     def _apply(self, action: Action) -> None:
         choice = self.pending

@@ -1,0 +1,275 @@
+"""Explicit chance: a state that stops at every chance event of the flow.
+
+By default (``chance="sampled"``) a state draws shuffles and random choices from
+its own seeded generator inside ``apply()``. With ``chance="explicit"`` it draws
+them from an :class:`ExplicitRng` instead, which answers only from outcomes it
+was given. A draw with no outcome given raises :class:`ChanceNeeded`; the step
+that drew it (the action being applied, or the setup) is abandoned, the state
+goes back to its snapshot from before that step, and it reports a chance node:
+``current_player`` is :data:`CHANCE`, ``chance_outcomes()`` lists the draw's
+outcomes with their exact probabilities, and applying one
+(``apply_chance(i)`` or ``apply_id(i)``) queues it and runs the step again, which
+now gets that outcome and goes on to the next draw or decision.
+
+The draws:
+
+- ``random(X)``: one outcome per element of X (``i`` for ``X[i]``), each 1/n;
+- ``shuffle Z``: successive draws of the piece that comes next (position 0, 1,
+  ... of the zone's new order) among the pieces not drawn yet, each 1/remaining;
+  the last piece is forced and is no chance node;
+- a draw with one possible outcome is no chance node.
+
+A step with k draws is run k+1 times: chance costs a replay, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+
+from rulepack.engine.actions import Action
+from rulepack.engine.rng import Rng
+from rulepack.engine.values import describe
+from rulepack.errors import IllegalActionError, Location
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.program import Choice
+    from rulepack.engine.state import State
+
+T = TypeVar("T")
+
+#: ``current_player`` at a chance node (OpenSpiel's kChancePlayerId).
+CHANCE = -1
+
+#: the chance modes of ``new_game``
+MODES = ("sampled", "explicit")
+
+
+class ChanceNeeded(BaseException):
+    """Raised by :class:`ExplicitRng` for a draw it has no outcome for. A
+    ``BaseException``: no ``except Exception`` of the flow may take it for an
+    error of the ruleset."""
+
+    def __init__(self, kind: str, options: list[Any], draw: int = 0, of: int = 1) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.options = options
+        self.draw = draw
+        self.of = of
+
+
+@dataclass
+class ChanceNode:
+    """A pending draw: what it is, where in the ruleset, and its outcomes.
+
+    :param kind: ``"random"`` or ``"shuffle"``.
+    :param options: the value each outcome draws (outcome ``i`` draws ``options[i]``).
+    :param statement: the statement that draws, as text (``"shuffle stack"``).
+    :param location: where that statement is in the ruleset.
+    :param draw: for a shuffle, which position is drawn (0-based) of ``of``.
+    """
+
+    kind: str
+    options: list[Any]
+    statement: str
+    location: Location
+    draw: int = 0
+    of: int = 1
+
+    def outcome_text(self, i: int, seats: tuple[str, ...] = ()) -> str:
+        value = self.options[i]
+        if self.kind == "shuffle":
+            return (f"{self.statement}: {describe(value, seats)} comes "
+                    f"{self.draw + 1} of {self.of}")
+        return f"{self.statement}: {describe(value, seats)}"
+
+
+class ExplicitRng(Rng):
+    """The generator of an explicit-chance state: it draws only queued outcomes.
+
+    It also carries the state's chance bookkeeping (so ``State.clone()`` copies
+    it with the generator): the pending :class:`ChanceNode`, the snapshot of the
+    state before the step and that step's action.
+    """
+
+    __slots__ = ("queue", "pos", "node", "snapshot", "step", "previous")
+    explicit = True
+
+    def __init__(self, seed: int = 0, queue: list[int] | None = None) -> None:
+        super().__init__(seed)
+        self.queue: list[int] = queue if queue is not None else []
+        self.pos = 0
+        self.node: ChanceNode | None = None
+        self.snapshot: "State | None" = None
+        self.step: Action | None = None
+        #: the position before the last step (the path of the game, for
+        #: information states); ``None`` at the start
+        self.previous: "State | None" = None
+
+    def clone(self) -> "ExplicitRng":
+        r = ExplicitRng(self.state, list(self.queue))
+        r.pos = self.pos
+        r.node = self.node
+        r.snapshot = self.snapshot
+        r.step = self.step
+        r.previous = self.previous
+        return r
+
+    def _draw(self, kind: str, options: list[Any], draw: int = 0, of: int = 1) -> int:
+        if len(options) == 1:
+            return 0
+        if self.pos < len(self.queue):
+            i = self.queue[self.pos]
+            self.pos += 1
+            return i
+        raise ChanceNeeded(kind, options, draw, of)
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        return self._draw("random", list(range(n)))
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self._draw("random", list(items))]
+
+    def shuffle(self, items: list[T]) -> None:
+        remaining = list(items)
+        out: list[T] = []
+        n = len(items)
+        for k in range(n):
+            out.append(remaining.pop(self._draw("shuffle", list(remaining), k, n)))
+        items[:] = out
+
+
+def start(st: "State", mode: str) -> None:
+    """Run the setup of a new state in chance ``mode`` (``State.__init__`` calls it
+    in place of running the flow). :raises ValueError: an unknown mode."""
+    if mode not in MODES:
+        raise ValueError(f"chance must be one of {', '.join(MODES)}, not {mode!r}")
+    st.rng = ExplicitRng(st.seed)
+    _run_step(st, st.clone(), None, [])
+
+
+def take(st: "State", action: Action) -> None:
+    """Apply a legal ``action`` to an explicit-chance state (stopping at the
+    first chance node it meets)."""
+    _run_step(st, st.clone(), action, [])
+
+
+def _run_step(st: "State", snapshot: "State", action: Action | None, queue: list[int]) -> None:
+    fresh = snapshot.clone()
+    fresh.rng = ExplicitRng(st.seed, list(queue))
+    try:
+        if action is None:
+            fresh._run(0)
+        else:
+            fresh._apply(action)
+    except ChanceNeeded as need:
+        pc = fresh.__dict__.get("_fault")
+        restored = snapshot.clone()
+        st.__dict__.clear()
+        st.__dict__.update(restored.__dict__)
+        st.pending = None           # nobody decides at a chance node
+        st.decider = None
+        st._legal = None
+        rng = ExplicitRng(st.seed, list(queue))
+        rng.node = _node(st.inst, need, pc)
+        rng.snapshot = snapshot
+        rng.step = action
+        rng.previous = getattr(snapshot.rng, "previous", None) if action is None else snapshot
+        st.rng = rng
+        return
+    fresh.__dict__.pop("_fault", None)
+    fresh.rng = ExplicitRng(st.seed)
+    fresh.rng.previous = snapshot if action is not None else None
+    st.__dict__.clear()
+    st.__dict__.update(fresh.__dict__)
+
+
+def _node(inst: "Instance", need: ChanceNeeded, pc: Any) -> ChanceNode:
+    node = inst.code_nodes[pc] if isinstance(pc, int) and 0 <= pc < len(inst.code_nodes) \
+        else None
+    at = node.get("at") if isinstance(node, dict) else None
+    location = Location(inst.file, at[0] or None, at[1] or None) if at else Location(inst.file)
+    statement = _statement_text(node, need)
+    return ChanceNode(need.kind, need.options, statement, location, need.draw, need.of)
+
+
+def _statement_text(node: Any, need: ChanceNeeded) -> str:
+    """A short name of the drawing statement: ``shuffle stack``, ``random (let roll)``."""
+    if not isinstance(node, dict):
+        return need.kind
+    k = node.get("k")
+    where = f" (line {node['at'][0]})" if node.get("at") else ""
+    if k == "shuffle":
+        zone = node.get("zone")
+        name = zone.get("name") if isinstance(zone, dict) else None
+        return f"shuffle {name}{where}" if name else f"shuffle{where}"
+    if k in ("let", "set"):
+        target = node.get("bind") or node.get("name")
+        return f"random for {target}{where}" if isinstance(target, str) else f"random{where}"
+    return f"{need.kind}{where}"
+
+
+class ExplicitChance:
+    """The chance part of the engine contract (mixed into ``State``)."""
+
+    rng: Rng
+    inst: "Instance"
+    terminal: bool
+    pending: "Choice | None"
+
+    def is_chance_node(self) -> bool:
+        """Whether the state waits for a chance outcome (explicit chance only)."""
+        return self.rng.node is not None
+
+    @property
+    def chance_node(self) -> ChanceNode | None:
+        """The pending draw, or ``None``."""
+        node: ChanceNode | None = self.rng.node
+        return node
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
+        (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
+        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`)."""
+        return [(i, float(p)) for i, p in self.chance_fractions()]
+
+    def chance_fractions(self) -> list[tuple[int, Fraction]]:
+        """:meth:`chance_outcomes` with exact fractions."""
+        node = self.chance_node
+        if node is None:
+            return []
+        n = len(node.options)
+        return [(i, Fraction(1, n)) for i in range(n)]
+
+    def chance_outcome_text(self, outcome: int) -> str:
+        """What outcome ``outcome`` of the pending draw draws, as text.
+
+        :raises IllegalActionError: no such outcome here."""
+        node = self.chance_node
+        if node is None or not 0 <= outcome < len(node.options):
+            raise IllegalActionError(f"no chance outcome {outcome!r} here")
+        return node.outcome_text(outcome, self.inst.seat_names)
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply outcome ``outcome`` of the pending draw and run on to the next
+        chance node, decision or the end.
+
+        :raises IllegalActionError: no chance node, or no such outcome.
+        """
+        node = self.chance_node
+        rng = self.rng
+        if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
+            raise IllegalActionError(f"no chance outcome {outcome!r} here")
+        assert isinstance(rng, ExplicitRng) and rng.snapshot is not None
+        _run_step(self, rng.snapshot, rng.step, rng.queue + [outcome])  # type: ignore[arg-type]
+
+    def sample_chance(self, rng: Rng) -> int:
+        """An outcome of the pending draw picked with ``rng`` (uniformly)."""
+        node = self.chance_node
+        if node is None:
+            raise IllegalActionError("no chance node here")
+        return rng.below(len(node.options))

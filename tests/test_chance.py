@@ -1,0 +1,138 @@
+"""Explicit chance (issue 12): chance nodes at shuffles, rolls and random first
+players, exact probabilities, outcomes applied like actions, reproducible."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import functools
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rulepack
+from rulepack.engine.actions import ChanceEvent
+from rulepack.engine.chance import CHANCE
+from rulepack.engine.rng import Rng
+from rulepack.errors import IllegalActionError
+from rulepack.loader import bundled_rulesets
+
+
+@functools.cache
+def load(name):
+    """A bundled ruleset, loaded once for the module."""
+    return rulepack.load(name)
+
+
+def play(state, rng, limit=10_000):
+    """Play on with ``rng`` choosing actions and chance outcomes alike; returns
+    the chance nodes met, as (statement, number of outcomes)."""
+    nodes = []
+    while not state.is_terminal() and state.decisions < limit:
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            nodes.append((state.chance_node.statement, len(outcomes)))
+            state.apply_id(outcomes[rng.below(len(outcomes))][0])
+        else:
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.below(len(ids))])
+    return nodes
+
+
+def test_multzo_stops_at_the_deal():
+    state = load("multzo").new_game(3, seed=1, chance="explicit")
+    assert state.current_player == CHANCE and state.is_chance_node()
+    assert state.legal_actions() == []
+    node = state.chance_node
+    assert node.kind == "shuffle" and node.statement.startswith("shuffle stack")
+    assert node.location.line == 60
+    fractions = state.chance_fractions()
+    assert len(fractions) == 24 and sum(p for _, p in fractions) == 1
+    assert all(p == Fraction(1, 24) for _, p in fractions)
+    # each draw of the shuffle picks the next piece among those not drawn yet
+    drawn = []
+    while state.is_chance_node() and state.chance_node.kind == "shuffle":
+        assert len(state.chance_outcomes()) == 24 - len(drawn)
+        drawn.append(state.chance_node.options[-1])
+        state.apply_chance(len(state.chance_outcomes()) - 1)
+    assert len(drawn) == 23                   # the last piece is forced: no node
+    # the next draw is the random first player among the tied (all, at 0 points)
+    assert state.is_chance_node() and state.chance_node.statement.startswith("random for first")
+    assert state.chance_node.options == [0, 1, 2]
+    state.apply_chance(2)
+    assert state.current_player == 2 and not state.is_chance_node()
+    hands = [p for z in ("hand[player 1]", "hand[player 2]", "hand[player 3]")
+             for p in state.zones[_zone(state, z)]]
+    stack = state.zones[_zone(state, "stack")]
+    # dealt from the top of the stack: the shuffled order is the drawn order
+    assert stack[:12] == drawn[:12]
+    assert sorted(p.id for p in hands) == sorted(p.id for p in drawn[12:] + [
+        next(p for p in state.inst.pieces if p.kind == "tile" and p not in drawn)])
+
+
+def _zone(state, label):
+    return next(z.index for z in state.inst.zones if z.label == label)
+
+
+def test_multiplay_rolls_the_d12_as_a_chance_node():
+    state = load("multiplay").new_game(2, seed=0, chance="explicit")
+    rng = Rng(5)
+    while not (state.is_chance_node() and state.chance_node.statement.startswith("random for roll")):
+        if state.is_chance_node():
+            state.apply_chance(rng.below(len(state.chance_outcomes())))
+        else:
+            state.apply(state.legal_actions()[0])
+    assert state.chance_node.options == list(range(1, 13))
+    assert state.chance_node.location.line == 43
+    assert state.chance_outcome_text(6) == "random for roll (line 43): 7"
+    state.apply_chance(6)
+    assert state.vars["roll"] == 7
+    assert state.history[-1] == ChanceEvent("random", "choice", 7)
+    assert {a.values[0][0].attrs["number"] % 7 for a in state.legal_actions()} == {0}
+
+
+def test_outcomes_are_checked():
+    state = load("multzo").new_game(2, seed=0, chance="explicit")
+    with pytest.raises(IllegalActionError):
+        state.apply_chance(24)
+    with pytest.raises(IllegalActionError):
+        state.apply_id(-1)
+    with pytest.raises(ValueError):
+        load("multzo").new_game(2, chance="sometimes")
+
+
+def test_explicit_games_are_reproducible_and_clone():
+    game = load("mismemory")
+    a = game.new_game(2, seed=3, chance="explicit")
+    b = game.new_game(2, seed=3, chance="explicit")
+    play(a, Rng(9), 40)
+    c = a.clone()
+    play(b, Rng(9), 40)
+    assert a.to_json() == b.to_json()
+    play(a, Rng(1))
+    play(c, Rng(1))
+    assert a.to_json() == c.to_json() and a.is_terminal()
+
+
+def test_sampled_chance_is_the_default():
+    state = load("multzo").new_game(3, seed=1)
+    assert not state.is_chance_node() and state.chance_outcomes() == []
+    assert state.current_player != CHANCE
+
+
+@settings(max_examples=10, deadline=None)
+@given(name=st.sampled_from(bundled_rulesets()), seed=st.integers(0, 2 ** 32))
+def test_chance_outcomes_sum_to_one(name, seed):
+    game = load(name)
+    state = game.new_game(game.min_players, seed=seed, chance="explicit")
+    rng = Rng(seed)
+    while not state.is_terminal() and state.decisions < 30:
+        if state.is_chance_node():
+            fractions = state.chance_fractions()
+            assert sum(p for _, p in fractions) == 1
+            assert [i for i, _ in fractions] == list(range(len(fractions)))
+            assert abs(sum(p for _, p in state.chance_outcomes()) - 1) < 1e-12
+            state.apply_chance(rng.below(len(fractions)))
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
