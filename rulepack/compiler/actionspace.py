@@ -354,6 +354,100 @@ class Domains:
         raise NotFinite(f"the values of {fn}() cannot be listed before play", node)
 
 
+    # ------------------------------------------------------------------ list lengths
+    def max_length(self, node: Any) -> int:
+        """The most elements ``node``'s value can have as a collection.
+        :raises NotFinite: when no bound can be found."""
+        if not isinstance(node, dict):
+            raise NotFinite("a collection of unknown length", node)
+        k = node.get("k")
+        if k == "range":
+            lo = [v for v in self.value(node["from"]) if type(v) is int]
+            hi = [v for v in self.value(node["to"]) if type(v) is int]
+            if lo and hi:
+                return max(0, max(hi) - min(lo) + 1)
+        elif k == "list":
+            return len(node["items"])
+        elif k in ("where", "sort"):
+            return self.max_length(node["of"])
+        elif k in ("comp", "argmax"):
+            return self.max_length(node["in"])
+        elif k == "if":
+            return max(self.max_length(node["then"]), self.max_length(node["else"]))
+        elif k == "op" and node.get("op") == "+":
+            return sum(self.max_length(a) for a in node["args"])
+        elif k == "index":
+            of = node["of"]
+            g = self.inst.globals.get(of.get("name")) if isinstance(of, dict) else None
+            if g is not None and g.kind == "zone_family":
+                return len(self.pieces)
+        elif k == "name":
+            name = node["name"]
+            if name in ("players", "others", "active"):
+                return len(self.seats)
+            g = self.inst.globals.get(name)
+            if name not in self.assigned and g is not None:
+                if g.kind == "zone":
+                    return len(self.pieces)
+                if g.kind == "component":
+                    return len(g.value)
+                if g.kind == "const" and isinstance(g.value, (list, tuple, dict)):
+                    return len(g.value)
+            if name in self.assigned and name not in self._busy:
+                self._busy.add(name)
+                try:
+                    return max(self.max_length(how[1]) for how in self.assigned[name]
+                               if how[0] == "value")
+                except ValueError:
+                    pass
+                finally:
+                    self._busy.discard(name)
+        elif k == "call" and node.get("fn") in ("cells", "empty", "ends", "neighbours"):
+            return len(self.cells)
+        elif k == "call" and node.get("fn") in ("unique", "best", "usable"):
+            return len(self.pieces)
+        raise NotFinite("a collection whose length cannot be bounded before play", node)
+
+
+def max_chance_outcomes(inst: "Instance") -> int:
+    """The most outcomes a chance node of the instance can have: a shuffle's first
+    draw (at most every piece), a ``random(X)`` the most elements of X.
+
+    :raises SemanticError: a ``random`` of a collection whose length has no
+        bound before play (code ``unbounded-chance``), located at it.
+    """
+    domains = Domains(inst)
+    best = 1
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            if node.get("k") == "shuffle" or (node.get("k") == "call"
+                                              and node.get("fn") == "random"):
+                found.append(node)
+            for v in node.values():
+                walk(v)
+    for key in ("setup", "phases", "play", "defines"):
+        walk(inst.ir.get(key))
+    for node in found:
+        if node["k"] == "shuffle":
+            best = max(best, len(inst.pieces))
+            continue
+        try:
+            best = max(best, domains.max_length(node["args"][0]))
+        except NotFinite as exc:
+            at = node.get("at") or [None, None]
+            raise SemanticError.at(
+                f"random() here has no bound on its number of outcomes: {exc.why} "
+                "(explicit chance, needed by the OpenSpiel adapter, lists them)",
+                Location(inst.file, at[0] or None, at[1] or None),
+                code="unbounded-chance") from None
+    return best
+
+
 class ActionSpace:
     """The numbered actions of one instance.
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
-from rulepack.compiler.actionspace import ActionSpace
+from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.flow import FlowCompiler
@@ -752,6 +752,15 @@ class Instance:
         if space is None:
             space = self.__dict__["_action_space"] = ActionSpace.build(self)
         return space
+
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes any chance node of the instance can have (built when
+        first asked for). :raises SemanticError: a ``random`` with no bound on
+        its outcomes (code ``unbounded-chance``)."""
+        bound = self.__dict__.get("_max_chance_outcomes")
+        if bound is None:
+            bound = self.__dict__["_max_chance_outcomes"] = max_chance_outcomes(self)
+        return int(bound)
 
 
 def _natural(v: Any) -> tuple[int, Any, str]:

@@ -79,11 +79,20 @@ class ChanceNode:
     of: int = 1
 
     def outcome_text(self, i: int, seats: tuple[str, ...] = ()) -> str:
-        value = self.options[i]
+        """What outcome ``i`` draws; distinct outcomes that look alike (two
+        cubes numbered 1) are told apart by their number."""
+        texts = self.__dict__.get("_texts")
+        if texts is None:
+            texts = [describe(v, seats) for v in self.options]
+            counts: dict[str, int] = {}
+            for t in texts:
+                counts[t] = counts.get(t, 0) + 1
+            texts = self.__dict__["_texts"] = [
+                t if counts[t] == 1 else f"{t} (outcome {k})" for k, t in enumerate(texts)]
+        shown = texts[i]
         if self.kind == "shuffle":
-            return (f"{self.statement}: {describe(value, seats)} comes "
-                    f"{self.draw + 1} of {self.of}")
-        return f"{self.statement}: {describe(value, seats)}"
+            return f"{self.statement}: {shown} comes {self.draw + 1} of {self.of}"
+        return f"{self.statement}: {shown}"
 
 
 class ExplicitRng(Rng):
@@ -235,7 +244,11 @@ class ExplicitChance:
         """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
         (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
         The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`)."""
-        return [(i, float(p)) for i, p in self.chance_fractions()]
+        node = self.chance_node
+        if node is None:
+            return []
+        p = 1.0 / len(node.options)
+        return [(i, p) for i in range(len(node.options))]
 
     def chance_fractions(self) -> list[tuple[int, Fraction]]:
         """:meth:`chance_outcomes` with exact fractions."""
@@ -266,6 +279,12 @@ class ExplicitChance:
             raise IllegalActionError(f"no chance outcome {outcome!r} here")
         assert isinstance(rng, ExplicitRng) and rng.snapshot is not None
         _run_step(self, rng.snapshot, rng.step, rng.queue + [outcome])  # type: ignore[arg-type]
+
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes any chance node of this instance can have.
+
+        :raises SemanticError: a ``random`` with no bound on its outcomes."""
+        return int(self.inst.max_chance_outcomes())
 
     def sample_chance(self, rng: Rng) -> int:
         """An outcome of the pending draw picked with ``rng`` (uniformly)."""

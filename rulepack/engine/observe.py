@@ -108,12 +108,19 @@ def _seat(st: "State", player: Any) -> int:
     return int(player)
 
 
-def _where(st: "State", piece: Piece) -> tuple[int, int | None]:
-    """The zone of a piece and its global cell index (``None`` off grids)."""
-    z = st.loc[piece.id]
-    if st.inst.zone_kinds[z] != "grid":
-        return z, None
-    return z, _cell_offsets(st.inst)[z] + st.zones[z].index(piece)
+def _placed(st: "State") -> list[tuple[Piece, int, int | None]]:
+    """Every piece with its zone and global cell index (``None`` off grids)."""
+    offsets = _cell_offsets(st.inst)
+    kinds = st.inst.zone_kinds
+    out: list[tuple[Piece, int, int | None]] = []
+    for z, content in enumerate(st.zones):
+        if kinds[z] == "grid":
+            base = offsets[z]
+            out += [(piece, z, base + slot) for slot, piece in enumerate(content)
+                    if piece is not None]
+        else:
+            out += [(piece, z, None) for piece in content]
+    return out
 
 
 class Observations:
@@ -161,15 +168,32 @@ class Observations:
 
         :raises ValueError: ``player`` is not a seat.
         """
+        out = [0.0] * tensor_layout(self.inst).size
+        for i, v in self.observation_entries(player).items():
+            out[i] = v
+        return out
+
+    def information_state_tensor(self: "State", player: int) -> list[float]:  # type: ignore[misc]
+        """The observation tensor, then where ``player`` last saw each piece (zone
+        and cell one-hot; zeros for a piece never seen). Explicit-chance states
+        remember every position they went through; a sampled-chance state only
+        its present. :raises ValueError: ``player`` is not a seat."""
+        out = [0.0] * tensor_layout(self.inst).information_size
+        for i, v in self.information_state_entries(player).items():
+            out[i] = v
+        return out
+
+    def observation_entries(self: "State", player: int) -> dict[int, float]:  # type: ignore[misc]
+        """The non-zero entries of :meth:`observation_tensor`, index → value (for
+        adapters that fill arrays of their own)."""
         p = _seat(self, player)
         inst = self.inst
         lay = tensor_layout(inst)
-        out = [0.0] * lay.size
+        out: dict[int, float] = {}
         width = lay.piece_width
         hidden_at = lay.pieces * width
         cells_at = hidden_at + lay.zones
-        for piece in inst.pieces:
-            z, cell = _where(self, piece)
+        for piece, z, cell in _placed(self):
             if self.visible(piece, p):
                 row = piece.id * width
                 out[row] = 1.0
@@ -182,7 +206,7 @@ class Observations:
                 if owner is not None:
                     out[row + 2 + lay.zones + lay.cells + int(owner)] = 1.0
             else:
-                out[hidden_at + z] += 1.0
+                out[hidden_at + z] = out.get(hidden_at + z, 0.0) + 1.0
                 if cell is not None:
                     out[cells_at + cell] = 1.0
         at = cells_at + lay.cells
@@ -194,25 +218,33 @@ class Observations:
         at += lay.players + 1
         out[at + p] = 1.0
         at += lay.players
-        out[at] = 1.0 if self.terminal else 0.0
+        if self.terminal:
+            out[at] = 1.0
         at += 1
         if self.inst.score_fn is not None:
             for seat, score in enumerate(self.scores() or []):
-                out[at + seat] = float(score)
+                if score:
+                    out[at + seat] = float(score)
         return out
 
-    def information_state_tensor(self: "State", player: int) -> list[float]:  # type: ignore[misc]
-        """The observation tensor, then where ``player`` last saw each piece (zone
-        and cell one-hot; zeros for a piece never seen). Explicit-chance states
-        remember every position they went through; a sampled-chance state only
-        its present. :raises ValueError: ``player`` is not a seat."""
+    def information_state_entries(self: "State", player: int) -> dict[int, float]:  # type: ignore[misc]
+        """The non-zero entries of :meth:`information_state_tensor`."""
         p = _seat(self, player)
         lay = tensor_layout(self.inst)
-        return self.observation_tensor(p) + _memory(self, p, lay)
+        out = self.observation_entries(p)
+        width = lay.memory_width
+        at = lay.size
+        for i, seen in enumerate(_last_seen(self, p)):
+            if seen is not None:
+                z, cell = seen
+                out[at + i * width + z] = 1.0
+                if cell is not None:
+                    out[at + i * width + lay.zones + cell] = 1.0
+        return out
 
     def returns(self: "State", scores: bool = False) -> list[float]:  # type: ignore[misc]
         """Each seat's return: +1 for a winner, -1 for a loser, 0 for everyone in
-        a draw and before the end; ``scores=True``: each seat's score (0 without
+        a draw (no winner, or every seat a winner) and before the end; ``scores=True``: each seat's score (0 without
         a score rule), at any time."""
         n = self.inst.num_players
         if scores:
@@ -221,7 +253,7 @@ class Observations:
         if not self.terminal:
             return [0.0] * n
         winners = self.result()["winners"]
-        if not winners:
+        if not winners or len(winners) == n:      # nobody or everybody won: a draw
             return [0.0] * n
         return [1.0 if q in winners else -1.0 for q in range(n)]
 
@@ -247,19 +279,6 @@ class Observations:
         return int(self.max_decisions)
 
 
-def _memory(st: "State", p: int, lay: TensorLayout) -> list[float]:
-    """Where ``p`` last saw each piece, as the tensor's memory part."""
-    out = [0.0] * (lay.pieces * lay.memory_width)
-    width = lay.memory_width
-    for i, seen in enumerate(_last_seen(st, p)):
-        if seen is not None:
-            z, cell = seen
-            out[i * width + z] = 1.0
-            if cell is not None:
-                out[i * width + lay.zones + cell] = 1.0
-    return out
-
-
 def _last_seen(st: "State", p: int) -> list[tuple[int, int | None] | None]:
     """Per piece, the zone and cell where ``p`` last saw it (kept with each
     position of an explicit-chance game, so each is computed once)."""
@@ -269,9 +288,9 @@ def _last_seen(st: "State", p: int) -> list[tuple[int, int | None] | None]:
         previous = getattr(st.rng, "previous", None)
         seen = list(_last_seen(previous, p)) if previous is not None \
             else [None] * len(st.inst.pieces)
-        for piece in st.inst.pieces:
+        for piece, z, cell in _placed(st):
             if st.visible(piece, p):
-                seen[piece.id] = _where(st, piece)
+                seen[piece.id] = (z, cell)
         cache[p] = seen
     return list(seen)
 

@@ -80,9 +80,11 @@ def decode(inst: "Instance", data: Any) -> Any:
     return data
 
 
-def state_to_json(st: "State") -> dict[str, Any]:
+def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
+    """Everything about the position; ``history=False`` leaves the history out
+    (the position alone, the same whatever path led to it)."""
     inst = st.inst
-    return {
+    data = {
         "format": FORMAT,
         "ruleset": inst.name,
         "players": inst.num_players,
@@ -100,9 +102,12 @@ def state_to_json(st: "State") -> dict[str, Any]:
         "winners": st.explicit_winners,
         "decisions": st.decisions,
         "turns": st.turn_count,
-        "history": [encode_event(h) for h in st.history],
+        "history": [encode_event(h) for h in st.history] if history else None,
         "groupings": [[z, list(sizes)] for z, sizes in sorted(st.groupings.items())],
     }
+    if not history:
+        del data["history"]
+    return data
 
 
 def encode_event(event: Any) -> dict[str, Any]:

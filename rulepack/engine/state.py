@@ -305,11 +305,11 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         c.groupings = dict(self.groupings)
         return c
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, history: bool = True) -> dict[str, Any]:
         """Everything about the position, hidden information included (see
-        :mod:`rulepack.engine.serialize`)."""
+        :mod:`rulepack.engine.serialize`); ``history=False``: without the history."""
         from rulepack.engine.serialize import state_to_json
-        return state_to_json(self)
+        return state_to_json(self, history)
 
     # ------------------------------------------------------------------ the flow VM
     def _run(self, pc: int) -> None:
