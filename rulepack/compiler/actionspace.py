@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
+from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -378,7 +379,7 @@ class Domains:
             return sum(self.max_length(a) for a in node["args"])
         elif k == "index":
             of = node["of"]
-            g = self.inst.globals.get(of.get("name")) if isinstance(of, dict) else None
+            g = self.inst.globals.get(str(of.get("name"))) if isinstance(of, dict) else None
             if g is not None and g.kind == "zone_family":
                 return len(self.pieces)
         elif k == "name":
@@ -418,20 +419,10 @@ def max_chance_outcomes(inst: "Instance") -> int:
     """
     domains = Domains(inst)
     best = 1
-    found: list[dict[str, Any]] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, list):
-            for v in node:
-                walk(v)
-        elif isinstance(node, dict):
-            if node.get("k") == "shuffle" or (node.get("k") == "call"
-                                              and node.get("fn") == "random"):
-                found.append(node)
-            for v in node.values():
-                walk(v)
-    for key in ("setup", "phases", "play", "defines"):
-        walk(inst.ir.get(key))
+    found = [node for key in ("setup", "phases", "play", "defines")
+             for node in nodes(inst.ir.get(key))
+             if node.get("k") == "shuffle" or (node.get("k") == "call"
+                                               and node.get("fn") == "random")]
     for node in found:
         if node["k"] == "shuffle":
             best = max(best, len(inst.pieces))

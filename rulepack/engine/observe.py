@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece, Player
+from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -368,29 +369,15 @@ def game_type(inst: "Instance", start: "State | None" = None) -> dict[str, Any]:
         every piece out of the box is visible to every seat. Zero-sum: two
         players (a win is the other's loss, a draw is 0 for both).
     """
-    ir = inst.ir
-    chance = False
-    hiding = False
-
-    def walk(node: Any) -> None:
-        nonlocal chance, hiding
-        if isinstance(node, list):
-            for v in node:
-                walk(v)
-            return
-        if not isinstance(node, dict):
-            return
-        k = node.get("k")
-        if k == "shuffle" or (k == "call" and node.get("fn") == "random"):
-            chance = True
-        if k == "move" and node.get("face") == "down":
-            hiding = True
-        if k == "flip" and node.get("face") != "up":
-            hiding = True
-        for v in node.values():
-            walk(v)
+    chance = hiding = False
     for key in ("setup", "phases", "play", "defines"):
-        walk(ir.get(key))
+        for node in nodes(inst.ir.get(key)):
+            k = node.get("k")
+            if k == "shuffle" or (k == "call" and node.get("fn") == "random"):
+                chance = True
+            if (k == "move" and node.get("face") == "down") or \
+                    (k == "flip" and node.get("face") != "up"):
+                hiding = True
     if start is not None and not hiding:
         hiding = any(start.loc[piece.id] != 0 and not start.visible(piece, p)
                      for piece in inst.pieces for p in range(inst.num_players))
