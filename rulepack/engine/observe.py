@@ -245,7 +245,8 @@ class Observations:
 
     def returns(self: "State", scores: bool = False) -> list[float]:  # type: ignore[misc]
         """Each seat's return: +1 for a winner, -1 for a loser, 0 for everyone in
-        a draw (no winner, or every seat a winner) and before the end; ``scores=True``: each seat's score (0 without
+        a draw (no winner, or every seat a winner; one player alone without the
+        win has lost) and before the end; ``scores=True``: each seat's score (0 without
         a score rule), at any time."""
         n = self.inst.num_players
         if scores:
@@ -254,6 +255,8 @@ class Observations:
         if not self.terminal:
             return [0.0] * n
         winners = self.result()["winners"]
+        if n == 1:                                 # a patience is won or lost
+            return [1.0 if winners else -1.0]
         if not winners or len(winners) == n:      # nobody or everybody won: a draw
             return [0.0] * n
         return [1.0 if q in winners else -1.0 for q in range(n)]
