@@ -96,3 +96,22 @@ def test_a_game_is_truncated_at_its_length():
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert len(state.history()) == 10 and state.returns() == [0.0, 0.0]
+
+
+def test_sampled_chance_is_a_sampled_stochastic_game():
+    game = pyspiel.load_game("rulepack", {"ruleset": "multzo", "players": 2,
+                                          "chance": "sampled", "seed": 5})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    first, second = game.new_initial_state(), game.new_initial_state()
+    assert not first.is_chance_node()
+    assert str(first) != str(second)                 # each game its own deal
+    # (random_sim_test needs the game's generator state, which OpenSpiel's
+    # Python games cannot give: a playout, a clone and a serialization instead)
+    rng = np.random.RandomState(3)
+    while not first.is_terminal():
+        first.apply_action(int(rng.choice(first.legal_actions())))
+        copy = first.clone()
+        assert str(copy) == str(first)
+    again = game.deserialize_state(first.serialize())
+    assert str(again) == str(first) and again.returns() == first.returns()
+    assert sorted(first.returns()) in ([-1.0, 1.0], [0.0, 0.0])

@@ -12,6 +12,13 @@ loads any ruleset, bundled (by name) or a file (by path). Parameters:
   is truncated, with returns 0 for all (0, the default: the decision limit,
   100,000);
 - ``options``: the ruleset's options as ``"name:value;name:value"``;
+- ``chance``: ``explicit`` (the default: a chance node per draw, as OpenSpiel's
+  algorithms that reason about chance need) or ``sampled`` (chance drawn inside
+  each move from the game's ``seed`` and a count of the games started: a
+  sampled-stochastic game, with far fewer moves; information-state strings then
+  hold the history as the player sees it now, not the positions it went
+  through);
+- ``seed``: the seed of the sampled games (0);
 - each option of the bundled rulesets by its own name too (``rounds``,
   ``jokers``, ``six_pack``, ``grid``, ``blind``), with the bundled default.
 
@@ -34,10 +41,14 @@ import pyspiel
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.chance import CHANCE
 from rulepack.engine.observe import game_type, tensor_layout
+from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import DEFAULT_MAX_DECISIONS, TERMINAL, State
 from rulepack.loader import bundled_rulesets
 
 SHORT_NAME = "rulepack"
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), _TERMINAL)
 
 
 def _bundled_options() -> dict[str, Any]:
@@ -51,18 +62,20 @@ def _bundled_options() -> dict[str, Any]:
 
 _BUNDLED_OPTIONS = _bundled_options()
 _PARAMETERS: dict[str, Any] = {"ruleset": "tic-tac-toe", "players": 0, "max_game_length": 0,
-                               "options": "", **_BUNDLED_OPTIONS}
+                               "options": "", "chance": "explicit", "seed": 0,
+                               **_BUNDLED_OPTIONS}
 
 
 def _type(info: dict[str, Any] | None = None) -> Any:
     info = info or {}
-    explicit = info.get("chance_mode") == "explicit_stochastic"
+    modes = {"explicit_stochastic": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+             "sampled_stochastic": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+             "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC}
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="rulepack: " + info.get("title", "any ruleset"),
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit or not info
-                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        chance_mode=modes[info.get("chance_mode", "explicit_stochastic")],
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION
                      if info.get("information") == "perfect"
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
@@ -106,8 +119,15 @@ class RulepackGame(pyspiel.Game):
         players = int(params.get("players") or 0) or game.min_players
         options = _options(params, game.options)
         self.table = Table(ruleset, players, options)
+        self.sampled = str(params.get("chance") or "explicit") == "sampled"
+        if params.get("chance") not in (None, "", "explicit", "sampled"):
+            raise ValueError(f"chance must be 'explicit' or 'sampled', not {params['chance']!r}")
+        self.seed = int(params.get("seed") or 0)
+        self.started = 0
         start = self.table.new_state(0)
         info = game_type(self.table.instance, self.table.sampled_state(0))
+        if self.sampled and info["chance_mode"] == "explicit_stochastic":
+            info["chance_mode"] = "sampled_stochastic"
         info.update(title=game.title, min_players=game.min_players,
                     max_players=game.max_players)
         self.rp_info = info
@@ -116,7 +136,7 @@ class RulepackGame(pyspiel.Game):
         game_info = pyspiel.GameInfo(
             num_distinct_actions=start.num_distinct_actions(),
             max_chance_outcomes=start.max_chance_outcomes()
-            if info["chance_mode"] == "explicit_stochastic" else 0,
+            if info["chance_mode"] != "deterministic" else 0,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -129,8 +149,13 @@ class RulepackGame(pyspiel.Game):
         super().__init__(_type(info), game_info, params)
 
     def new_initial_state(self) -> "RulepackState":
-        """A new game (its setup runs when first looked at: clones never run it)."""
-        return RulepackState(self)
+        """A new game (its setup runs when first looked at: clones never run it);
+        in sampled chance each new game has a seed of its own."""
+        seed = None
+        if self.sampled:
+            seed = mix_seed(self.seed, self.started)
+            self.started += 1
+        return RulepackState(self, seed)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
         """The engine's observations (``perfect_recall``: information states)."""
@@ -148,40 +173,45 @@ class _Holder:
     pickles as its table's parameters and the ids applied (replayed on load).
     """
 
-    __slots__ = ("table", "state", "moves", "texts")
+    __slots__ = ("table", "state", "moves", "texts", "seed")
 
-    def __init__(self, table: Table, state: State | None, moves: list[int]) -> None:
+    def __init__(self, table: Table, state: State | None, moves: list[int],
+                 seed: int | None = None) -> None:
         self.table = table
         self.state = state
         self.moves = moves
+        #: the game's seed in sampled chance (``None``: explicit chance)
+        self.seed = seed
         #: after how many moves, how many legal actions read alike
         self.texts: tuple[int, dict[str, int]] | None = None
 
     def get(self) -> State:
         if self.state is None:
-            self.state = self.table.initial_state()
+            self.state = self.table.initial_state() if self.seed is None \
+                else self.table.sampled_state(self.seed)
             for m in self.moves:
                 self.state.apply_id(m)
         return self.state
 
     def __deepcopy__(self, memo: Any) -> "_Holder":
-        return _Holder(self.table, self.get().clone(), list(self.moves))
+        return _Holder(self.table, self.get().clone(), list(self.moves), self.seed)
 
     def __reduce__(self) -> tuple[Any, ...]:
         t = self.table
-        return (_restore, (t.ruleset, t.players, dict(t.options), list(self.moves)))
+        return (_restore, (t.ruleset, t.players, dict(t.options), list(self.moves), self.seed))
 
 
-def _restore(ruleset: str, players: int, options: dict[str, Any], moves: list[int]) -> _Holder:
-    return _Holder(Table(ruleset, players, options), None, moves)
+def _restore(ruleset: str, players: int, options: dict[str, Any], moves: list[int],
+             seed: int | None = None) -> _Holder:
+    return _Holder(Table(ruleset, players, options), None, moves, seed)
 
 
 class RulepackState(pyspiel.State):
     """One position of a :class:`RulepackGame`."""
 
-    def __init__(self, game: RulepackGame) -> None:
+    def __init__(self, game: RulepackGame, seed: int | None = None) -> None:
         super().__init__(game)
-        self._rp = _Holder(game.table, None, [])
+        self._rp = _Holder(game.table, None, [], seed)
         self._limit = game.max_length
 
     @property
@@ -193,24 +223,28 @@ class RulepackState(pyspiel.State):
         return len(self._rp.moves) >= self._limit
 
     def current_player(self) -> int:
-        if self._truncated():
-            return int(pyspiel.PlayerId.TERMINAL)
-        player = self._rp.get().current_player
-        if player == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        if player == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(player)
+        # the engine's CHANCE and TERMINAL are OpenSpiel's own numbers
+        rp = self._rp
+        if len(rp.moves) >= self._limit:
+            return _TERMINAL
+        return (rp.state or rp.get()).current_player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._rp.get().legal_action_ids()
+        rp = self._rp
+        return (rp.state or rp.get()).legal_action_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._rp.get().chance_outcomes()
+        rp = self._rp
+        return (rp.state or rp.get()).chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self._rp.get().apply_id(int(action))
-        self._rp.moves.append(int(action))
+        rp = self._rp
+        st = rp.state or rp.get()
+        if st.rng.node is not None:
+            st.apply_chance(action)
+        else:
+            st.apply_id(action)
+        rp.moves.append(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The engine's text; two legal actions that read alike (two identical
@@ -229,7 +263,8 @@ class RulepackState(pyspiel.State):
         return text
 
     def is_terminal(self) -> bool:
-        return self._truncated() or self._rp.get().is_terminal()
+        rp = self._rp
+        return len(rp.moves) >= self._limit or (rp.state or rp.get()).terminal
 
     def returns(self) -> list[float]:
         st = self._rp.get()

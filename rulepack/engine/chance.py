@@ -19,7 +19,12 @@ The draws:
   the last piece is forced and is no chance node;
 - a draw with one possible outcome is no chance node.
 
-A step with k draws is run k+1 times: chance costs a replay, never a guess.
+A draw in an instruction that draws nothing else (a ``shuffle``, a ``let`` or
+``set`` of one ``random``) lets the step go on from that instruction, as the
+position is then (instructions draw before they change anything); any other
+draw runs its step again from the start. The draws of one shuffle after its
+first need no run at all: the next draw's pieces are known. Chance costs a
+replay, never a guess.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from rulepack.engine.actions import Action
 from rulepack.engine.rng import Rng
 from rulepack.engine.values import describe
 from rulepack.errors import IllegalActionError, Location
+from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -99,11 +105,12 @@ class ExplicitRng(Rng):
     """The generator of an explicit-chance state: it draws only queued outcomes.
 
     It also carries the state's chance bookkeeping (so ``State.clone()`` copies
-    it with the generator): the pending :class:`ChanceNode`, the snapshot of the
-    state before the step and that step's action.
+    it with the generator): the pending :class:`ChanceNode`, where the step goes
+    on from when an outcome is given, the step's action and the position before
+    the step.
     """
 
-    __slots__ = ("queue", "pos", "node", "snapshot", "step", "previous")
+    __slots__ = ("queue", "pos", "node", "resume", "step", "previous")
     explicit = True
 
     def __init__(self, seed: int = 0, queue: list[int] | None = None) -> None:
@@ -111,7 +118,9 @@ class ExplicitRng(Rng):
         self.queue: list[int] = queue if queue is not None else []
         self.pos = 0
         self.node: ChanceNode | None = None
-        self.snapshot: "State | None" = None
+        #: where the step goes on from when an outcome is given
+        self.resume: "_Resume | None" = None
+        #: the action that started the step (``None``: the setup)
         self.step: Action | None = None
         #: the position before the last step (the path of the game, for
         #: information states); ``None`` at the start
@@ -121,7 +130,7 @@ class ExplicitRng(Rng):
         r = ExplicitRng(self.state, list(self.queue))
         r.pos = self.pos
         r.node = self.node
-        r.snapshot = self.snapshot
+        r.resume = self.resume
         r.step = self.step
         r.previous = self.previous
         return r
@@ -158,43 +167,99 @@ def start(st: "State", mode: str) -> None:
     if mode not in MODES:
         raise ValueError(f"chance must be one of {', '.join(MODES)}, not {mode!r}")
     st.rng = ExplicitRng(st.seed)
-    _run_step(st, st.clone(), None, [])
+    _run_on(st, _Resume(st.clone(), None, None, None), [])
 
 
 def take(st: "State", action: Action) -> None:
     """Apply a legal ``action`` to an explicit-chance state (stopping at the
     first chance node it meets)."""
-    _run_step(st, st.clone(), action, [])
+    snapshot = st.clone()
+    _run_on(st, _Resume(snapshot, action, None, snapshot), [])
 
 
-def _run_step(st: "State", snapshot: "State", action: Action | None, queue: list[int]) -> None:
-    fresh = snapshot.clone()
-    fresh.rng = ExplicitRng(st.seed, list(queue))
+@dataclass
+class _Resume:
+    """Where a step runs (again) from: a position, and the action that starts the
+    step (``None``: the setup) or the instruction to go on at (``pc``); and the
+    position before the step (``previous``, for information states)."""
+
+    snapshot: "State"
+    action: Action | None
+    pc: int | None
+    previous: "State | None"
+
+
+def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
+    """Run from ``at`` on ``st`` (a copy of ``at.snapshot``) with the outcomes
+    ``queue``: to the step's end, or to a chance node.
+
+    At a chance node met in an instruction with no other draw (a ``shuffle``, a
+    ``let`` or ``set`` of one ``random``), the position as it is then — every
+    instruction before that one done, that one not begun, as draws come before
+    their effects — becomes the point to go on from; otherwise the step's start
+    stays that point and the step runs again."""
+    for key in _SAID:
+        st.__dict__.pop(key, None)
+    st.rng = ExplicitRng(st.seed, list(queue))
     try:
-        if action is None:
-            fresh._run(0)
+        if at.pc is not None:
+            st._run(at.pc)
+        elif at.action is None:
+            st._run(0)
         else:
-            fresh._apply(action)
+            st._apply(at.action)
     except ChanceNeeded as need:
-        pc = fresh.__dict__.get("_fault")
-        restored = snapshot.clone()
-        st.__dict__.clear()
-        st.__dict__.update(restored.__dict__)
-        st.pending = None           # nobody decides at a chance node
-        st.decider = None
-        st._legal = None
-        rng = ExplicitRng(st.seed, list(queue))
-        rng.node = _node(st.inst, need, pc)
-        rng.snapshot = snapshot
-        rng.step = action
-        rng.previous = getattr(snapshot.rng, "previous", None) if action is None else snapshot
-        st.rng = rng
+        pc = st.__dict__.pop("_fault", None)
+        node = _node(st.inst, need, pc)
+        if isinstance(pc, int) and _one_draw(st.inst, pc):
+            mid = st.clone()
+            kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
+            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node)
+        else:
+            _stop_at(st, at, queue, node)
         return
-    fresh.__dict__.pop("_fault", None)
-    fresh.rng = ExplicitRng(st.seed)
-    fresh.rng.previous = snapshot if action is not None else None
+    st.__dict__.pop("_fault", None)
+    rng = st.rng = ExplicitRng(st.seed)
+    rng.previous = at.previous
+
+
+def _one_draw(inst: "Instance", pc: int) -> bool:
+    """Whether instruction ``pc`` draws chance once only (one ``shuffle`` or one
+    ``random``), so the flow can go on from it."""
+    table: dict[int, bool] | None = inst.__dict__.get("_one_draw")
+    if table is None:
+        table = inst.__dict__["_one_draw"] = {}
+    known = table.get(pc)
+    if known is None:
+        node = inst.code_nodes[pc] if 0 <= pc < len(inst.code_nodes) else None
+        known = False
+        if isinstance(node, dict) and node.get("k") in ("shuffle", "let", "set"):
+            draws = sum(1 for n in nodes(node) if n.get("k") == "shuffle"
+                        or (n.get("k") == "call" and n.get("fn") == "random"))
+            known = draws == 1
+        table[pc] = known
+    return known
+
+
+#: what rulepack.engine.observe keeps with a position
+_SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
+
+
+def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> None:
+    """Make ``st`` the chance node ``node``, to go on from ``at`` with the
+    outcomes ``queue`` and the one to come."""
+    restored = at.snapshot.clone()
     st.__dict__.clear()
-    st.__dict__.update(fresh.__dict__)
+    st.__dict__.update(restored.__dict__)
+    st.pending = None           # nobody decides at a chance node
+    st.decider = None
+    st._legal = None
+    rng = ExplicitRng(st.seed, list(queue))
+    rng.node = node
+    rng.resume = at
+    rng.step = at.action
+    rng.previous = at.previous
+    st.rng = rng
 
 
 def _node(inst: "Instance", need: ChanceNeeded, pc: Any) -> ChanceNode:
@@ -277,8 +342,25 @@ class ExplicitChance:
         rng = self.rng
         if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
             raise IllegalActionError(f"no chance outcome {outcome!r} here")
-        assert isinstance(rng, ExplicitRng) and rng.snapshot is not None
-        _run_step(self, rng.snapshot, rng.step, rng.queue + [outcome])  # type: ignore[arg-type]
+        assert isinstance(rng, ExplicitRng) and rng.resume is not None
+        queue = rng.queue + [outcome]
+        if node.kind == "shuffle" and len(node.options) > 2:
+            # the next draw of the same shuffle, known without running the step
+            # again: the pieces not drawn yet, in the order the shuffle keeps them
+            # (the position itself is the snapshot's still: only the generator
+            # changes, and what was said of the position at the previous draw)
+            options = list(node.options)
+            options.pop(outcome)
+            rng.queue = queue           # the state's own generator (clones copy it)
+            rng.node = ChanceNode("shuffle", options, node.statement, node.location,
+                                  node.draw + 1, node.of)
+            for key in _SAID:
+                self.__dict__.pop(key, None)
+            return
+        fresh = rng.resume.snapshot.clone()
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        _run_on(self, rng.resume, queue)  # type: ignore[arg-type]
 
     def max_chance_outcomes(self) -> int:
         """The most outcomes any chance node of this instance can have.
