@@ -136,3 +136,112 @@ def test_chance_outcomes_sum_to_one(name, seed):
         else:
             legal = state.legal_actions()
             state.apply(legal[rng.below(len(legal))])
+
+
+def _moves(game, players, seed, limit):
+    """A random explicit-chance game: the ids it applied, in order."""
+    state = game.new_game(players, seed=0, chance="explicit")
+    rng = Rng(seed)
+    moves = []
+    while not state.is_terminal() and len(moves) < limit:
+        if state.is_chance_node():
+            moves.append(rng.below(len(state.chance_outcomes())))
+        else:
+            ids = state.legal_action_ids()
+            moves.append(ids[rng.below(len(ids))])
+        state.apply_id(moves[-1])
+    return moves, state
+
+
+@pytest.mark.parametrize("name,players", [("multzo", 3), ("mismemory", 2), ("multiplay", 2),
+                                          ("packkub", 2)])
+def test_going_on_from_the_drawing_instruction_is_running_the_step_again(
+        name, players, monkeypatch):
+    """The shortcut of explicit chance (going on from the instruction that drew)
+    reaches every decision in the position that running each step again from
+    its start reaches (at a chance node the shortcut shows the step as far as
+    it has gone, the other the position before it)."""
+    game = load(name)
+    moves, _ = _moves(game, players, 11, 300)
+    from rulepack.engine import chance
+    fast = game.new_game(players, seed=0, chance="explicit")
+    fast_moves = []
+    for m in moves:
+        fast.apply_id(m)
+        if not fast.is_chance_node():
+            fast_moves.append(fast.to_json())
+    monkeypatch.setattr(chance, "_one_draw", lambda inst, pc: False)
+    slow = game.new_game(players, seed=0, chance="explicit")
+    slow_moves = []
+    for m in moves:
+        slow.apply_id(m)
+        if not slow.is_chance_node():
+            slow_moves.append(slow.to_json())
+    assert slow_moves == fast_moves and len(fast_moves) > 20
+
+
+def _swapped(value, x, y):
+    if value is x:
+        return y
+    if value is y:
+        return x
+    if isinstance(value, tuple):
+        return tuple(_swapped(v, x, y) for v in value)
+    return value
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2 ** 32))
+def test_information_states_ignore_what_the_player_cannot_see(seed):
+    """Two Multzo games that differ only in two tiles the player never sees
+    (swapped in every draw and action) give that player the same information
+    states, observations and tensors, position by position."""
+    game = load("multzo")
+    rng = Rng(seed)
+    a = game.new_game(2, seed=0, chance="explicit")
+    moves = []
+    while a.is_chance_node():                  # the first deal
+        moves.append(rng.below(len(a.chance_outcomes())))
+        a.apply_chance(moves[-1])
+    viewer = 0
+    hidden = [p for p in a.inst.pieces if p.kind == "tile" and a.loc[p.id] != 0
+              and not a.visible(p, viewer)]
+    x, y = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]
+    if x is y:
+        return
+    a = game.new_game(2, seed=0, chance="explicit")
+    b = game.new_game(2, seed=0, chance="explicit")
+    rng = Rng(seed)
+    def seen(state):
+        """Whether x or y was ever in sight of the viewer: visible now, shown by
+        a reveal, or named by an action (a step can show a piece and hide it
+        again before the next position)."""
+        for event in state.history:
+            shown = getattr(event, "pieces", None) or getattr(event, "values", ())
+            if any(_swapped(v, x, y) is not v for v in shown):
+                return True
+        return any(state.visible(p, viewer) for p in (x, y))
+
+    for _ in range(120):
+        if a.is_terminal() or seen(a) or seen(b):
+            break
+        assert a.information_state_string(viewer) == b.information_state_string(viewer)
+        assert a.observation_string(viewer) == b.observation_string(viewer)
+        assert a.information_state_tensor(viewer) == b.information_state_tensor(viewer)
+        if a.is_chance_node():
+            i = rng.below(len(a.chance_outcomes()))
+            drawn = _swapped(a.chance_node.options[i], x, y)
+            a.apply_chance(i)
+            b.apply_chance(next(k for k, v in enumerate(b.chance_node.options)
+                                if v is drawn or (v == drawn and type(v) is not type(x))))
+        else:
+            legal = a.legal_actions()
+            action = legal[rng.below(len(legal))]
+            values = _swapped(action.values, x, y)
+            twin = [c for c in b.legal_actions() if c.choice == action.choice
+                    and c.alt == action.alt and all(
+                        u is v or (u == v and type(u) is not type(x))
+                        for u, v in zip(c.values, values))]
+            assert len(twin) == 1
+            a.apply(action)
+            b.apply(twin[0])
