@@ -245,3 +245,34 @@ def test_information_states_ignore_what_the_player_cannot_see(seed):
             assert len(twin) == 1
             a.apply(action)
             b.apply(twin[0])
+
+
+def test_chance_events_name_their_statement_and_outcome():
+    state = load("multiplay").new_game(2, seed=1)
+    shuffle, start, roll = state.history[0], state.history[1], state.history[2]
+    assert (shuffle.kind, shuffle.at) == ("shuffle", [37, 3])
+    board = next(z.index for z in state.inst.zones if z.label == "board")
+    assert shuffle.outcome == [p for p in state.zones[board] if p is not None]
+    assert (start.at, roll.at) == ([97, 3], [43, 3])      # a start player, a d12 roll
+    data = state.to_json()
+    assert data["history"][2]["at"] == [43, 3]
+    assert data["labels"]["zones"][board] == "board"
+    assert data["labels"]["pieces"][5] == state.inst.pieces[5].name
+    assert load("multiplay").state_from_json(data).history[2].at == [43, 3]
+
+
+def test_apply_reports_the_events_it_ran_through():
+    state = load("multzo").new_game(2, seed=3)
+    rng = Rng(3)
+    while True:
+        legal = state.legal_actions()
+        action = next((a for a in legal if "face down to end" in a.text),
+                      legal[rng.below(len(legal))])
+        round_before = state.round
+        events = state.apply(action)
+        assert events[0] == action
+        if state.round != round_before:        # the showdown and the next deal
+            kinds = [type(e).__name__ for e in events]
+            assert "Reveal" in kinds and "ChanceEvent" in kinds
+            assert events == state.history[len(state.history) - len(events):]
+            break

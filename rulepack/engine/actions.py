@@ -90,11 +90,14 @@ class Action:
 
 @dataclass
 class ChanceEvent:
-    """A chance event of the flow: a shuffle or a random choice, with its outcome."""
+    """A chance event of the flow: a shuffle or a random choice, with its outcome
+    (a shuffle's: the zone's pieces in their new order) and where in the ruleset
+    the statement that drew it is (``[line, column]``; ``None`` if unknown)."""
 
     kind: str
     detail: str
     outcome: Any = None
+    at: list[int] | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:

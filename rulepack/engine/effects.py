@@ -12,6 +12,7 @@ from bisect import insort
 from typing import Any
 
 from rulepack.engine.actions import ChanceEvent, Reveal
+from rulepack.engine.drawn import drawn_at
 from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, show
@@ -32,7 +33,7 @@ class Effects(Table):
         if not options:
             raise RuleValueError("random() of an empty list")
         value = self.rng.choice(options) if len(options) > 1 else options[0]
-        self.history.append(ChanceEvent("random", "choice", value))
+        self.history.append(ChanceEvent("random", "choice", value, drawn_at(self)))
         return value
 
     def shuffle(self, zone: ZoneRef) -> None:
@@ -50,7 +51,8 @@ class Effects(Table):
             self._slots = None
         else:
             self.rng.shuffle(z)
-        self.history.append(ChanceEvent("shuffle", zone.label))
+        self.history.append(ChanceEvent("shuffle", zone.label, [p for p in z if p is not None],
+                                        drawn_at(self)))
 
     def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
              bottom: bool = False) -> None:

@@ -81,18 +81,21 @@ class ActionIds:
             return str(self.chance_outcome_text(ident))  # type: ignore[attr-defined]
         return self.action_from_id(ident).text
 
-    def apply_id(self, ident: int) -> None:
-        """Take the legal action with this stable id (see :meth:`State.apply`).
+    def apply_id(self, ident: int) -> list[Any]:
+        """Take the legal action with this stable id, or at a chance node apply
+        the outcome ``ident`` (see :meth:`State.apply`); returns the history
+        entries it ran through.
 
         :raises IllegalActionError: no legal action has this id.
         """
         if type(ident) is not int:
             raise IllegalActionError(f"an action id is a whole number, not {ident!r}")
+        start = len(self.history)  # type: ignore[attr-defined]
         if self.rng.node is not None:
             self.apply_chance(ident)  # type: ignore[attr-defined]
-            return
+            return self.history[start:]  # type: ignore[attr-defined,no-any-return]
         for a in self.legal_actions():
             if a.id == ident:
                 self._take(a)
-                return
+                return self.history[start:]  # type: ignore[attr-defined,no-any-return]
         raise IllegalActionError(f"no legal action has id {ident}")

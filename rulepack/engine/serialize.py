@@ -104,6 +104,9 @@ def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
         "turns": st.turn_count,
         "history": [encode_event(h) for h in st.history] if history else None,
         "groupings": [[z, list(sizes)] for z, sizes in sorted(st.groupings.items())],
+        # what the numbers above name: zones by index, pieces by id
+        "labels": {"zones": [z.label for z in inst.zones],
+                   "pieces": [p.name for p in inst.pieces]},
     }
     if not history:
         del data["history"]
@@ -116,7 +119,10 @@ def encode_event(event: Any) -> dict[str, Any]:
         return {"action": {"choice": event.choice, "alt": event.alt, "player": event.player,
                            "values": [encode(v) for v in event.values]}, "text": event.text}
     if isinstance(event, ChanceEvent):
-        return {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
+        data = {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
+        if event.at is not None:
+            data["at"] = list(event.at)
+        return data
     if isinstance(event, Reveal):
         return {"reveal": event.zone, "pieces": [p.id for p in event.pieces],
                 "places": list(event.places)}
@@ -130,6 +136,7 @@ def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
         alt = inst.choices[a["choice"]].alternatives[a["alt"]]
         return Action(a["choice"], alt, tuple(decode(inst, v) for v in a["values"]), a["player"])
     if "chance" in data:
-        return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")))
+        return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")),
+                           data.get("at"))
     return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]],
                   list(data.get("places") or []))

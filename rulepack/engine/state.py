@@ -163,10 +163,14 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             self._legal = legal
         return legal
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str) -> list[Any]:
         """Take a legal action (an :class:`Action` or its exact text) and advance
         the flow to the next decision or the end of the game. A number is never
         read as a position in the legal list: a stable id goes to :meth:`apply_id`.
+
+        :returns: the history entries it ran through, in order: the action, then
+            chance events, reveals... (a showdown's reveals, a round's end and the
+            next deal may all be in one ``apply()``).
 
         :raises IllegalActionError: the action is not legal here (or is a number).
         :raises RulesetRuntimeError: the ruleset fails while running (located).
@@ -182,7 +186,9 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             action = matches[0]
         elif action not in legal:
             raise IllegalActionError(f"{action!r} is not legal now")
+        start = len(self.history)
         self._take(action)  # a bool is never among the legal actions
+        return self.history[start:]
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
