@@ -169,8 +169,8 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         read as a position in the legal list: a stable id goes to :meth:`apply_id`.
 
         :returns: the history entries it ran through, in order: the action, then
-            chance events, reveals... (a showdown's reveals, a round's end and the
-            next deal may all be in one ``apply()``).
+            chance events, reveals... (one ``apply()`` may run through reveals,
+            the end of a round and the next shuffle).
 
         :raises IllegalActionError: the action is not legal here (or is a number).
         :raises RulesetRuntimeError: the ruleset fails while running (located).
