@@ -7,7 +7,7 @@ weighs on both sides alike:
   rulepack and by the plain Python programs of ``--reference-dir`` (``multzo_ref.py``
   ..., each ``play(players, rng) -> (result, decisions)``), all with uniformly random
   actions. rulepack is timed two ways: **engine** (``new_game``, ``legal_actions()``,
-  ``apply(index)``: no views, as ``playouts.py`` plays) and **simulate** (game by game
+  ``apply(legal[index])``: no views, as ``playouts.py`` plays) and **simulate** (game by game
   as ``rulepack simulate --agent random`` plays: ``rulepack.cli.simulate.play_game``,
   seeded ``RandomAgent`` seats through ``play_out``). The contenders take turns: each
   measurement is split into ``--rounds`` rounds, in each round every contender plays
@@ -279,7 +279,8 @@ def clone_apply(args: argparse.Namespace) -> dict[str, Any]:
     for i in range(8):
         state = game.new_game(3, seed=args.seed + i, options=options)
         while not state.is_terminal() and state.decisions < 30:
-            state.apply(rng.below(len(state.legal_actions())))
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
         if not state.is_terminal():
             positions.append(state)
     tries = [(p, k) for p in positions for k in range(len(p.legal_actions()))]
@@ -293,7 +294,7 @@ def clone_apply(args: argparse.Namespace) -> dict[str, Any]:
                 for position, k in tries:
                     copy = position.clone()
                     if what == "clone_apply":
-                        copy.apply(k)
+                        copy.apply(copy.legal_actions()[k])
                 calls += len(tries)
             rounds[what].append(1e6 * (time.perf_counter() - start) / calls)
     return {"positions": len(positions), "actions": len(tries),

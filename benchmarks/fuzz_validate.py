@@ -153,7 +153,7 @@ def play_games(path: Path | str, seed: int, games: int, decisions: int,
                                       max_decisions=decisions)
                 while not state.is_terminal():
                     legal = state.legal_actions()
-                    state.apply(rng.randrange(len(legal)))
+                    state.apply(legal[rng.randrange(len(legal))])
                     state.view(rng.randrange(players))
                 state.result()
                 outcomes.append("ended")

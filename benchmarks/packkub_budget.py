@@ -65,7 +65,7 @@ def play_one(game: Any, players: int, options: dict[str, Any], seed: int) -> dic
             t = time.perf_counter()
             legal = state.legal_actions()
             slowest = max(slowest, time.perf_counter() - t)
-            state.apply(rng.below(len(legal)))
+            state.apply(legal[rng.below(len(legal))])
     except Exception as exc:  # noqa: BLE001 - any death is what is being counted
         error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return {"players": players, "options": options, "seed": seed,

@@ -3,7 +3,7 @@
 Plays many games of one ruleset with uniformly random legal actions and reports
 how fast the engine runs, on one core (one process, no threads):
 
-* engine playouts: ``new_game`` + ``legal_actions`` + ``apply(index)`` until the
+* engine playouts: ``new_game`` + ``legal_actions`` + ``apply(legal[index])`` until the
   game ends, actions drawn by a seeded :class:`~rulepack.engine.rng.Rng`;
   no views are computed. This is the figure to optimise.
 * agent playouts: games with the same seeds played through the agent API
@@ -66,7 +66,7 @@ def engine_playouts(game: Any, players: int, options: dict[str, Any], games: int
         state = game.new_game(players, seed=game_seed(seed, i), options=options)
         while not state.is_terminal():
             legal = state.legal_actions()
-            state.apply(below(len(legal)))
+            state.apply(legal[below(len(legal))])
         decisions += state.decisions
         chance += sum(1 for event in state.history if type(event) is ChanceEvent)
         crc = zlib.crc32(repr((state.decisions, state.result()["scores"])).encode(), crc)
@@ -116,7 +116,7 @@ def sample_positions(game: Any, players: int, options: dict[str, Any], games: in
         positions.append(state.clone())
         while not state.is_terminal():
             legal = state.legal_actions()
-            state.apply(rng.below(len(legal)))
+            state.apply(legal[rng.below(len(legal))])
             positions.append(state.clone())
     return positions
 

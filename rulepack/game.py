@@ -114,7 +114,8 @@ class Game:
 
     def new_game(self, players: int | None = None, seed: int = 0,
                  options: dict[str, Any] | None = None,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True) -> State:
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True,
+                 chance: str = "sampled") -> State:
         """Start a game: run the setup and the flow up to the first decision.
 
         :param players: number of seats (default: the ruleset's minimum).
@@ -124,11 +125,15 @@ class Game:
         :param generate: ``False``: if the ruleset has not been played yet, play this
             game on the compiler's closures instead of generating Python code first
             (for a one-off look, such as ``validate``'s dry run).
+        :param chance: ``"sampled"`` (chance drawn inside ``apply()`` from the seed)
+            or ``"explicit"`` (the state stops at chance nodes: ``current_player``
+            is ``CHANCE``; see :mod:`rulepack.engine.chance`).
         :raises OptionError: bad player count or options.
+        :raises ValueError: an unknown chance mode.
         :raises RulesetRuntimeError: the ruleset fails while setting up.
         """
         inst = self.instance(players if players is not None else self.min_players, options)
-        return State(inst, seed, max_decisions, generate)
+        return State(inst, seed, max_decisions, generate, chance)
 
     def state_from_json(self, data: dict[str, Any],
                         max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:

@@ -77,8 +77,18 @@ def ruleset_hash(game: "Game") -> str:
 
 
 def state_hash(state: "State") -> str:
-    """SHA-256 (hex) of ``state.to_json()`` as canonical JSON: equal for equal states."""
-    text = json.dumps(state.to_json(), sort_keys=True, ensure_ascii=False, default=str)
+    """SHA-256 (hex) of ``state.to_json()`` as canonical JSON: equal for equal states.
+    What the state says of itself for readers (the labels of zones and pieces,
+    where each chance event was drawn, a shuffle's new order, all of which follow
+    from the rest) is left out, so records keep their hashes."""
+    data = state.to_json()
+    data.pop("labels", None)
+    for event in data.get("history") or []:
+        if "chance" in event:
+            event.pop("at", None)
+            if event["chance"] == "shuffle":
+                event["outcome"] = None
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -105,8 +115,10 @@ def chance_lines(state: "State", since: int) -> list[dict[str, Any]]:
 
 
 def chance_line(event: ChanceEvent) -> dict[str, Any]:
+    """A chance event as a record line (a shuffle's order is not recorded: the
+    seed gives it)."""
     line: dict[str, Any] = {"type": "chance", "kind": event.kind, "detail": event.detail}
-    if event.outcome is not None:
+    if event.outcome is not None and event.kind != "shuffle":
         line["outcome"] = encode(event.outcome)
     return line
 

@@ -43,7 +43,7 @@ def agent_turn(state, agent, seat: int) -> list[str]:
         d = Decision(state, seat)
         i = agent.choose(d)
         chosen.append(d.actions[i])
-        state.apply(i)
+        state.apply(state.legal_actions()[i])
         agent.observe(state.view(seat))
     return chosen
 

@@ -168,7 +168,7 @@ def test_play_json(multzo):
     while not state.is_terminal():
         from rulepack.agents.bots import Decision
         p = state.current_player
-        state.apply(bots[p].choose(Decision(state, p)))
+        state.apply(state.legal_actions()[bots[p].choose(Decision(state, p))])
     assert state.result()["scores"] == data["scores"]
 
 
@@ -263,14 +263,14 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
         p = state.current_player
         start = len(state.history)
         if p == human and len(state.legal_actions()) == 1:
-            state.apply(0)                  # a forced move: played with a notice, no prompt
+            state.apply(state.legal_actions()[0])                  # a forced move: played with a notice, no prompt
         elif p == human:
             hidden = {t.name for t in tiles if not state.visible(t, human)}
             windows.append((hidden, set(allowed)))
             allowed = seen_now()
-            state.apply(0)
+            state.apply(state.legal_actions()[0])
         else:
-            state.apply(bot.choose(Decision(state, p)))
+            state.apply(state.legal_actions()[bot.choose(Decision(state, p))])
         allowed |= seen_now()
         # pieces the flow turned face up (the showdown) were shown to everyone
         for entry in state.history[start:]:
@@ -296,7 +296,7 @@ def test_face_down_discard_is_masked_for_the_others_only(multzo):
     state = multzo.new_game(2, seed=3)
     actor = state.current_player
     other = 1 - actor
-    state.apply(0)                                    # draw the top tile
+    state.apply(state.legal_actions()[0])                                  # draw the top tile
     down = next(a for a in state.legal_actions() if "face down" in a.text)
     up = next(a for a in state.legal_actions() if "face up" in a.text)
     tile = down.values[0].name
@@ -410,7 +410,7 @@ def _multiplay_midgame(multiplay, players: int = 3, seed: int = 2, moves: int = 
     state = multiplay.new_game(players, seed)
     for _ in range(moves):
         texts = [a.text for a in state.legal_actions()]
-        state.apply("play on" if "play on" in texts else 0)
+        state.apply("play on" if "play on" in texts else texts[0])
     return state
 
 
@@ -503,7 +503,7 @@ def _human_first_decision(multiplay, seed: int):
     state = multiplay.new_game(2, seed)
     bot = make_agent("random", seed, 1)
     while state.current_player != 0:
-        state.apply(bot.choose(Decision(state, 1)))
+        state.apply(state.legal_actions()[bot.choose(Decision(state, 1))])
     return state
 
 
@@ -590,7 +590,7 @@ def _packkub_plan(seed: int, decisions: int) -> tuple[list[int], list[str]]:
             chosen.append(pick)
             state.apply(pick)
         else:
-            state.apply(bot_index(bot, state, 1))
+            state.apply(state.legal_actions()[bot_index(bot, state, 1)])
     return numbers, chosen
 
 
@@ -687,7 +687,7 @@ def test_render_packkub_view_of_a_real_game():
             state.apply(chosen[done])
             done += 1
         else:
-            state.apply(bot_index(bot, state, 1))
+            state.apply(state.legal_actions()[bot_index(bot, state, 1)])
     text = _text(render.view_renderable(state.view(0), "PackKub", {"opened", "totals"}))
     assert re.search(r"^\s*table\s+\d+\s+1\. ", text, re.M), text
     assert re.search(r"^\s*played\s+0\s+empty\s*$", text, re.M), text
@@ -904,7 +904,7 @@ def test_a_face_up_discard_drawn_is_still_named(multzo):
         draws = [x for x in state.legal_actions() if x.text.endswith(" from the discards")]
         if draws:
             break
-        state.apply(bot.choose(Decision(state, state.current_player)))
+        state.apply(state.legal_actions()[bot.choose(Decision(state, state.current_player))])
     assert draws
     actor = state.current_player
     told = events.step(state.clone(), draws[0], [actor, 1 - actor])
@@ -921,7 +921,7 @@ def test_a_human_never_reads_which_tile_a_bot_kept(mismemory):
     human_moves, bot_keeps = 0, []
     while not state.is_terminal() and len(bot_keeps) < 2:
         if state.current_player == 0:
-            state.apply(0)
+            state.apply(state.legal_actions()[0])
             human_moves += 1
         else:
             action = state.legal_actions()[bot.choose(Decision(state, 1))]

@@ -331,7 +331,7 @@ def play(path: Path, seed: int, actions: int = PLAY_ACTIONS) -> int:
             legal = state.legal_actions()
             if not legal:
                 return n
-            state.apply(rng.randrange(len(legal)))
+            state.apply(legal[rng.randrange(len(legal))])
             state.view(rng.randrange(players))
         return actions
     except RulepackError:

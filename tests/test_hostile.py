@@ -220,7 +220,8 @@ def test_a_mutant_that_validated_then_failed(tmp_path, repro):
     rng = random.Random(repro["seed"])
     try:
         while not state.is_terminal():
-            state.apply(rng.randrange(len(state.legal_actions())))
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
     except RulepackError as exc:
         assert all(d.location.line is not None for d in exc.diagnostics), exc
         assert "object" not in str(exc) and "attribute '" not in str(exc)

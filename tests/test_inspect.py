@@ -42,7 +42,8 @@ def test_declared_variables_only_and_canonical_values() -> None:
     state = rulepack.load("multzo").new_game(3, seed=1)
     rng = random.Random(1)
     while not state.is_terminal():
-        state.apply(rng.randrange(len(state.legal_actions())))
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
     values = inspect.variables(state)
     assert list(values) == ["declarer", "first", "won_categories", "multiplied"]
     first = values["first"]

@@ -976,6 +976,8 @@ def test_illegal_actions_are_refused():
         st.apply("never")
     with pytest.raises(ValueError):
         st.apply("pass")          # guard false: 4 cards in the pool
+    with pytest.raises(ValueError, match="apply_id"):
+        st.apply(0)               # never a position in the legal list
     with pytest.raises(ValueError):
         st.apply(99)
 

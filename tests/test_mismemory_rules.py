@@ -59,7 +59,7 @@ def play_placements(state, expected_placers: list[int] | None = None) -> list[in
     while not state.is_terminal() and texts(state)[0].startswith("put "):
         assert all(t.startswith("put ") for t in texts(state))
         deciders.append(state.current_player)
-        state.apply(0)
+        state.apply(state.legal_actions()[0])
     if expected_placers is not None:
         assert deciders == expected_placers
     return deciders

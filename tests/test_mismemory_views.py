@@ -235,7 +235,7 @@ def test_blind_challenge_reveals_then_the_tiles_go_back_face_down():
     for viewer in range(3):
         assert sorted(x["name"] for x in pile(state, viewer, 2)["pieces"]) == sorted(held)
     while texts(state)[0].startswith("put "):
-        state.apply(0)
+        state.apply(state.legal_actions()[0])
     assert collected(state, 2) == []
     for name in held:
         cell = cell_of(state, name)

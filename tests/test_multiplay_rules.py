@@ -134,7 +134,7 @@ def test_x2_first_player_is_random(game, players):
         first = state.current_player
         assert claim_texts(state), "a full white board always has a claim"
         firsts[first] += 1
-        state.apply(0)
+        state.apply(state.legal_actions()[0])
         if END_GAME not in texts(state) and claim_texts(state):
             assert state.current_player == (first + 1) % players
     assert set(firsts) == set(range(players)), firsts

@@ -97,7 +97,7 @@ def test_the_record_is_written_as_the_game_goes(tmp_path):
     for _ in range(5):
         since = len(state.history)
         player = state.current_player
-        state.apply(0)
+        state.apply(state.legal_actions()[0])
         writer.after(state, player, 0, since)
     record = read_record(path)                  # the writer is still open
     assert record.decisions == 5 and record.end is None

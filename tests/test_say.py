@@ -70,7 +70,7 @@ def test_a_narration_is_history_kept_by_to_json_and_changes_nothing_else():
     state = GAME.new_game(3, seed=1)
     start = describe_entries(state, state.history, None)
     assert [e.text for e in start if e.kind == "say"] == ["the stack holds stack"]
-    state.apply(0)
+    state.apply(state.legal_actions()[0])
     said = [e for e in state.history if isinstance(e, Narration)]
     assert [n.to for n in said] == [None, None, (0,), (0, 1)]
     assert said[2].values["draws"] == 1
@@ -79,7 +79,7 @@ def test_a_narration_is_history_kept_by_to_json_and_changes_nothing_else():
     quiet = rulepack.loads("\n".join(line for line in SAYER.splitlines()
                                      if not line.strip().startswith("say")))
     other = quiet.new_game(3, seed=1)
-    other.apply(0)
+    other.apply(other.legal_actions()[0])
     assert other.to_json()["zones"] == state.to_json()["zones"]
     assert other.to_json()["variables"] == state.to_json()["variables"]
 
@@ -101,5 +101,5 @@ def test_telling_something_else_than_players_fails_at_run_time():
     game = rulepack.loads(SAYER.replace("to [0, 1]", "to [t]"))
     state = game.new_game(3, seed=0)
     with pytest.raises(RulepackError) as info:
-        state.apply(0)
+        state.apply(state.legal_actions()[0])
     assert "say ... to needs players, not" in info.value.diagnostics[0].message

@@ -67,7 +67,7 @@ def test_each_side_shows_its_attributes_only():
                for p in table)
     assert sorted(p["shows"]["suit"] for p in table) == ["moons"] * 3 + ["suns"] * 3
     first = state.zones[state.inst.zones[1].index][0]      # the table's first coin
-    state.apply(0)                                          # flip it: the number side
+    state.apply(state.legal_actions()[0])                                          # flip it: the number side
     shown = state.view(1)["zones"]["table"]["pieces"][0]
     assert shown == {"hidden": True, "kind": "coin", "face": "up",
                      "shows": {"rank": first.attrs["rank"]},
@@ -79,7 +79,7 @@ def test_each_side_shows_its_attributes_only():
 
 def test_a_zone_seen_by_its_owner_shows_both_sides():
     state = GAME.new_game(2, seed=0)
-    state.apply(0)
+    state.apply(state.legal_actions()[0])
     state.apply(next(a for a in state.legal_actions() if a.text.startswith("take")))
     purse = state.view(1)["zones"]["purse[player 2]"]
     assert purse["pieces"][0]["name"].endswith("coin") and purse["hidden"] == 0
@@ -93,7 +93,7 @@ def test_the_rules_read_every_attribute():
     text = COINS.replace('action "pot {c}" for c in table if c.face == up',
                          'action "pot {c}" for c in table if c.face == up and c.suit == suns')
     state = rulepack.loads(text).new_game(2, seed=5)
-    state.apply(0)
+    state.apply(state.legal_actions()[0])
     flipped = state.zones[state.inst.zones[1].index][0]
     pots = [a for a in state.legal_actions() if a.text.startswith("pot")]
     assert len(pots) == (1 if flipped.attrs["suit"] == "suns" else 0)

@@ -79,7 +79,7 @@ def renderer(state: "State", viewer: Viewer, shown: set[int] | None = None) -> C
 
 def chance_text(state: "State", event: ChanceEvent, viewer: Viewer) -> str:
     """``"shuffle stack"``, ``"random choice: player 2"``."""
-    if event.outcome is None:
+    if event.outcome is None or event.kind == "shuffle":   # the order stays secret
         return event.text
     return f"{event.text}: {renderer(state, viewer)(event.outcome)}"
 

@@ -152,6 +152,7 @@ class FlowGen:
             if m is None or int(m.group(1)) not in only_jump:
                 return line
             return line[:line.index("return")] + f"return {target(int(m.group(1)))}"
+        self.leaders = leaders
         out = list(code)
         sources = []
         for i, start in enumerate(leaders):

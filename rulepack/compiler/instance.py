@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
+from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.flow import FlowCompiler
+from rulepack.engine.drawn import block_positions
 from rulepack.engine.program import HALT, Choice
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
                                      show)
@@ -151,6 +153,8 @@ class Instance:
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
+        self._leaders = None
+        self._chance_positions: dict[int, list[int]] | None = None
         #: the instruction closures, one per instruction (``code`` holds the
         #: generated block functions where blocks start)
         self.steps: list[Any] = []
@@ -806,6 +810,19 @@ class Instance:
         self.exprs.source.prepare()
         self.code = flow.generate(self.steps, self.code_nodes)
         self.flow_source = flow.gen.module
+        self._leaders: list[int] | None = getattr(flow.gen, "leaders", None)
+        self._chance_positions = None      # the blocks changed
+
+    def chance_positions(self) -> dict[int, list[int]]:
+        """For each block of :attr:`code` with one statement that draws a chance
+        event: that statement's ``[line, column]`` (see :mod:`rulepack.engine.drawn`)."""
+        positions = self._chance_positions
+        if positions is None:
+            starts = self._leaders if self.code is not self.steps else None
+            positions = block_positions(self.code_nodes, starts or
+                                        list(range(len(self.code_nodes))))
+            self._chance_positions = positions
+        return positions
 
     def _flow(self) -> None:
         flow = FlowCompiler(self, self.exprs)
@@ -836,6 +853,29 @@ class Instance:
         self._unprepared = flow
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+        for choice in self.choices:
+            for alt in choice.alternatives:
+                alt.instance = self
+
+    def action_space(self) -> "ActionSpace":
+        """The instance's numbered actions (built when first asked for).
+
+        :raises SemanticError: some action's parameter has no finite domain
+            (code ``unbounded-actions``).
+        """
+        space = self.__dict__.get("_action_space")
+        if space is None:
+            space = self.__dict__["_action_space"] = ActionSpace.build(self)
+        return space
+
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes any chance node of the instance can have (built when
+        first asked for). :raises SemanticError: a ``random`` with no bound on
+        its outcomes (code ``unbounded-chance``)."""
+        bound = self.__dict__.get("_max_chance_outcomes")
+        if bound is None:
+            bound = self.__dict__["_max_chance_outcomes"] = max_chance_outcomes(self)
+        return int(bound)
 
 
 def _natural(v: Any) -> tuple[int, Any, str]:

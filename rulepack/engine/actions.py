@@ -23,7 +23,8 @@ class Action:
     :param player: the seat that takes it.
     """
 
-    __slots__ = ("choice", "alt", "values", "player", "_template", "_names")
+    __slots__ = ("choice", "alt", "values", "player", "_template", "_names", "_id")
+    _id: int
 
     def __init__(self, choice: int, alt: "Alternative", values: tuple[Any, ...],
                  player: int) -> None:
@@ -40,6 +41,21 @@ class Action:
 
     def __hash__(self) -> int:
         return hash((self.choice, self.alt, self.values))
+
+    @property
+    def id(self) -> int:
+        """The action's stable id in its instance (see ``State.num_distinct_actions``):
+        the same action has the same id in every state and every game.
+
+        :raises SemanticError: the instance has no fixed action space (a parameter
+            whose values cannot be listed before play).
+        """
+        try:
+            return self._id
+        except AttributeError:
+            ident: int = self._names.instance.action_space().id_of(self)
+            self._id = ident
+            return ident
 
     def bindings(self) -> dict[str, Any]:
         """Parameter name → value, tuples destructured as the ruleset binds them."""
@@ -75,11 +91,14 @@ class Action:
 
 @dataclass
 class ChanceEvent:
-    """A chance event of the flow: a shuffle or a random choice, with its outcome."""
+    """A chance event of the flow: a shuffle or a random choice, with its outcome
+    (a shuffle's: the zone's pieces in their new order) and where in the ruleset
+    the statement that drew it is (``[line, column]``; ``None`` if unknown)."""
 
     kind: str
     detail: str
     outcome: Any = None
+    at: list[int] | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:

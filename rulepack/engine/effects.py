@@ -12,6 +12,7 @@ from bisect import insort
 from typing import Any
 
 from rulepack.engine.actions import ChanceEvent, Reveal
+from rulepack.engine.drawn import drawn_at
 from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, show
@@ -31,8 +32,8 @@ class Effects(Table):
         """A random element (a chance event, recorded in :attr:`history`)."""
         if not options:
             raise RuleValueError("random() of an empty list")
-        value = options[self.rng.below(len(options))] if len(options) > 1 else options[0]
-        self.history.append(ChanceEvent("random", "choice", value))
+        value = self.rng.choice(options) if len(options) > 1 else options[0]
+        self.history.append(ChanceEvent("random", "choice", value, drawn_at(self)))
         return value
 
     def shuffle(self, zone: ZoneRef) -> None:
@@ -50,7 +51,8 @@ class Effects(Table):
             self._slots = None
         else:
             self.rng.shuffle(z)
-        self.history.append(ChanceEvent("shuffle", zone.label))
+        self.history.append(ChanceEvent("shuffle", zone.label, [p for p in z if p is not None],
+                                        drawn_at(self)))
 
     def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
              bottom: bool = False) -> None:

@@ -54,6 +54,8 @@ class Alternative:
     body: Label
     at: list[int] | None = None
     seats: tuple[str, ...] = ()
+    #: the instance it belongs to (set once compiled; gives actions their ids)
+    instance: Any = None
 
     @cached_property
     def single_names(self) -> tuple[str, ...] | None:

@@ -8,7 +8,7 @@ generator; agents draw from their own.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Any, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -45,6 +45,10 @@ class Rng:
     """
 
     __slots__ = ("state",)
+    #: an explicit-chance generator draws only given outcomes (rulepack.engine.chance)
+    explicit = False
+    #: the chance node it waits at (explicit chance only)
+    node: Any = None
 
     def __init__(self, seed: int = 0) -> None:
         self.state = seed & _MASK

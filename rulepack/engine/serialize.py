@@ -80,9 +80,11 @@ def decode(inst: "Instance", data: Any) -> Any:
     return data
 
 
-def state_to_json(st: "State") -> dict[str, Any]:
+def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
+    """Everything about the position; ``history=False`` leaves the history out
+    (the position alone, the same whatever path led to it)."""
     inst = st.inst
-    return {
+    data = {
         "format": FORMAT,
         "ruleset": inst.name,
         "players": inst.num_players,
@@ -100,9 +102,15 @@ def state_to_json(st: "State") -> dict[str, Any]:
         "winners": st.explicit_winners,
         "decisions": st.decisions,
         "turns": st.turn_count,
-        "history": [encode_event(h) for h in st.history],
+        "history": [encode_event(h) for h in st.history] if history else None,
         "groupings": [[z, list(sizes)] for z, sizes in sorted(st.groupings.items())],
+        # what the numbers above name: zones by index, pieces by id
+        "labels": {"zones": [z.label for z in inst.zones],
+                   "pieces": [p.name for p in inst.pieces]},
     }
+    if not history:
+        del data["history"]
+    return data
 
 
 def encode_event(event: Any) -> dict[str, Any]:
@@ -111,7 +119,10 @@ def encode_event(event: Any) -> dict[str, Any]:
         return {"action": {"choice": event.choice, "alt": event.alt, "player": event.player,
                            "values": [encode(v) for v in event.values]}, "text": event.text}
     if isinstance(event, ChanceEvent):
-        return {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
+        data = {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
+        if event.at is not None:
+            data["at"] = list(event.at)
+        return data
     if isinstance(event, Reveal):
         return {"reveal": event.zone, "pieces": [p.id for p in event.pieces],
                 "places": list(event.places)}
@@ -128,7 +139,8 @@ def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
         alt = inst.choices[a["choice"]].alternatives[a["alt"]]
         return Action(a["choice"], alt, tuple(decode(inst, v) for v in a["values"]), a["player"])
     if "chance" in data:
-        return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")))
+        return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")),
+                           data.get("at"))
     if "say" in data:
         to = data.get("to")
         return Narration(data["say"], {k: decode(inst, v) for k, v in data["values"].items()},

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.effects import Effects
+from rulepack.engine.chance import CHANCE, ExplicitChance
+from rulepack.engine.ids import ActionIds
+from rulepack.engine.observe import Observations
 from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
@@ -30,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
 
 #: what the history holds, importable from here as before
-__all__ = ["State", "Action", "ChanceEvent", "Reveal", "TERMINAL", "DEFAULT_MAX_DECISIONS",
+__all__ = ["State", "Action", "ChanceEvent", "Reveal", "TERMINAL", "CHANCE", "DEFAULT_MAX_DECISIONS",
            "FLOW_STEP_LIMIT"]
 
 _MISSING = object()
@@ -47,7 +50,7 @@ FLOW_STEP_LIMIT = 100_000
 DEFAULT_MAX_DECISIONS = 100_000
 
 
-class State(Effects):
+class State(ActionIds, ExplicitChance, Observations, Effects):
     """A position of a game. Build one with ``Game.new_game``.
 
     ``generate=False`` runs it on the closures if the instance has not generated
@@ -63,7 +66,8 @@ class State(Effects):
     steps_left: int = EVAL_STEPS
 
     def __init__(self, inst: "Instance", seed: int = 0,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True) -> None:
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True,
+                 chance: str = "sampled") -> None:
         if generate:
             inst.prepare()     # the instance's generated code, made before its first game
         self.inst = inst
@@ -107,8 +111,13 @@ class State(Effects):
                 raise RulesetRuntimeError.at(
                     f"the initial value of {name!r} cannot be computed: {exc}",
                     Location(inst.file, at[0] or None, at[1] or None), code="bad-value") from None
-        self._run(0)
-        self.legal_actions()        # a first decision with no legal action fails here
+        if chance != "sampled":
+            from rulepack.engine import chance as explicit
+            explicit.start(self, chance)
+        else:
+            self._run(0)
+        if self.rng.node is None:
+            self.legal_actions()    # a first decision with no legal action fails here
 
     # ------------------------------------------------------------------ contract
     @property
@@ -124,9 +133,10 @@ class State(Effects):
 
     @property
     def current_player(self) -> int:
-        """The seat that must decide now, or :data:`TERMINAL`."""
+        """The seat that must decide now, :data:`CHANCE` at a chance node
+        (explicit chance only), or :data:`TERMINAL`."""
         if self.terminal or self.decider is None:
-            return TERMINAL
+            return CHANCE if self.rng.node is not None else TERMINAL
         return int(self.decider)
 
     def is_terminal(self) -> bool:
@@ -163,11 +173,16 @@ class State(Effects):
             self._legal = legal
         return legal
 
-    def apply(self, action: Action | int | str) -> None:
-        """Take a legal action (an :class:`Action`, its index, or its exact text)
-        and advance the flow to the next decision or the end of the game.
+    def apply(self, action: Action | str) -> list[Any]:
+        """Take a legal action (an :class:`Action` or its exact text) and advance
+        the flow to the next decision or the end of the game. A number is never
+        read as a position in the legal list: a stable id goes to :meth:`apply_id`.
 
-        :raises IllegalActionError: the action is not legal here.
+        :returns: the history entries it ran through, in order: the action, then
+            chance events, reveals... (one ``apply()`` may run through reveals,
+            the end of a round and the next shuffle).
+
+        :raises IllegalActionError: the action is not legal here (or is a number).
         :raises RulesetRuntimeError: the ruleset fails while running (located).
         """
         legal = self._legal
@@ -178,10 +193,9 @@ class State(Effects):
             # asked for is usually the very object listed (identity, at C speed)
             if not any(map(is_, legal, repeat(action))) and action not in legal:
                 raise IllegalActionError(f"{action!r} is not legal now")
-        elif isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(legal):
-                raise IllegalActionError(f"no legal action number {action}")
-            action = legal[action]
+        elif isinstance(action, int):
+            raise IllegalActionError(f"apply() takes an Action or its text, not the number "
+                                     f"{action!r} (a stable action id goes to apply_id())")
         elif isinstance(action, str):
             matches = [a for a in legal if a.text == action]
             if not matches:
@@ -189,7 +203,9 @@ class State(Effects):
             action = matches[0]
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        self._apply(cast(Action, action))
+        start = len(self.history)
+        self._take(action)  # type: ignore[arg-type]
+        return self.history[start:]
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
@@ -292,11 +308,11 @@ class State(Effects):
         c.steps_left = self.steps_left
         return c
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, history: bool = True) -> dict[str, Any]:
         """Everything about the position, hidden information included (see
-        :mod:`rulepack.engine.serialize`)."""
+        :mod:`rulepack.engine.serialize`); ``history=False``: without the history."""
         from rulepack.engine.serialize import state_to_json
-        return state_to_json(self)
+        return state_to_json(self, history)
 
     # ------------------------------------------------------------------ the flow VM
     def _run(self, pc: int) -> None:
@@ -305,6 +321,7 @@ class State(Effects):
         self.steps_left = EVAL_STEPS
         try:
             while pc >= 0:
+                self._block = pc        # for the position of a chance event (drawn.py)
                 pc = code[pc](self)
                 steps += 1
                 if steps > FLOW_STEP_LIMIT:
@@ -312,8 +329,10 @@ class State(Effects):
                     raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
                                          "decision, going round this loop (does it never end?)")
         except Exception as exc:
+            self._block = None
             # a generated block leaves the instruction it was running in _fault
             raise self._located(exc, self.__dict__.pop("_fault", pc)) from None
+        self._block = None
         if pc == HALT:
             self.terminal = True
             self.pending = None

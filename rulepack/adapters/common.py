@@ -1,0 +1,72 @@
+"""What the adapters share: a ruleset, a player count and options, loaded once.
+
+:class:`Table` names one instance of a ruleset (name or path, players, options)
+and starts its games in explicit chance. Rulesets are loaded once per process
+(:func:`load_ruleset`), so an adapter can rebuild a game from its parameters
+cheaply (OpenSpiel does, to deserialize and to clone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import rulepack
+from rulepack.game import Game
+from rulepack.engine.state import State
+
+_LOADED: dict[str, Game] = {}
+
+
+def load_ruleset(ruleset: str) -> Game:
+    """A bundled ruleset by name or a ruleset file by path, loaded once.
+
+    :raises RulepackError: the ruleset cannot be found or is invalid (located).
+    """
+    game = _LOADED.get(ruleset)
+    if game is None:
+        game = _LOADED[ruleset] = rulepack.load(ruleset)
+    return game
+
+
+@dataclass
+class Table:
+    """One instance of a ruleset: the game, its player count and options.
+
+    :param ruleset: a bundled ruleset's name or a path to a ruleset file.
+    :param players: the number of seats (``None``: the ruleset's minimum).
+    :param options: option name → value (strings are converted).
+    :raises RulepackError: bad ruleset, player count or options (located).
+    """
+
+    ruleset: str
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.game = load_ruleset(self.ruleset)
+        if self.players is None:
+            self.players = self.game.min_players
+        self.options = self.game.parse_options(self.options)
+        self.instance = self.game.instance(self.players, self.options)
+
+    @property
+    def num_players(self) -> int:
+        return int(self.instance.num_players)
+
+    def initial_state(self) -> State:
+        """A copy of the table's first position in explicit chance (made once:
+        every explicit game starts alike; chance comes after)."""
+        first = self.__dict__.get("_initial")
+        if first is None:
+            first = self.__dict__["_initial"] = self.new_state(0)
+        return first.clone()
+
+    def new_state(self, seed: int = 0) -> State:
+        """A new game in explicit chance (it stops at chance nodes)."""
+        return self.game.new_game(self.players, seed=seed, options=self.options,
+                                  chance="explicit")
+
+    def sampled_state(self, seed: int = 0) -> State:
+        """A new game in sampled chance (drawn from ``seed`` inside ``apply()``)."""
+        return self.game.new_game(self.players, seed=seed, options=self.options)

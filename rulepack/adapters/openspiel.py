@@ -1,0 +1,307 @@
+"""Every ruleset as an OpenSpiel game.
+
+After ``import rulepack.adapters.openspiel``::
+
+    game = pyspiel.load_game("rulepack", {"ruleset": "multzo", "players": 3})
+
+loads any ruleset, bundled (by name) or a file (by path). Parameters:
+
+- ``ruleset``: a bundled ruleset's name or a path (default ``tic-tac-toe``);
+- ``players``: the number of seats (0, the default: the ruleset's minimum);
+- ``max_game_length``: moves (decisions and chance outcomes) after which a game
+  is truncated, with returns 0 for all (0, the default: the decision limit,
+  100,000);
+- ``options``: the ruleset's options as ``"name:value;name:value"``;
+- ``chance``: ``explicit`` (the default: a chance node per draw, as OpenSpiel's
+  algorithms that reason about chance need) or ``sampled`` (chance drawn inside
+  each move from the game's ``seed`` and a count of the games started: a
+  sampled-stochastic game, with far fewer moves; information-state strings then
+  hold the history as the player sees it now, not the positions it went
+  through);
+- ``seed``: the seed of the sampled games (0);
+- each option of the bundled rulesets by its own name too (``rounds``,
+  ``jokers``, ``six_pack``, ``grid``, ``blind``), with the bundled default.
+
+The game is explicit-stochastic when the ruleset has chance (a chance node per
+draw: :mod:`rulepack.engine.chance`); actions are the engine's stable ids
+(``num_distinct_actions()`` fixed per instance); observation and
+information-state strings and tensors are the engine's
+(:mod:`rulepack.engine.observe`); returns are +1/-1/0. States clone in the cost
+of ``State.clone()`` and serialize as their parameters and the ids applied.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from rulepack.adapters.common import Table, load_ruleset
+from rulepack.engine.chance import CHANCE
+from rulepack.engine.observe import game_type, tensor_layout
+from rulepack.engine.rng import mix_seed
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS, TERMINAL, State
+from rulepack.loader import bundled_rulesets
+
+SHORT_NAME = "rulepack"
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), _TERMINAL)
+
+
+def _bundled_options() -> dict[str, Any]:
+    """Each option of a bundled ruleset with its default (first declaration wins)."""
+    out: dict[str, Any] = {}
+    for name in bundled_rulesets():
+        for option, value in load_ruleset(name).default_options().items():
+            out.setdefault(option, value)
+    return out
+
+
+_BUNDLED_OPTIONS = _bundled_options()
+_PARAMETERS: dict[str, Any] = {"ruleset": "tic-tac-toe", "players": 0, "max_game_length": 0,
+                               "options": "", "chance": "explicit", "seed": 0,
+                               **_BUNDLED_OPTIONS}
+
+
+def _type(info: dict[str, Any] | None = None) -> Any:
+    info = info or {}
+    modes = {"explicit_stochastic": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+             "sampled_stochastic": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+             "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC}
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="rulepack: " + info.get("title", "any ruleset"),
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=modes[info.get("chance_mode", "explicit_stochastic")],
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION
+                     if info.get("information") == "perfect"
+                     else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if info.get("utility") == "zero_sum"
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.get("max_players", 16),
+        min_num_players=info.get("min_players", 1),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_PARAMETERS,
+    )
+
+
+def _options(params: dict[str, Any], table_options: dict[str, Any]) -> dict[str, Any]:
+    """The ruleset's options from the game's parameters."""
+    out: dict[str, Any] = {}
+    for name in table_options:
+        if name in params:
+            out[name] = params[name]
+    text = str(params.get("options") or "")
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        name, _, value = part.partition(":")
+        out[name.strip()] = value.strip()
+    return out
+
+
+class RulepackGame(pyspiel.Game):
+    """A ruleset as an OpenSpiel game (see the module's description).
+
+    :raises RulepackError: the ruleset cannot be loaded, or its options or player
+        count are wrong, or its actions have no fixed number (located).
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        ruleset = str(params.get("ruleset") or "tic-tac-toe")
+        game = load_ruleset(ruleset)
+        players = int(params.get("players") or 0) or game.min_players
+        options = _options(params, game.options)
+        self.table = Table(ruleset, players, options)
+        self.sampled = str(params.get("chance") or "explicit") == "sampled"
+        if params.get("chance") not in (None, "", "explicit", "sampled"):
+            raise ValueError(f"chance must be 'explicit' or 'sampled', not {params['chance']!r}")
+        self.seed = int(params.get("seed") or 0)
+        self.started = 0
+        start = self.table.new_state(0)
+        info = game_type(self.table.instance, self.table.sampled_state(0))
+        if self.sampled and info["chance_mode"] == "explicit_stochastic":
+            info["chance_mode"] = "sampled_stochastic"
+        info.update(title=game.title, min_players=game.min_players,
+                    max_players=game.max_players)
+        self.rp_info = info
+        length = int(params.get("max_game_length") or 0) or DEFAULT_MAX_DECISIONS
+        zero_sum = info["utility"] == "zero_sum"
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=start.num_distinct_actions(),
+            max_chance_outcomes=start.max_chance_outcomes()
+            if info["chance_mode"] != "deterministic" else 0,
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=length)
+        self.max_length = length
+        layout = tensor_layout(self.table.instance)
+        self.observation_size = layout.size
+        self.information_size = layout.information_size
+        super().__init__(_type(info), game_info, params)
+
+    def new_initial_state(self) -> "RulepackState":
+        """A new game (its setup runs when first looked at: clones never run it);
+        in sampled chance each new game has a seed of its own."""
+        seed = None
+        if self.sampled:
+            seed = mix_seed(self.seed, self.started)
+            self.started += 1
+        return RulepackState(self, seed)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
+        """The engine's observations (``perfect_recall``: information states)."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return Observer(self, recall)
+
+
+class _Holder:
+    """The engine state of an OpenSpiel state, with the ids applied to it.
+
+    OpenSpiel clones a Python state by deep-copying its attributes and
+    serializes them with pickle: a holder copies as ``State.clone()`` and
+    pickles as its table's parameters and the ids applied (replayed on load).
+    """
+
+    __slots__ = ("table", "state", "moves", "texts", "seed")
+
+    def __init__(self, table: Table, state: State | None, moves: list[int],
+                 seed: int | None = None) -> None:
+        self.table = table
+        self.state = state
+        self.moves = moves
+        #: the game's seed in sampled chance (``None``: explicit chance)
+        self.seed = seed
+        #: after how many moves, how many legal actions read alike
+        self.texts: tuple[int, dict[str, int]] | None = None
+
+    def get(self) -> State:
+        if self.state is None:
+            self.state = self.table.initial_state() if self.seed is None \
+                else self.table.sampled_state(self.seed)
+            for m in self.moves:
+                self.state.apply_id(m)
+        return self.state
+
+    def __deepcopy__(self, memo: Any) -> "_Holder":
+        return _Holder(self.table, self.get().clone(), list(self.moves), self.seed)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        t = self.table
+        return (_restore, (t.ruleset, t.players, dict(t.options), list(self.moves), self.seed))
+
+
+def _restore(ruleset: str, players: int, options: dict[str, Any], moves: list[int],
+             seed: int | None = None) -> _Holder:
+    return _Holder(Table(ruleset, players, options), None, moves, seed)
+
+
+class RulepackState(pyspiel.State):
+    """One position of a :class:`RulepackGame`."""
+
+    def __init__(self, game: RulepackGame, seed: int | None = None) -> None:
+        super().__init__(game)
+        self._rp = _Holder(game.table, None, [], seed)
+        self._limit = game.max_length
+
+    @property
+    def engine_state(self) -> State:
+        """The rulepack :class:`~rulepack.engine.state.State` underneath."""
+        return self._rp.get()
+
+    def _truncated(self) -> bool:
+        return len(self._rp.moves) >= self._limit
+
+    def current_player(self) -> int:
+        # the engine's CHANCE and TERMINAL are OpenSpiel's own numbers
+        rp = self._rp
+        if len(rp.moves) >= self._limit:
+            return _TERMINAL
+        return (rp.state or rp.get()).current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        rp = self._rp
+        return (rp.state or rp.get()).legal_action_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        rp = self._rp
+        return (rp.state or rp.get()).chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        rp = self._rp
+        st = rp.state or rp.get()
+        if st.rng.node is not None:
+            st.apply_chance(action)
+        else:
+            st.apply_id(action)
+        rp.moves.append(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """The engine's text; two legal actions that read alike (two identical
+        tiles) are told apart by their ids."""
+        st = self._rp.get()
+        text = st.action_to_string(player, int(action))
+        if player >= 0 and not st.is_chance_node():
+            seen = self._rp.texts
+            if seen is None or seen[0] != len(self._rp.moves):
+                counts: dict[str, int] = {}
+                for a in st.legal_actions():
+                    counts[a.text] = counts.get(a.text, 0) + 1
+                seen = self._rp.texts = (len(self._rp.moves), counts)
+            if seen[1].get(text, 0) > 1:
+                text += f" (action {int(action)})"
+        return text
+
+    def is_terminal(self) -> bool:
+        rp = self._rp
+        return len(rp.moves) >= self._limit or (rp.state or rp.get()).terminal
+
+    def returns(self) -> list[float]:
+        st = self._rp.get()
+        if not st.is_terminal():
+            return [0.0] * st.inst.num_players
+        return st.returns()
+
+    def __str__(self) -> str:
+        """The whole position (hidden information included), without its history:
+        two paths to one position give one string."""
+        return json.dumps(self._rp.get().to_json(history=False), sort_keys=True,
+                          separators=(",", ":"))
+
+
+class Observer:
+    """OpenSpiel's Python observer over the engine's observations."""
+
+    def __init__(self, game: RulepackGame, recall: bool) -> None:
+        self.recall = recall
+        size = game.information_size if recall else game.observation_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"information_state" if recall else "observation": self.tensor}
+
+    def set_from(self, state: RulepackState, player: int) -> None:
+        st = state.engine_state
+        entries = st.information_state_entries(player) if self.recall \
+            else st.observation_entries(player)
+        tensor = self.tensor
+        tensor.fill(0.0)
+        if entries:
+            tensor[np.fromiter(entries.keys(), np.int64, len(entries))] = \
+                np.fromiter(entries.values(), np.float32, len(entries))
+
+    def string_from(self, state: RulepackState, player: int) -> str:
+        st = state.engine_state
+        return st.information_state_string(player) if self.recall \
+            else st.observation_string(player)
+
+
+pyspiel.register_game(_type(), RulepackGame)

@@ -1,0 +1,92 @@
+"""Gymnasium spaces and arrays of a ruleset instance, shared by the PettingZoo and
+Gymnasium adapters.
+
+An observation is a dict: ``"observation"``, the engine's observation tensor
+(:func:`rulepack.engine.observe.tensor_layout`) as float32, and
+``"action_mask"``, one int8 per stable action id, 1 where the action is legal
+for the observing seat now. Chance is resolved by the environment's own
+generator (seeded by ``reset(seed=...)``), never by the agents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from rulepack.adapters.common import Table
+from rulepack.engine.observe import tensor_layout
+from rulepack.engine.rng import Rng, mix_seed
+from rulepack.engine.state import State
+
+
+def observation_space(table: Table) -> spaces.Dict:
+    """The observation space of every seat: bounded counts and one-hots, the
+    scores unbounded."""
+    lay = tensor_layout(table.instance)
+    high = np.full(lay.size, float(max(1, lay.pieces)), np.float32)
+    low = np.zeros(lay.size, np.float32)
+    scores = lay.size - lay.players
+    low[scores:] = -np.inf
+    high[scores:] = np.inf
+    size = table.new_state().num_distinct_actions()
+    return spaces.Dict({
+        "observation": spaces.Box(low, high, (lay.size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (size,), np.int8),
+    })
+
+
+def action_space(table: Table) -> spaces.Discrete:
+    """One discrete action per stable action id."""
+    return spaces.Discrete(table.new_state().num_distinct_actions())
+
+
+def observe(state: State, seat: int, size: int) -> dict[str, Any]:
+    """``seat``'s observation of ``state`` (see the module's description)."""
+    lay = tensor_layout(state.inst)
+    obs = np.zeros(lay.size, np.float32)
+    entries = state.observation_entries(seat)
+    if entries:
+        obs[np.fromiter(entries.keys(), np.int64, len(entries))] = \
+            np.fromiter(entries.values(), np.float32, len(entries))
+    mask = np.zeros(size, np.int8)
+    if state.current_player == seat:
+        mask[state.legal_action_ids()] = 1
+    return {"observation": obs, "action_mask": mask}
+
+
+def settle(state: State, rng: Rng) -> None:
+    """Draw every pending chance outcome with ``rng`` until a seat decides or the
+    game ends."""
+    while state.is_chance_node():
+        state.apply_chance(state.sample_chance(rng))
+
+
+def generator(seed: int | None, previous: Rng | None) -> Rng:
+    """The environment's chance generator after ``reset(seed)``: from the seed,
+    or, without one, drawn from the previous generator (or the OS)."""
+    if seed is not None:
+        return Rng(mix_seed(int(seed), "rulepack-env"))
+    if previous is not None:
+        return Rng(previous.below(2 ** 62))
+    import secrets
+    return Rng(secrets.randbits(62))
+
+
+def render_text(state: State, seat: int | None) -> str:
+    """The position as text for ``render_mode="ansi"``: every zone by label with
+    its pieces as ``seat`` sees them (``None``: everything), who decides, the
+    legal actions and the result."""
+    lines = [f"{state.inst.name}: " + ("game over" if state.is_terminal()
+                                       else f"player {state.current_player + 1} to decide")]
+    render = state.describe_for(seat)
+    for info in state.inst.zones[1:]:
+        content = [p for p in state.zones[info.index] if p is not None]
+        if content:
+            lines.append(f"  {info.label}: " + ", ".join(render(p) for p in content))
+    if not state.is_terminal():
+        lines.append("  legal: " + "; ".join(a.render(render) for a in state.legal_actions()))
+    else:
+        lines.append(f"  returns: {state.returns()}")
+    return "\n".join(lines)

@@ -1,0 +1,577 @@
+"""Stable action ids: every action an instance can ever offer, numbered once.
+
+Algorithms that treat a game as a black box (OpenSpiel, reinforcement learning)
+need a fixed number of distinct actions, known before any game, and the same
+number for the same action in every state. :class:`ActionSpace` derives it from
+the ruleset's decisions: for each ``action`` of each ``choose``, the *finite
+domain* of each parameter — every value it could ever take — is found by a
+small abstract interpretation of the IR (:class:`Domains`), then the ids of an
+action are its alternative's offset plus its parameters' positions in their
+domains (mixed radix). Domains are over-approximations (a hand's parameter
+ranges over every piece of the instance), which only makes the space larger.
+
+Domains are sets of concrete values (pieces, cells, players, numbers, words,
+``none``...), lists as :class:`ListDom`, tuples as :class:`TupleDom`. Names are
+followed through every assignment to them (``let``, ``set``, ``var``, loop and
+parameter bindings), whatever their scope: a superset again. A parameter whose
+values cannot be listed before play (a count, a sum, arithmetic) makes the
+space undefined: :meth:`ActionSpace.build` raises a located
+:class:`~rulepack.errors.SemanticError` (code ``unbounded-actions``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
+from rulepack.errors import Location, SemanticError
+from rulepack.ir import nodes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.actions import Action
+
+#: no action space is built with more ids than this (a sign of a domain too coarse)
+MAX_ACTIONS = 2_000_000
+#: the longest integer range a domain may hold
+MAX_RANGE = 100_000
+
+
+@dataclass(frozen=True)
+class ListDom:
+    """A list (or other collection) whose elements are among ``elems``."""
+
+    elems: frozenset[Any]
+
+
+@dataclass(frozen=True)
+class TupleDom:
+    """A tuple whose i-th part is among ``parts[i]``."""
+
+    parts: tuple[frozenset[Any], ...]
+
+
+class NotFinite(Exception):
+    """A value whose possible values cannot be listed before play."""
+
+    def __init__(self, why: str, node: Any = None) -> None:
+        super().__init__(why)
+        self.why = why
+        self.node = node
+
+
+def stable_key(value: Any) -> tuple[Any, ...]:
+    """A sort key for domain values that is the same in every process."""
+    t = type(value)
+    if t is Piece:
+        return (0, value.id)
+    if t is Cell:
+        return (1, value.zone, value.slot)
+    if t is Player:
+        return (2, int(value))
+    if t is ZoneRef:
+        return (3, value.index)
+    if t is PatternRef:
+        return (4, value.index)
+    if t is bool:
+        return (5, int(value))
+    if value is None:
+        return (6,)
+    if t is int or t is float:
+        return (7, value)
+    if t is str:
+        return (8, value)
+    if t is tuple:
+        return (9, tuple(stable_key(v) for v in value))
+    return (10, repr(value))
+
+
+def _hashable(value: Any) -> Any:
+    """A constant's value as a domain atom: lists become :class:`ListDom`."""
+    if isinstance(value, list):
+        return ListDom(frozenset(_hashable(v) for v in value))
+    if isinstance(value, dict):
+        return ListDom(frozenset(_hashable(k) for k in value))
+    if isinstance(value, tuple):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+class Domains:
+    """The abstract interpretation: :meth:`value` and :meth:`elements` of IR nodes.
+
+    :param inst: a compiled instance (its globals, zones and pieces).
+    """
+
+    def __init__(self, inst: "Instance") -> None:
+        self.inst = inst
+        self.pieces = frozenset(inst.pieces)
+        self.cells = frozenset(c for z in inst.zones if z.kind == "grid" for c in z.cell_objects)
+        self.seats = frozenset(Player(p) for p in range(inst.num_players))
+        #: name -> how it is assigned: ("value", expr) | ("elements", expr) | ("part", i, expr)
+        self.assigned: dict[str, list[tuple[Any, ...]]] = {}
+        self._busy: set[str] = set()
+        self._memo: dict[str, frozenset[Any]] = {}
+        for decl in inst.ir.get("variables", []):
+            if decl.get("expr") is not None:
+                self._note(decl["name"], ("value", decl["expr"]))
+        for key in ("setup", "phases", "play", "defines"):
+            self._collect(inst.ir.get(key))
+
+    def _note(self, name: str, how: tuple[Any, ...]) -> None:
+        self.assigned.setdefault(name, []).append(how)
+
+    def _bind(self, bind: Any, source: Any) -> None:
+        if isinstance(bind, str):
+            self._note(bind, ("elements", source))
+        elif isinstance(bind, list):
+            for i, name in enumerate(bind):
+                if isinstance(name, str):
+                    self._note(name, ("part", i, source))
+
+    def _collect(self, node: Any) -> None:
+        if isinstance(node, list):
+            for v in node:
+                self._collect(v)
+            return
+        if not isinstance(node, dict):
+            return
+        k = node.get("k")
+        if k == "let" and isinstance(node.get("bind"), str):
+            self._note(node["bind"], ("value", node["expr"]))
+        elif k == "let" and isinstance(node.get("bind"), list):
+            for i, name in enumerate(node["bind"]):
+                self._note(name, ("tuple-part", i, node["expr"]))
+        elif k == "set" and isinstance(node.get("name"), str):
+            self._note(node["name"], ("value", node["expr"]))
+        elif k in ("for", "comp", "argmax") and "bind" in node and "in" in node:
+            self._bind(node["bind"], node["in"])
+        for key, v in node.items():
+            if key == "params" and isinstance(v, list):
+                for p in v:
+                    if isinstance(p, dict) and "bind" in p and "in" in p:
+                        self._bind(p["bind"], p["in"])
+            self._collect(v)
+
+    # ------------------------------------------------------------------ names
+    def name(self, name: str, node: Any) -> frozenset[Any]:
+        if name in self._memo:
+            return self._memo[name]
+        if name in self.assigned:
+            if name in self._busy:
+                return frozenset()       # a name defined through itself adds nothing new
+            self._busy.add(name)
+            try:
+                out: set[Any] = set()
+                for how in self.assigned[name]:
+                    out |= self._assignment(how)
+            finally:
+                self._busy.discard(name)
+            result = frozenset(out)
+            if not self._busy:
+                self._memo[name] = result
+            return result
+        g = self.inst.globals.get(name)
+        if g is not None:
+            if g.kind in ("const", "option", "symbol"):
+                return frozenset([_hashable(g.value if g.kind != "symbol" else g.value)])
+            if g.kind == "zone":
+                return frozenset([g.value])
+            if g.kind == "zone_family":
+                return frozenset(g.value["zones"].values()) if isinstance(
+                    g.value.get("zones"), dict) else frozenset(g.value["zones"])
+            if g.kind == "component":
+                return frozenset([ListDom(frozenset(g.value))])
+            if g.kind == "pattern":
+                return frozenset([g.value])
+        if name in ("players", "others", "active"):
+            return frozenset([ListDom(self.seats)])
+        if name in ("current", "next", "nobody"):
+            return self.seats | {None}
+        if name == "owner":
+            return self.seats | {None}
+        raise NotFinite(f"the values of {name!r} cannot be listed before play", node)
+
+    def _assignment(self, how: tuple[Any, ...]) -> frozenset[Any]:
+        if how[0] == "value":
+            return self.value(how[1])
+        if how[0] == "elements":
+            return self.elements(how[1])
+        if how[0] == "tuple-part":
+            atoms = self.value(how[2])
+        else:
+            atoms = self.elements(how[2])
+        i = how[1]
+        out: set[Any] = set()
+        for a in atoms:
+            if isinstance(a, TupleDom) and i < len(a.parts):
+                out |= a.parts[i]
+            elif type(a) is tuple and i < len(a):
+                out.add(a[i])
+            elif isinstance(a, ListDom):
+                out |= a.elems
+        return frozenset(out)
+
+    # ------------------------------------------------------------------ expressions
+    def elements(self, node: Any) -> frozenset[Any]:
+        """Every value an element of ``node``'s value can be (``items()``)."""
+        return self.elements_of(self.value(node), node)
+
+    def elements_of(self, atoms: Iterable[Any], node: Any) -> frozenset[Any]:
+        out: set[Any] = set()
+        for a in atoms:
+            if isinstance(a, ListDom):
+                out |= a.elems
+            elif type(a) is ZoneRef:
+                out |= self.pieces
+            elif isinstance(a, TupleDom):
+                for part in a.parts:
+                    out |= part
+            elif type(a) is tuple:
+                out |= set(a)
+            elif a is not None:
+                out.add(a)
+        return frozenset(out)
+
+    def value(self, node: Any) -> frozenset[Any]:
+        """Every value ``node`` can have. :raises NotFinite: when they cannot be listed."""
+        if not isinstance(node, dict):
+            return frozenset([_hashable(node)])
+        k = node.get("k")
+        if k == "lit":
+            return frozenset([_hashable(node["value"])])
+        if k == "name":
+            return self.name(node["name"], node)
+        if k == "list":
+            out: set[Any] = set()
+            for item in node["items"]:
+                out |= self.value(item)
+            return frozenset([ListDom(frozenset(out))])
+        if k == "tuple":
+            return frozenset([TupleDom(tuple(self.value(i) for i in node["items"]))])
+        if k == "range":
+            lo = [v for v in self.value(node["from"]) if type(v) is int]
+            hi = [v for v in self.value(node["to"]) if type(v) is int]
+            if not lo or not hi or max(hi) - min(lo) > MAX_RANGE:
+                raise NotFinite("a range whose ends are not known numbers", node)
+            return frozenset([ListDom(frozenset(range(min(lo), max(hi) + 1)))])
+        if k in ("where", "sort"):
+            return frozenset([ListDom(self.elements(node["of"]))])
+        if k == "comp":
+            return frozenset([ListDom(self.value(node["expr"]))])
+        if k == "argmax":
+            return frozenset([ListDom(self.elements(node["in"]))])
+        if k == "top":
+            pieces = self.elements(node["of"])
+            if node.get("count") is None:         # one piece, or none when it is empty
+                return pieces | {None}
+            return frozenset([ListDom(pieces)])
+        if k == "run":
+            return frozenset([ListDom(self.cells)])
+        if k == "if":
+            return self.value(node["then"]) | self.value(node["else"])
+        if k == "index":
+            return self._index(node)
+        if k == "attr":
+            return self._attr(node)
+        if k == "op":
+            return self._op(node)
+        if k == "call":
+            return self._call(node)
+        raise NotFinite(f"the values of a {k!r} expression cannot be listed before play", node)
+
+    def _index(self, node: dict[str, Any]) -> frozenset[Any]:
+        of = node["of"]
+        if isinstance(of, dict) and of.get("k") == "name":
+            g = self.inst.globals.get(of["name"])
+            if g is not None and g.kind in ("zone_family", "player_var") \
+                    or of["name"] in self.assigned and g is not None and g.kind == "var":
+                if g.kind == "zone_family":
+                    return self.name(of["name"], of)
+                return self.name(of["name"], of)   # a per-player value: what it is set to
+        return self.elements(of)
+
+    def _attr(self, node: dict[str, Any]) -> frozenset[Any]:
+        name = node["name"]
+        if name == "cell":
+            return self.cells | {None}
+        if name == "owner":
+            return self.seats | {None}
+        if name == "face":
+            return frozenset(["up", "down"])
+        if name == "zone":
+            return frozenset(self.inst.zone_refs)
+        out: set[Any] = set()
+        for a in self.value(node["of"]):
+            if type(a) is Piece:
+                if name == "kind":
+                    out.add(a.kind)
+                elif name == "name":
+                    out.add(a.name)
+                elif name in a.attrs:
+                    out.add(_hashable(a.attrs[name]))
+                else:
+                    out.add(None)
+            elif a is None:
+                out.add(None)
+            else:
+                raise NotFinite(f"the values of .{name} cannot be listed before play", node)
+        return frozenset(out)
+
+    def _op(self, node: dict[str, Any]) -> frozenset[Any]:
+        op = node["op"]
+        if op in ("==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "in", "not in"):
+            return frozenset([True, False])
+        if op == "+":
+            values = [self.value(a) for a in node["args"]]
+            if all(all(isinstance(v, ListDom) for v in vs) for vs in values):
+                return frozenset([ListDom(self.elements_of(
+                    [v for vs in values for v in vs], node))])
+        raise NotFinite(f"the result of {op!r} cannot be listed before play", node)
+
+    def _call(self, node: dict[str, Any]) -> frozenset[Any]:
+        fn = node["fn"]
+        args = node.get("args") or []
+        if fn == "at":
+            return self.pieces | {None}
+        if fn in ("first", "last", "only", "random", "max", "min") and args:
+            return self.elements(args[0]) | {None}
+        if fn in ("unique", "reverse", "sorted", "shuffled") and args:
+            return frozenset([ListDom(self.elements(args[0]))])
+        if fn in ("empty", "cells"):
+            cells: set[Any] = set()
+            for z in (self.value(args[0]) if args else ()):
+                if type(z) is ZoneRef and self.inst.zones[z.index].kind == "grid":
+                    cells |= set(self.inst.zones[z.index].cell_objects)
+                else:
+                    cells |= self.cells
+            return frozenset([ListDom(frozenset(cells or self.cells))])
+        if fn in ("ends", "neighbours", "neighbors", "line"):
+            return frozenset([ListDom(self.cells)])
+        if fn in ("best", "usable", "partition"):
+            return frozenset([ListDom(self.pieces)])
+        if fn == "order":
+            return frozenset([ListDom(self.seats)])
+        raise NotFinite(f"the values of {fn}() cannot be listed before play", node)
+
+
+    # ------------------------------------------------------------------ list lengths
+    def max_length(self, node: Any) -> int:
+        """The most elements ``node``'s value can have as a collection.
+        :raises NotFinite: when no bound can be found."""
+        if not isinstance(node, dict):
+            raise NotFinite("a collection of unknown length", node)
+        k = node.get("k")
+        if k == "range":
+            lo = [v for v in self.value(node["from"]) if type(v) is int]
+            hi = [v for v in self.value(node["to"]) if type(v) is int]
+            if lo and hi:
+                return max(0, max(hi) - min(lo) + 1)
+        elif k == "list":
+            return len(node["items"])
+        elif k in ("where", "sort"):
+            return self.max_length(node["of"])
+        elif k in ("comp", "argmax"):
+            return self.max_length(node["in"])
+        elif k == "if":
+            return max(self.max_length(node["then"]), self.max_length(node["else"]))
+        elif k == "op" and node.get("op") == "+":
+            return sum(self.max_length(a) for a in node["args"])
+        elif k == "index":
+            of = node["of"]
+            g = self.inst.globals.get(str(of.get("name"))) if isinstance(of, dict) else None
+            if g is not None and g.kind == "zone_family":
+                return len(self.pieces)
+        elif k == "name":
+            name = node["name"]
+            if name in ("players", "others", "active"):
+                return len(self.seats)
+            g = self.inst.globals.get(name)
+            if name not in self.assigned and g is not None:
+                if g.kind == "zone":
+                    return len(self.pieces)
+                if g.kind == "component":
+                    return len(g.value)
+                if g.kind == "const" and isinstance(g.value, (list, tuple, dict)):
+                    return len(g.value)
+            if name in self.assigned and name not in self._busy:
+                self._busy.add(name)
+                try:
+                    return max(self.max_length(how[1]) for how in self.assigned[name]
+                               if how[0] == "value")
+                except ValueError:
+                    pass
+                finally:
+                    self._busy.discard(name)
+        elif k == "call" and node.get("fn") in ("cells", "empty", "ends", "neighbours"):
+            return len(self.cells)
+        elif k == "call" and node.get("fn") in ("unique", "best", "usable"):
+            return len(self.pieces)
+        raise NotFinite("a collection whose length cannot be bounded before play", node)
+
+
+def max_chance_outcomes(inst: "Instance") -> int:
+    """The most outcomes a chance node of the instance can have: a shuffle's first
+    draw (at most every piece), a ``random(X)`` the most elements of X.
+
+    :raises SemanticError: a ``random`` of a collection whose length has no
+        bound before play (code ``unbounded-chance``), located at it.
+    """
+    domains = Domains(inst)
+    best = 1
+    found = [node for key in ("setup", "phases", "play", "defines")
+             for node in nodes(inst.ir.get(key))
+             if node.get("k") == "shuffle" or (node.get("k") == "call"
+                                               and node.get("fn") == "random")]
+    for node in found:
+        if node["k"] == "shuffle":
+            best = max(best, len(inst.pieces))
+            continue
+        try:
+            best = max(best, domains.max_length(node["args"][0]))
+        except NotFinite as exc:
+            at = node.get("at") or [None, None]
+            raise SemanticError.at(
+                f"random() here has no bound on its number of outcomes: {exc.why} "
+                "(explicit chance, needed by the OpenSpiel adapter, lists them)",
+                Location(inst.file, at[0] or None, at[1] or None),
+                code="unbounded-chance") from None
+    return best
+
+
+class ActionSpace:
+    """The numbered actions of one instance.
+
+    ``size`` is the number of distinct actions; an action's id is in ``0 ..
+    size-1`` and depends only on its decision, alternative and parameter values.
+
+    :raises SemanticError: (from :meth:`build`) a parameter's values cannot be
+        listed before play (code ``unbounded-actions``), located at the parameter.
+    """
+
+    def __init__(self, inst: "Instance") -> None:
+        self.inst = inst
+        #: per (choice, alt): first id, per parameter (domain list, index of value)
+        self.layout: dict[tuple[int, int], tuple[int, list[tuple[list[Any], dict[Any, int]]]]] = {}
+        #: per id range: (first id, choice, alt), sorted
+        self.starts: list[tuple[int, int, int]] = []
+        self.size = 0
+
+    @classmethod
+    def build(cls, inst: "Instance") -> "ActionSpace":
+        space = cls(inst)
+        domains = Domains(inst)
+        nodes = _choose_nodes(inst.ir)
+        by_at = {tuple(n["at"]): n for n in nodes if n.get("at")}
+        offset = 0
+        for i, choice in enumerate(inst.choices):
+            node = by_at.get(tuple(choice.at or ())) or nodes[i]
+            for alt, alt_ir in zip(choice.alternatives, node["actions"]):
+                params = []
+                n = 1
+                for p in alt_ir["params"]:
+                    try:
+                        values = _enumerate(domains, p)
+                    except NotFinite as exc:
+                        at = (exc.node or p).get("at") or p.get("at") or [None, None]
+                        raise SemanticError.at(
+                            f"action {alt.text!r} has no fixed number of possible actions: "
+                            f"{exc.why} (stable action ids, needed by the OpenSpiel, "
+                            "PettingZoo and Gymnasium adapters, list every value a "
+                            "parameter can take; take it from a zone, a list of known "
+                            "values or a range with known ends)",
+                            Location(inst.file, at[0] or None, at[1] or None),
+                            code="unbounded-actions") from None
+                    index: dict[Any, int] = {}
+                    for i, v in enumerate(values):
+                        index.setdefault(v, i)
+                    params.append((values, index))
+                    n *= max(1, len(values))
+                space.layout[(choice.index, alt.index)] = (offset, params)
+                space.starts.append((offset, choice.index, alt.index))
+                offset += n
+                if offset > MAX_ACTIONS:
+                    at = alt_ir.get("at") or [None, None]
+                    raise SemanticError.at(
+                        f"the ruleset's actions number more than {MAX_ACTIONS} (at action "
+                        f"{alt.text!r})", Location(inst.file, at[0] or None, at[1] or None),
+                        code="unbounded-actions")
+        space.size = offset
+        return space
+
+    def id_of(self, action: "Action") -> int:
+        """The id of ``action``. :raises ValueError: a value outside its domain
+        (the analysis missed a value: a bug)."""
+        first, params = self.layout[(action.choice, action.alt)]
+        ident = 0
+        for (values, index), v in zip(params, action.values):
+            try:
+                i = index[v]
+            except (KeyError, TypeError):
+                raise ValueError(f"the value {v!r} of action {action.text!r} is outside the "
+                                 "domain found for its parameter") from None
+            ident = ident * len(values) + i
+        return first + ident
+
+    def decode(self, ident: int) -> tuple[int, int, tuple[Any, ...]]:
+        """``(choice, alternative, values)`` of an id. :raises ValueError: out of range."""
+        if not isinstance(ident, int) or not 0 <= ident < self.size:
+            raise ValueError(f"no action id {ident!r} (ids are 0..{self.size - 1})")
+        lo, hi = 0, len(self.starts) - 1
+        while lo < hi:                       # the last start <= ident
+            mid = (lo + hi + 1) // 2
+            if self.starts[mid][0] <= ident:
+                lo = mid
+            else:
+                hi = mid - 1
+        first, choice, alt = self.starts[lo]
+        rest = ident - first
+        _, params = self.layout[(choice, alt)]
+        values: list[Any] = []
+        for domain, _ in reversed(params):
+            rest, i = divmod(rest, len(domain))
+            values.append(domain[i])
+        return choice, alt, tuple(reversed(values))
+
+
+def _enumerate(domains: Domains, param: dict[str, Any]) -> list[Any]:
+    bind = param["bind"]
+    atoms = domains.elements(param["in"])
+    out: set[Any] = set()
+    for a in atoms:
+        if isinstance(a, TupleDom):
+            if isinstance(bind, list) and len(a.parts) != len(bind):
+                continue
+            size = 1
+            for part in a.parts:
+                size *= len(part)
+            if size > MAX_ACTIONS:
+                raise NotFinite("too many combinations of a tuple's parts", param["in"])
+            out.update(itertools.product(*[sorted(p, key=stable_key) for p in a.parts]))
+        elif isinstance(a, ListDom):
+            raise NotFinite("a parameter that takes lists as values", param["in"])
+        else:
+            out.add(a)
+    return sorted(out, key=stable_key)
+
+
+def _choose_nodes(ir: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``choose`` statements of the IR (matched to the compiled decisions by
+    their position; in this order when the IR has no positions)."""
+    out: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            if node.get("k") == "choose":
+                out.append(node)
+            for v in node.values():
+                walk(v)
+    walk(ir.get("setup"))
+    walk(ir.get("phases"))
+    walk(ir.get("play"))
+    return out

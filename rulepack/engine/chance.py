@@ -1,0 +1,376 @@
+"""Explicit chance: a state that stops at every chance event of the flow.
+
+By default (``chance="sampled"``) a state draws shuffles and random choices from
+its own seeded generator inside ``apply()``. With ``chance="explicit"`` it draws
+them from an :class:`ExplicitRng` instead, which answers only from outcomes it
+was given. A draw with no outcome given raises :class:`ChanceNeeded`; the step
+that drew it (the action being applied, or the setup) is abandoned, the state
+goes back to its snapshot from before that step, and it reports a chance node:
+``current_player`` is :data:`CHANCE`, ``chance_outcomes()`` lists the draw's
+outcomes with their exact probabilities, and applying one
+(``apply_chance(i)`` or ``apply_id(i)``) queues it and runs the step again, which
+now gets that outcome and goes on to the next draw or decision.
+
+The draws:
+
+- ``random(X)``: one outcome per element of X (``i`` for ``X[i]``), each 1/n;
+- ``shuffle Z``: successive draws of the piece that comes next (position 0, 1,
+  ... of the zone's new order) among the pieces not drawn yet, each 1/remaining;
+  the last piece is forced and is no chance node;
+- a draw with one possible outcome is no chance node.
+
+A draw in an instruction that draws nothing else (a ``shuffle``, a ``let`` or
+``set`` of one ``random``) lets the step go on from that instruction, as the
+position is then (instructions draw before they change anything); any other
+draw runs its step again from the start. The draws of one shuffle after its
+first need no run at all: the next draw's pieces are known. Chance costs a
+replay, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+
+from rulepack.engine.actions import Action
+from rulepack.engine.rng import Rng
+from rulepack.engine.values import describe
+from rulepack.errors import IllegalActionError, Location
+from rulepack.ir import nodes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.program import Choice
+    from rulepack.engine.state import State
+
+T = TypeVar("T")
+
+#: ``current_player`` at a chance node (OpenSpiel's kChancePlayerId).
+CHANCE = -1
+
+#: the chance modes of ``new_game``
+MODES = ("sampled", "explicit")
+
+
+class ChanceNeeded(BaseException):
+    """Raised by :class:`ExplicitRng` for a draw it has no outcome for. A
+    ``BaseException``: no ``except Exception`` of the flow may take it for an
+    error of the ruleset."""
+
+    def __init__(self, kind: str, options: list[Any], draw: int = 0, of: int = 1) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.options = options
+        self.draw = draw
+        self.of = of
+
+
+@dataclass
+class ChanceNode:
+    """A pending draw: what it is, where in the ruleset, and its outcomes.
+
+    :param kind: ``"random"`` or ``"shuffle"``.
+    :param options: the value each outcome draws (outcome ``i`` draws ``options[i]``).
+    :param statement: the statement that draws, as text (``"shuffle stack"``).
+    :param location: where that statement is in the ruleset.
+    :param draw: for a shuffle, which position is drawn (0-based) of ``of``.
+    """
+
+    kind: str
+    options: list[Any]
+    statement: str
+    location: Location
+    draw: int = 0
+    of: int = 1
+
+    def outcome_text(self, i: int, seats: tuple[str, ...] = ()) -> str:
+        """What outcome ``i`` draws; distinct outcomes that look alike (two
+        cubes numbered 1) are told apart by their number."""
+        texts = self.__dict__.get("_texts")
+        if texts is None:
+            texts = [describe(v, seats) for v in self.options]
+            counts: dict[str, int] = {}
+            for t in texts:
+                counts[t] = counts.get(t, 0) + 1
+            texts = self.__dict__["_texts"] = [
+                t if counts[t] == 1 else f"{t} (outcome {k})" for k, t in enumerate(texts)]
+        shown = texts[i]
+        if self.kind == "shuffle":
+            return f"{self.statement}: {shown} comes {self.draw + 1} of {self.of}"
+        return f"{self.statement}: {shown}"
+
+
+class ExplicitRng(Rng):
+    """The generator of an explicit-chance state: it draws only queued outcomes.
+
+    It also carries the state's chance bookkeeping (so ``State.clone()`` copies
+    it with the generator): the pending :class:`ChanceNode`, where the step goes
+    on from when an outcome is given, the step's action and the position before
+    the step.
+    """
+
+    __slots__ = ("queue", "pos", "node", "resume", "step", "previous")
+    explicit = True
+
+    def __init__(self, seed: int = 0, queue: list[int] | None = None) -> None:
+        super().__init__(seed)
+        self.queue: list[int] = queue if queue is not None else []
+        self.pos = 0
+        self.node: ChanceNode | None = None
+        #: where the step goes on from when an outcome is given
+        self.resume: "_Resume | None" = None
+        #: the action that started the step (``None``: the setup)
+        self.step: Action | None = None
+        #: the position before the last step (the path of the game, for
+        #: information states); ``None`` at the start
+        self.previous: "State | None" = None
+
+    def clone(self) -> "ExplicitRng":
+        r = ExplicitRng(self.state, list(self.queue))
+        r.pos = self.pos
+        r.node = self.node
+        r.resume = self.resume
+        r.step = self.step
+        r.previous = self.previous
+        return r
+
+    def _draw(self, kind: str, options: list[Any], draw: int = 0, of: int = 1) -> int:
+        if len(options) == 1:
+            return 0
+        if self.pos < len(self.queue):
+            i = self.queue[self.pos]
+            self.pos += 1
+            return i
+        raise ChanceNeeded(kind, options, draw, of)
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        return self._draw("random", list(range(n)))
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self._draw("random", list(items))]
+
+    def shuffle(self, items: list[T]) -> None:
+        remaining = list(items)
+        out: list[T] = []
+        n = len(items)
+        for k in range(n):
+            out.append(remaining.pop(self._draw("shuffle", list(remaining), k, n)))
+        items[:] = out
+
+
+def start(st: "State", mode: str) -> None:
+    """Run the setup of a new state in chance ``mode`` (``State.__init__`` calls it
+    in place of running the flow). :raises ValueError: an unknown mode."""
+    if mode not in MODES:
+        raise ValueError(f"chance must be one of {', '.join(MODES)}, not {mode!r}")
+    st.rng = ExplicitRng(st.seed)
+    _run_on(st, _Resume(st.clone(), None, None, None), [])
+
+
+def take(st: "State", action: Action) -> None:
+    """Apply a legal ``action`` to an explicit-chance state (stopping at the
+    first chance node it meets)."""
+    snapshot = st.clone()
+    _run_on(st, _Resume(snapshot, action, None, snapshot), [])
+
+
+@dataclass
+class _Resume:
+    """Where a step runs (again) from: a position, and the action that starts the
+    step (``None``: the setup) or the instruction to go on at (``pc``); and the
+    position before the step (``previous``, for information states)."""
+
+    snapshot: "State"
+    action: Action | None
+    pc: int | None
+    previous: "State | None"
+
+
+def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
+    """Run from ``at`` on ``st`` (a copy of ``at.snapshot``) with the outcomes
+    ``queue``: to the step's end, or to a chance node.
+
+    At a chance node met in an instruction with no other draw (a ``shuffle``, a
+    ``let`` or ``set`` of one ``random``), the position as it is then — every
+    instruction before that one done, that one not begun, as draws come before
+    their effects — becomes the point to go on from; otherwise the step's start
+    stays that point and the step runs again."""
+    for key in _SAID:
+        st.__dict__.pop(key, None)
+    st.rng = ExplicitRng(st.seed, list(queue))
+    try:
+        if at.pc is not None:
+            st._run(at.pc)
+        elif at.action is None:
+            st._run(0)
+        else:
+            st._apply(at.action)
+    except ChanceNeeded as need:
+        pc = st.__dict__.pop("_fault", None)
+        node = _node(st.inst, need, pc)
+        if isinstance(pc, int) and _one_draw(st.inst, pc):
+            mid = st.clone()
+            kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
+            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node)
+        else:
+            _stop_at(st, at, queue, node)
+        return
+    st.__dict__.pop("_fault", None)
+    rng = st.rng = ExplicitRng(st.seed)
+    rng.previous = at.previous
+
+
+def _one_draw(inst: "Instance", pc: int) -> bool:
+    """Whether instruction ``pc`` draws chance once only (one ``shuffle`` or one
+    ``random``), so the flow can go on from it."""
+    table: dict[int, bool] | None = inst.__dict__.get("_one_draw")
+    if table is None:
+        table = inst.__dict__["_one_draw"] = {}
+    known = table.get(pc)
+    if known is None:
+        node = inst.code_nodes[pc] if 0 <= pc < len(inst.code_nodes) else None
+        known = False
+        if isinstance(node, dict) and node.get("k") in ("shuffle", "let", "set"):
+            draws = sum(1 for n in nodes(node) if n.get("k") == "shuffle"
+                        or (n.get("k") == "call" and n.get("fn") == "random"))
+            known = draws == 1
+        table[pc] = known
+    return known
+
+
+#: what rulepack.engine.observe keeps with a position
+_SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
+
+
+def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> None:
+    """Make ``st`` the chance node ``node``, to go on from ``at`` with the
+    outcomes ``queue`` and the one to come."""
+    restored = at.snapshot.clone()
+    st.__dict__.clear()
+    st.__dict__.update(restored.__dict__)
+    st.pending = None           # nobody decides at a chance node
+    st.decider = None
+    st._legal = None
+    rng = ExplicitRng(st.seed, list(queue))
+    rng.node = node
+    rng.resume = at
+    rng.step = at.action
+    rng.previous = at.previous
+    st.rng = rng
+
+
+def _node(inst: "Instance", need: ChanceNeeded, pc: Any) -> ChanceNode:
+    node = inst.code_nodes[pc] if isinstance(pc, int) and 0 <= pc < len(inst.code_nodes) \
+        else None
+    at = node.get("at") if isinstance(node, dict) else None
+    location = Location(inst.file, at[0] or None, at[1] or None) if at else Location(inst.file)
+    statement = _statement_text(node, need)
+    return ChanceNode(need.kind, need.options, statement, location, need.draw, need.of)
+
+
+def _statement_text(node: Any, need: ChanceNeeded) -> str:
+    """A short name of the drawing statement: ``shuffle stack``, ``random (let roll)``."""
+    if not isinstance(node, dict):
+        return need.kind
+    k = node.get("k")
+    where = f" (line {node['at'][0]})" if node.get("at") else ""
+    if k == "shuffle":
+        zone = node.get("zone")
+        name = zone.get("name") if isinstance(zone, dict) else None
+        return f"shuffle {name}{where}" if name else f"shuffle{where}"
+    if k in ("let", "set"):
+        target = node.get("bind") or node.get("name")
+        return f"random for {target}{where}" if isinstance(target, str) else f"random{where}"
+    return f"{need.kind}{where}"
+
+
+class ExplicitChance:
+    """The chance part of the engine contract (mixed into ``State``)."""
+
+    rng: Rng
+    inst: "Instance"
+    terminal: bool
+    pending: "Choice | None"
+
+    def is_chance_node(self) -> bool:
+        """Whether the state waits for a chance outcome (explicit chance only)."""
+        return self.rng.node is not None
+
+    @property
+    def chance_node(self) -> ChanceNode | None:
+        """The pending draw, or ``None``."""
+        node: ChanceNode | None = self.rng.node
+        return node
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
+        (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
+        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`)."""
+        node = self.chance_node
+        if node is None:
+            return []
+        p = 1.0 / len(node.options)
+        return [(i, p) for i in range(len(node.options))]
+
+    def chance_fractions(self) -> list[tuple[int, Fraction]]:
+        """:meth:`chance_outcomes` with exact fractions."""
+        node = self.chance_node
+        if node is None:
+            return []
+        n = len(node.options)
+        return [(i, Fraction(1, n)) for i in range(n)]
+
+    def chance_outcome_text(self, outcome: int) -> str:
+        """What outcome ``outcome`` of the pending draw draws, as text.
+
+        :raises IllegalActionError: no such outcome here."""
+        node = self.chance_node
+        if node is None or not 0 <= outcome < len(node.options):
+            raise IllegalActionError(f"no chance outcome {outcome!r} here")
+        return node.outcome_text(outcome, self.inst.seat_names)
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply outcome ``outcome`` of the pending draw and run on to the next
+        chance node, decision or the end.
+
+        :raises IllegalActionError: no chance node, or no such outcome.
+        """
+        node = self.chance_node
+        rng = self.rng
+        if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
+            raise IllegalActionError(f"no chance outcome {outcome!r} here")
+        assert isinstance(rng, ExplicitRng) and rng.resume is not None
+        queue = rng.queue + [outcome]
+        if node.kind == "shuffle" and len(node.options) > 2:
+            # the next draw of the same shuffle, known without running the step
+            # again: the pieces not drawn yet, in the order the shuffle keeps them
+            # (the position itself is the snapshot's still: only the generator
+            # changes, and what was said of the position at the previous draw)
+            options = list(node.options)
+            options.pop(outcome)
+            rng.queue = queue           # the state's own generator (clones copy it)
+            rng.node = ChanceNode("shuffle", options, node.statement, node.location,
+                                  node.draw + 1, node.of)
+            for key in _SAID:
+                self.__dict__.pop(key, None)
+            return
+        fresh = rng.resume.snapshot.clone()
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        _run_on(self, rng.resume, queue)  # type: ignore[arg-type]
+
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes any chance node of this instance can have.
+
+        :raises SemanticError: a ``random`` with no bound on its outcomes."""
+        return int(self.inst.max_chance_outcomes())
+
+    def sample_chance(self, rng: Rng) -> int:
+        """An outcome of the pending draw picked with ``rng`` (uniformly)."""
+        node = self.chance_node
+        if node is None:
+            raise IllegalActionError("no chance node here")
+        return rng.below(len(node.options))

@@ -1,0 +1,78 @@
+"""Which statement of the ruleset a chance event was drawn by.
+
+A chance event (``shuffle``, ``random``) is drawn deep inside the flow: in a
+generated block function (which keeps the instruction it runs in its local
+``P``) or in an instruction closure run by ``State._run`` (local ``pc``).
+``State._run`` notes the block it runs (``_block``); a block with one statement
+that draws is answered from a table made once per instance. Otherwise
+:func:`drawn_at` finds the instruction by looking up the Python stack (a few
+frames) and gives its statement's position.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from rulepack.ir import calls_in
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.table import Table
+
+#: the file name of the flow's generated code (rulepack.compiler.flowgen)
+GENERATED = "<rulepack generated flow>"
+
+
+#: keys of a statement's IR that hold other statements (run as their own instructions)
+_BODIES = frozenset({"body", "then", "else", "actions"})
+
+
+def draws(node: Any) -> bool:
+    """Whether the instruction of statement ``node`` itself may draw a chance
+    event (a ``shuffle``, or ``random(...)`` in its own expressions)."""
+    if not isinstance(node, dict):
+        return False
+    if node.get("k") == "shuffle":
+        return True
+    return "random" in calls_in({k: v for k, v in node.items() if k not in _BODIES})
+
+
+def block_positions(nodes: list[Any], starts: list[int]) -> dict[int, list[int]]:
+    """For each block (its first instruction in ``starts``, sorted; a block runs to
+    the next start) with exactly one instruction that draws: that statement's
+    ``[line, column]``."""
+    out: dict[int, list[int]] = {}
+    for i, start in enumerate(starts):
+        stop = starts[i + 1] if i + 1 < len(starts) else len(nodes)
+        drawing = [pc for pc in range(start, stop) if draws(nodes[pc])]
+        if len(drawing) == 1:
+            at = nodes[drawing[0]].get("at")
+            if at and at[0]:
+                out[start] = [at[0], at[1]]
+    return out
+
+
+def drawn_at(st: "Table") -> list[int] | None:
+    """``[line, column]`` of the statement being run, or ``None`` if not found."""
+    block = st.__dict__.get("_block")
+    if block is not None:
+        at = st.inst.chance_positions().get(block)
+        if at is not None:
+            return list(at)
+    frame: Any = sys._getframe(1)
+    pc = None
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == GENERATED and "P" in frame.f_locals:
+            pc = frame.f_locals["P"]
+            break
+        if code.co_name == "_run" and "pc" in frame.f_locals:
+            pc = frame.f_locals["pc"]
+            break
+        frame = frame.f_back
+    nodes = st.inst.code_nodes
+    if not isinstance(pc, int) or not 0 <= pc < len(nodes):
+        return None
+    node = nodes[pc]
+    at = node.get("at") if isinstance(node, dict) else None
+    return [at[0], at[1]] if at and at[0] else None

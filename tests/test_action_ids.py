@@ -1,0 +1,133 @@
+"""Stable action ids (issue 12): a fixed number of distinct actions per instance,
+the same id for the same action in every state and game, apply_id(), and apply()
+that never reads a number as a position in the legal list."""
+
+from __future__ import annotations
+
+import random
+
+import functools
+
+import pytest
+
+import rulepack
+from rulepack.engine.serialize import encode
+from rulepack.errors import IllegalActionError, SemanticError
+from rulepack.loader import bundled_rulesets
+
+
+@functools.cache
+def load(name):
+    """A bundled ruleset, loaded once for the module."""
+    return rulepack.load(name)
+
+
+def _counts():
+    for name in bundled_rulesets():
+        game = load(name)
+        for n in range(game.min_players, game.max_players + 1):
+            yield name, n
+
+
+def _key(action):
+    """What an action is, independently of any id: decision, alternative, values."""
+    return (action.choice, action.alt, repr(encode(list(action.values))))
+
+
+@pytest.mark.parametrize("name,players", list(_counts()))
+def test_ids_are_stable_and_bounded(name, players):
+    game = load(name)
+    size = game.new_game(players, seed=0).num_distinct_actions()
+    seen: dict[int, tuple] = {}
+    for seed in range(2):
+        state = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.decisions < 60:
+            assert state.num_distinct_actions() == size
+            legal = state.legal_actions()
+            ids = state.legal_action_ids()
+            assert ids == sorted(a.id for a in legal)
+            assert len(set(ids)) == len(ids)           # distinct actions, distinct ids
+            for a in legal:
+                assert 0 <= a.id < size
+                assert seen.setdefault(a.id, _key(a)) == _key(a)   # same id, same action
+                assert state.action_from_id(a.id) is a
+                assert state.action_to_string(state.current_player, a.id) == a.text
+            state.apply_id(rng.choice(ids))
+    if players != game.min_players:
+        return
+    # a second load of the ruleset numbers the same actions the same way
+    again = rulepack.load(name).new_game(players, seed=0)
+    for ident, key in list(seen.items())[:50]:
+        assert _key(again.action_from_id(ident)) == key
+
+
+def test_an_action_out_of_the_legal_list_decodes_to_its_id():
+    state = load("tic-tac-toe").new_game(2, seed=0)
+    state.apply("mark b2")
+    taken = state.history[-1]
+    assert taken.id not in state.legal_action_ids()
+    rebuilt = state.action_from_id(taken.id)
+    assert rebuilt == taken and rebuilt.id == taken.id
+    with pytest.raises(IllegalActionError):
+        state.apply_id(taken.id)
+    with pytest.raises(ValueError):
+        state.action_from_id(state.num_distinct_actions())
+
+
+def test_apply_refuses_numbers():
+    state = load("tic-tac-toe").new_game(2, seed=0)
+    with pytest.raises(IllegalActionError, match="apply_id"):
+        state.apply(0)
+    assert state.decisions == 0
+    first = state.legal_actions()[0]
+    state.apply_id(first.id)
+    assert state.history[-1] == first
+
+
+def test_connect_four_ids_follow_the_columns():
+    state = load("connect-four").new_game(2, seed=0)
+    assert state.num_distinct_actions() == 7
+    assert [state.action_to_string(0, i) for i in range(7)] == \
+        [f"drop in column {n}" for n in range(1, 8)]
+
+
+UNBOUNDED = """
+game counting {
+  players 1
+}
+
+component token {
+  size: 1, 2, 3
+}
+
+zone pool: pile
+
+var total = 0
+
+setup {
+  move token to pool
+}
+
+play {
+  turns from 0 {
+    choose {
+      action "say {n}" for n in 1..count(pool) + total {
+        set total = total + n
+        end game
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_parameter_without_a_finite_domain_is_a_located_error():
+    game = rulepack.loads(UNBOUNDED, "counting.rules")
+    state = game.new_game(1, seed=0)
+    assert [a.text for a in state.legal_actions()] == ["say 1", "say 2", "say 3"]
+    with pytest.raises(SemanticError) as info:
+        state.num_distinct_actions()
+    diag = info.value.diagnostics[0]
+    assert diag.code == "unbounded-actions"
+    assert diag.location.file == "counting.rules" and diag.location.line == 21

@@ -1,0 +1,79 @@
+"""The PettingZoo and Gymnasium adapters (issue 12): PettingZoo's api_test and
+seed_test for every bundled ruleset, Gymnasium's check_env on a one-player
+ruleset (tests/data/adapters/tens.rules, a small patience)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from rulepack.adapters import gymnasium as rp_gym  # noqa: E402
+from rulepack.adapters import pettingzoo as rp_pz  # noqa: E402
+from rulepack.loader import bundled_rulesets  # noqa: E402
+
+pytestmark = pytest.mark.pettingzoo
+
+TENS = str(Path(__file__).parent / "data" / "adapters" / "tens.rules")
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_api_test_and_seed_test(name):
+    api_test(rp_pz.env(name, render_mode="ansi"), num_cycles=300)
+    seed_test(lambda: rp_pz.env(name), num_cycles=200)
+
+
+def test_an_environment_plays_a_whole_game_with_its_masks():
+    env = rp_pz.env("multzo", players=3, render_mode="ansi")
+    env.reset(seed=7)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    size = env.action_space("player_0").n
+    assert size == env.engine_state().num_distinct_actions()
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(7)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert list(legal) == env.engine_state().legal_action_ids()
+        assert "to decide" in env.render()
+        env.step(int(rng.choice(legal)))
+    assert env.engine_state().is_terminal()
+    assert totals == dict(zip(env.possible_agents, env.engine_state().returns()))
+    assert set(totals.values()) <= {1.0, -1.0, 0.0}
+
+
+def test_check_env_on_a_patience():
+    env = rp_gym.env(TENS, render_mode="ansi")
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=3)
+    assert (obs["action_mask"] == info["action_mask"]).all()
+    assert "deal" in env.render()
+
+
+def test_a_patience_is_won_or_lost():
+    env = rp_gym.env(TENS)
+    obs, _ = env.reset(seed=0)
+    give_up = next(i for i in np.flatnonzero(obs["action_mask"])
+                   if env.engine_state().action_to_string(0, int(i)) == "give up")
+    _, reward, terminated, truncated, info = env.step(give_up)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, False)
+    env.reset(seed=0)
+    illegal = next(i for i in range(env.action_space.n) if not obs["action_mask"][i])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (0.0, False, True)
+
+
+def test_gymnasium_refuses_a_game_for_several_players():
+    with pytest.raises(ValueError, match="not a one-player ruleset"):
+        rp_gym.env("multzo")

@@ -1,0 +1,313 @@
+"""Explicit chance (issue 12): chance nodes at shuffles, rolls and random first
+players, exact probabilities, outcomes applied like actions, reproducible."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import functools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rulepack
+from rulepack.engine.actions import ChanceEvent
+from rulepack.engine.chance import CHANCE
+from rulepack.engine.rng import Rng
+from rulepack.errors import IllegalActionError
+from rulepack.loader import bundled_rulesets
+
+
+@functools.cache
+def load(name):
+    """A bundled ruleset, loaded once for the module."""
+    return rulepack.load(name)
+
+
+def play(state, rng, limit=10_000):
+    """Play on with ``rng`` choosing actions and chance outcomes alike; returns
+    the chance nodes met, as (statement, number of outcomes)."""
+    nodes = []
+    while not state.is_terminal() and state.decisions < limit:
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            nodes.append((state.chance_node.statement, len(outcomes)))
+            state.apply_id(outcomes[rng.below(len(outcomes))][0])
+        else:
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.below(len(ids))])
+    return nodes
+
+
+def test_multzo_stops_at_the_deal():
+    state = load("multzo").new_game(3, seed=1, chance="explicit")
+    assert state.current_player == CHANCE and state.is_chance_node()
+    assert state.legal_actions() == []
+    node = state.chance_node
+    assert node.kind == "shuffle" and node.statement.startswith("shuffle stack")
+    assert node.location.line == 60
+    fractions = state.chance_fractions()
+    assert len(fractions) == 24 and sum(p for _, p in fractions) == 1
+    assert all(p == Fraction(1, 24) for _, p in fractions)
+    # each draw of the shuffle picks the next piece among those not drawn yet
+    drawn = []
+    while state.is_chance_node() and state.chance_node.kind == "shuffle":
+        assert len(state.chance_outcomes()) == 24 - len(drawn)
+        drawn.append(state.chance_node.options[-1])
+        state.apply_chance(len(state.chance_outcomes()) - 1)
+    assert len(drawn) == 23                   # the last piece is forced: no node
+    # the next draw is the random first player among the tied (all, at 0 points)
+    assert state.is_chance_node() and state.chance_node.statement.startswith("random for first")
+    assert state.chance_node.options == [0, 1, 2]
+    state.apply_chance(2)
+    assert state.current_player == 2 and not state.is_chance_node()
+    hands = [p for z in ("hand[player 1]", "hand[player 2]", "hand[player 3]")
+             for p in state.zones[_zone(state, z)]]
+    stack = state.zones[_zone(state, "stack")]
+    # dealt from the top of the stack: the shuffled order is the drawn order
+    assert stack[:12] == drawn[:12]
+    assert sorted(p.id for p in hands) == sorted(p.id for p in drawn[12:] + [
+        next(p for p in state.inst.pieces if p.kind == "tile" and p not in drawn)])
+
+
+def _zone(state, label):
+    return next(z.index for z in state.inst.zones if z.label == label)
+
+
+def test_multiplay_rolls_the_d12_as_a_chance_node():
+    state = load("multiplay").new_game(2, seed=0, chance="explicit")
+    rng = Rng(5)
+    while not (state.is_chance_node() and state.chance_node.statement.startswith("random for roll")):
+        if state.is_chance_node():
+            state.apply_chance(rng.below(len(state.chance_outcomes())))
+        else:
+            state.apply(state.legal_actions()[0])
+    assert state.chance_node.options == list(range(1, 13))
+    assert state.chance_node.location.line == 43
+    assert state.chance_outcome_text(6) == "random for roll (line 43): 7"
+    state.apply_chance(6)
+    assert state.vars["roll"] == 7
+    assert state.history[-1] == ChanceEvent("random", "choice", 7)
+    assert {a.values[0][0].attrs["number"] % 7 for a in state.legal_actions()} == {0}
+
+
+def test_outcomes_are_checked():
+    state = load("multzo").new_game(2, seed=0, chance="explicit")
+    with pytest.raises(IllegalActionError):
+        state.apply_chance(24)
+    with pytest.raises(IllegalActionError):
+        state.apply_id(-1)
+    with pytest.raises(ValueError):
+        load("multzo").new_game(2, chance="sometimes")
+
+
+def test_explicit_games_are_reproducible_and_clone():
+    game = load("mismemory")
+    a = game.new_game(2, seed=3, chance="explicit")
+    b = game.new_game(2, seed=3, chance="explicit")
+    play(a, Rng(9), 40)
+    c = a.clone()
+    play(b, Rng(9), 40)
+    assert a.to_json() == b.to_json()
+    play(a, Rng(1))
+    play(c, Rng(1))
+    assert a.to_json() == c.to_json() and a.is_terminal()
+
+
+def test_sampled_chance_is_the_default():
+    state = load("multzo").new_game(3, seed=1)
+    assert not state.is_chance_node() and state.chance_outcomes() == []
+    assert state.current_player != CHANCE
+
+
+@settings(max_examples=10, deadline=None)
+@given(name=st.sampled_from(bundled_rulesets()), seed=st.integers(0, 2 ** 32))
+def test_chance_outcomes_sum_to_one(name, seed):
+    game = load(name)
+    state = game.new_game(game.min_players, seed=seed, chance="explicit")
+    rng = Rng(seed)
+    while not state.is_terminal() and state.decisions < 30:
+        if state.is_chance_node():
+            fractions = state.chance_fractions()
+            assert sum(p for _, p in fractions) == 1
+            assert [i for i, _ in fractions] == list(range(len(fractions)))
+            assert abs(sum(p for _, p in state.chance_outcomes()) - 1) < 1e-12
+            state.apply_chance(rng.below(len(fractions)))
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+
+
+def _moves(game, players, seed, limit):
+    """A random explicit-chance game: the ids it applied, in order."""
+    state = game.new_game(players, seed=0, chance="explicit")
+    rng = Rng(seed)
+    moves = []
+    while not state.is_terminal() and len(moves) < limit:
+        if state.is_chance_node():
+            moves.append(rng.below(len(state.chance_outcomes())))
+        else:
+            ids = state.legal_action_ids()
+            moves.append(ids[rng.below(len(ids))])
+        state.apply_id(moves[-1])
+    return moves, state
+
+
+@pytest.mark.parametrize("name,players", [("multzo", 3), ("mismemory", 2), ("multiplay", 2),
+                                          ("packkub", 2)])
+def test_going_on_from_the_drawing_instruction_is_running_the_step_again(
+        name, players, monkeypatch):
+    """The shortcut of explicit chance (going on from the instruction that drew)
+    reaches every decision in the position that running each step again from
+    its start reaches (at a chance node the shortcut shows the step as far as
+    it has gone, the other the position before it)."""
+    game = load(name)
+    moves, _ = _moves(game, players, 11, 300)
+    from rulepack.engine import chance
+    fast = game.new_game(players, seed=0, chance="explicit")
+    fast_moves = []
+    for m in moves:
+        fast.apply_id(m)
+        if not fast.is_chance_node():
+            fast_moves.append(fast.to_json())
+    monkeypatch.setattr(chance, "_one_draw", lambda inst, pc: False)
+    slow = game.new_game(players, seed=0, chance="explicit")
+    slow_moves = []
+    for m in moves:
+        slow.apply_id(m)
+        if not slow.is_chance_node():
+            slow_moves.append(slow.to_json())
+    assert slow_moves == fast_moves and len(fast_moves) > 20
+
+
+def _swapped(value, x, y):
+    if value is x:
+        return y
+    if value is y:
+        return x
+    if isinstance(value, tuple):
+        return tuple(_swapped(v, x, y) for v in value)
+    return value
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2 ** 32))
+def test_information_states_ignore_what_the_player_cannot_see(seed):
+    """Two Multzo games that differ only in two tiles the player never sees
+    (swapped in every draw and action) give that player the same information
+    states, observations and tensors, position by position."""
+    game = load("multzo")
+    rng = Rng(seed)
+    a = game.new_game(2, seed=0, chance="explicit")
+    moves = []
+    while a.is_chance_node():                  # the first deal
+        moves.append(rng.below(len(a.chance_outcomes())))
+        a.apply_chance(moves[-1])
+    viewer = 0
+    hidden = [p for p in a.inst.pieces if p.kind == "tile" and a.loc[p.id] != 0
+              and not a.visible(p, viewer)]
+    x, y = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]
+    if x is y:
+        return
+    a = game.new_game(2, seed=0, chance="explicit")
+    b = game.new_game(2, seed=0, chance="explicit")
+    rng = Rng(seed)
+    def seen(state):
+        """Whether x or y was ever in sight of the viewer: visible now, shown by
+        a reveal, or named by an action (a step can show a piece and hide it
+        again before the next position)."""
+        for event in state.history:
+            shown = getattr(event, "pieces", None) or getattr(event, "values", ())
+            if any(_swapped(v, x, y) is not v for v in shown):
+                return True
+        return any(state.visible(p, viewer) for p in (x, y))
+
+    for _ in range(120):
+        if a.is_terminal() or seen(a) or seen(b):
+            break
+        assert a.information_state_string(viewer) == b.information_state_string(viewer)
+        assert a.observation_string(viewer) == b.observation_string(viewer)
+        assert a.information_state_tensor(viewer) == b.information_state_tensor(viewer)
+        if a.is_chance_node():
+            i = rng.below(len(a.chance_outcomes()))
+            drawn = _swapped(a.chance_node.options[i], x, y)
+            a.apply_chance(i)
+            b.apply_chance(next(k for k, v in enumerate(b.chance_node.options)
+                                if v is drawn or (v == drawn and type(v) is not type(x))))
+        else:
+            legal = a.legal_actions()
+            action = legal[rng.below(len(legal))]
+            values = _swapped(action.values, x, y)
+            twin = [c for c in b.legal_actions() if c.choice == action.choice
+                    and c.alt == action.alt and all(
+                        u is v or (u == v and type(u) is not type(x))
+                        for u, v in zip(c.values, values))]
+            assert len(twin) == 1
+            a.apply(action)
+            b.apply(twin[0])
+
+
+def test_chance_events_name_their_statement_and_outcome():
+    state = load("multiplay").new_game(2, seed=1)
+    shuffle, start, roll = state.history[0], state.history[1], state.history[2]
+    lines = (Path(rulepack.__file__).parent / "rulesets" / "multiplay.rules").read_text(
+        encoding="utf-8").splitlines()
+
+    def line_of(text: str) -> list[int]:
+        (n,) = [i + 1 for i, line in enumerate(lines) if line.strip() == text]
+        return [n, 3]
+    assert (shuffle.kind, shuffle.at) == ("shuffle", line_of("shuffle board"))
+    board = next(z.index for z in state.inst.zones if z.label == "board")
+    assert shuffle.outcome == [p for p in state.zones[board] if p is not None]
+    roll_at = line_of("let roll = random(1..12)")
+    # a start player, a d12 roll
+    assert (start.at, roll.at) == (line_of("let start = random(players)"), roll_at)
+    data = state.to_json()
+    assert data["history"][2]["at"] == roll_at
+    assert data["labels"]["zones"][board] == "board"
+    assert data["labels"]["pieces"][5] == state.inst.pieces[5].name
+    assert load("multiplay").state_from_json(data).history[2].at == roll_at
+
+
+def test_apply_reports_the_events_it_ran_through():
+    state = load("multzo").new_game(2, seed=3)
+    rng = Rng(3)
+    while True:
+        legal = state.legal_actions()
+        action = next((a for a in legal if "face down to end" in a.text),
+                      legal[rng.below(len(legal))])
+        round_before = state.round
+        events = state.apply(action)
+        assert events[0] == action
+        if state.round != round_before:        # the showdown and the next deal
+            kinds = [type(e).__name__ for e in events]
+            assert "Reveal" in kinds and "ChanceEvent" in kinds
+            assert events == state.history[len(state.history) - len(events):]
+            break
+
+
+@pytest.mark.parametrize("name, players", [("multzo", 3), ("multiplay", 2), ("mismemory", 2),
+                                           ("packkub", 3)])
+def test_the_table_of_drawing_statements_agrees_with_the_stack(name, players, monkeypatch):
+    """Where a chance event was drawn: the per-block table gives what looking up the
+    stack gives (the same statement, for every chance event of a game)."""
+    import random as _random
+    import rulepack
+    from rulepack.compiler.instance import Instance
+
+    def play(table: bool) -> list[object]:
+        if not table:
+            monkeypatch.setattr(Instance, "chance_positions", lambda self: {})
+        game = rulepack.load(name)
+        st = game.new_game(players=players, seed=7, options={"rounds": 1} if name == "packkub"
+                           else None)
+        rng = _random.Random(3)
+        while not st.is_terminal() and st.decisions < 150:
+            acts = st.legal_actions()
+            st.apply(acts[rng.randrange(len(acts))])
+        return [e.at for e in st.history if type(e).__name__ == "ChanceEvent"]
+
+    by_table = play(True)
+    assert by_table and all(at is not None for at in by_table)
+    assert by_table == play(False)
