@@ -26,6 +26,7 @@ import rulepack
 from rulepack.analysis.analyze import analyze, read_stream
 from rulepack.analysis.report import coverage
 from rulepack.analysis.rules import phases_reached, rule_map
+from rulepack.analysis import runner
 from rulepack.analysis.runner import Backend
 from rulepack.analysis.stats import distribution, percentile
 from rulepack.analysis.trace import lead_story, leader, margin
@@ -202,7 +203,10 @@ def test_variants_side_by_side_on_the_same_seeds():
 
 
 # ---------------------------------------------------------------------- backends, streams
-def test_jobs_give_the_same_report_and_stream(tmp_path: Path):
+@pytest.mark.parametrize("fork", [True, False])
+def test_jobs_give_the_same_report_and_stream(tmp_path: Path, monkeypatch, fork: bool):
+    """Workers forked with the compiled game, or spawned to compile it from its IR."""
+    monkeypatch.setattr(runner, "can_fork", lambda: fork)
     game = rulepack.load("multzo")
     one = analyze(game, 16, ["random"] * 3, seed=9, out=tmp_path / "one.jsonl")
     two = analyze(game, 16, ["random"] * 3, seed=9, backend=Backend(jobs=2),
