@@ -14,6 +14,7 @@ the other.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -156,7 +157,10 @@ _worker: tuple[Any, Any] | None = None
 def _start_worker(work: "Work | tuple[Game, Any]") -> None:
     """Set a worker process up: compile the game again from its IR (a spawned
     worker) or keep the parent's compiled game (a forked one), and leave Ctrl-C
-    to the parent process (which then stops the workers)."""
+    to the parent process (which then stops the workers). What exists then lives
+    as long as the worker: it is frozen out of the garbage collector's sight
+    (``gc.freeze``), which then walks only what the games make (and, forked, no
+    longer writes to the pages shared with the parent)."""
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if isinstance(work, Work):
@@ -164,6 +168,7 @@ def _start_worker(work: "Work | tuple[Game, Any]") -> None:
         _worker = (Game(work.ir, work.file), work.task)
     else:
         _worker = work
+    gc.freeze()
 
 
 def _play_span(keys: list[Any]) -> ChunkResult:

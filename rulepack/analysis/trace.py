@@ -8,9 +8,10 @@ and at the end) each seat's score, to follow who leads: read again only when a
 zone or variable the score depends on has changed
 (:class:`~rulepack.analysis.reads.ScoreCache`).
 
-Legal actions come grouped by alternative, in the order of the ``choose``
-(:meth:`~rulepack.engine.state.State.legal_actions`), so when the first and the
-last have the same alternative, all have.
+Legal actions come in the order of their alternatives in the ``choose``
+(:meth:`~rulepack.engine.state.State.legal_actions`): the first action's and the
+last action's alternatives are legal, and only when they are not neighbours do the
+actions between them need a look.
 
 A turn begins at a decision when the turn's player (``current``), the turn count
 or the round differ from the last decision's inside a turn: so every turn of a
@@ -19,6 +20,7 @@ or the round differ from the last decision's inside a turn: so every turn of a
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -44,6 +46,8 @@ def alternative_offsets(inst: Any) -> list[int]:
         offsets.append(offsets[-1] + len(choice.alternatives))
     return offsets
 
+
+_ALT = operator.attrgetter("alt")
 
 #: Per compiled instance, what every game of it needs: :func:`alternative_offsets`
 #: and :func:`~rulepack.analysis.reads.score_reads` (computed once).
@@ -133,7 +137,6 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
     offsets, reads = instance_facts(inst)
     legal_n = [0] * offsets[-1]
     chosen_n = [0] * offsets[-1]
-    pending = [0] * len(inst.choices)
     branching: list[list[int]] = [[0, 0]]
     has_score = inst.score_fn is not None
     cache = ScoreCache(State.scores, reads) if has_score else None
@@ -172,17 +175,18 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
         row[0] += n
         row[1] += 1
         base = offsets[action.choice]
-        pending[action.choice] += 1
         chosen_n[base + action.alt] += 1
         if n == 1:
             forced += 1
-            legal_n[base + action.alt] += 1
-        else:
-            first = legal[0].alt
-            if first == legal[-1].alt:       # legal actions come grouped by alternative
-                legal_n[base + first] += 1
-            else:
-                for alt in {a.alt for a in legal}:
+        # legal actions come in the order of their alternatives: the first and the
+        # last are legal, and what lies between them only if they are not neighbours
+        first = legal[0].alt
+        last = legal[-1].alt
+        legal_n[base + first] += 1
+        if last != first:
+            legal_n[base + last] += 1
+            if last - first > 1:
+                for alt in set(map(_ALT, legal)) - {first, last}:
                     legal_n[base + alt] += 1
 
     bots = [make_agent(name, seed, p) for p, name in enumerate(seats)]
@@ -206,6 +210,8 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
     if has_score and scores is not None:
         samples.append((state.decisions, leader(scores, lowest)))
     changes, decided = lead_story(samples, winners, state.decisions)
+    # each decision chose one alternative of its decision point
+    pending = [sum(chosen_n[offsets[c]:offsets[c + 1]]) for c in range(len(inst.choices))]
     return {
         "winners": winners, "draw": draw, "scores": scores, "limit": limit,
         "decisions": state.decisions, "turns": turns, "rounds": max(rounds, state.round),
