@@ -16,6 +16,7 @@ offers r + 1 actions, so turns 1-2 have 2, turns 3-4 have 3, turns 5-6 have 4.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -266,3 +267,12 @@ def test_analyze_terminal_tables_and_errors():
         assert words in result.output
     assert run("analyze", LEAD, "--resume").exit_code == 2
     assert run("analyze", LEAD, "--cluster", "spark").exit_code == 2
+
+
+def test_html_without_matplotlib_fails_before_any_game(tmp_path: Path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rulepack.analysis.html", None)   # import fails
+    out = tmp_path / "games.jsonl"
+    result = run("analyze", LEAD, "--games", "4", "--out", str(out),
+                 "--html", str(tmp_path / "r.html"))
+    assert result.exit_code == 1 and "--html needs matplotlib" in result.output
+    assert not out.exists()

@@ -568,6 +568,13 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     from rulepack.cli.analyze import dead_rules, parse_team, report_renderable, variants
     if resume and out_path is None:
         raise click.UsageError("--resume continues the analysis in --out FILE")
+    write_html: Any = None
+    if html_path is not None:                # before the games, not after them
+        try:
+            from rulepack.analysis.html import write_html
+        except ImportError:
+            raise InvalidInput("--html needs matplotlib: pip install 'rulepack[analysis]'") \
+                from None
     if cluster is not None and cluster != "ray" and cluster != "auto" and \
             not cluster.startswith("ray://"):
         raise click.BadParameter(f"{cluster!r} is not ray, auto or ray://HOST:PORT",
@@ -603,12 +610,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
                 report = go(lambda done, total: advance(done))
         else:
             report = go()
-    if html_path is not None:
-        try:
-            from rulepack.analysis.html import write_html
-        except ImportError:
-            raise InvalidInput("--html needs matplotlib: pip install 'rulepack[analysis]'") \
-                from None
+    if write_html is not None:
         try:
             write_html(report, html_path)
         except OSError as exc:
