@@ -61,6 +61,7 @@ def test_frozen_copies_plain_values_and_refuses_zones():
     copy = frozen(value)
     value["a"].append(3)
     assert copy != frozen(value) and copy == frozen({"a": [1, 2]})
+    assert frozen(1) != frozen(True) and frozen([1]) != frozen([1.0])
     inst = rulepack.loads(HEAD.replace("{score}", "0").replace("{extra}", "")).instance(2, None)
     with pytest.raises(TypeError):
         frozen([inst.zone_refs[1]])

@@ -120,7 +120,8 @@ def score_reads(inst: Any) -> tuple[list[int], list[str]] | None:
 
 def frozen(value: Any) -> Any:
     """A copy of a plain variable value that later changes to it cannot touch
-    (lists and maps become tuples), to compare with ``==``.
+    (lists and maps become tuples, numbers and texts keep their type), to compare
+    with ``==``.
 
     :raises TypeError: the value holds something whose meaning depends on the
         state (a zone, a cell).
@@ -130,8 +131,10 @@ def frozen(value: Any) -> Any:
         return (t, tuple(frozen(v) for v in value))
     if t is dict:
         return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
-    if value is None or t is Piece or isinstance(value, (int, float, str)):
+    if value is None or t is Piece:
         return value
+    if isinstance(value, (int, float, str)):
+        return (t, value)                    # True == 1 == 1.0, but they are not the same
     raise TypeError(f"not a plain value: {value!r}")
 
 
