@@ -16,6 +16,7 @@ offers r + 1 actions, so turns 1-2 have 2, turns 3-4 have 3, turns 5-6 have 4.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ import rulepack
 from rulepack.analysis.analyze import analyze, read_stream
 from rulepack.analysis.report import coverage
 from rulepack.analysis.rules import phases_reached, rule_map
+from rulepack.analysis import runner
 from rulepack.analysis.runner import Backend
 from rulepack.analysis.stats import distribution, percentile
 from rulepack.analysis.trace import lead_story, leader, margin
@@ -202,7 +204,10 @@ def test_variants_side_by_side_on_the_same_seeds():
 
 
 # ---------------------------------------------------------------------- backends, streams
-def test_jobs_give_the_same_report_and_stream(tmp_path: Path):
+@pytest.mark.parametrize("fork", [True, False])
+def test_jobs_give_the_same_report_and_stream(tmp_path: Path, monkeypatch, fork: bool):
+    """Workers forked with the compiled game, or spawned to compile it from its IR."""
+    monkeypatch.setattr(runner, "can_fork", lambda: fork)
     game = rulepack.load("multzo")
     one = analyze(game, 16, ["random"] * 3, seed=9, out=tmp_path / "one.jsonl")
     two = analyze(game, 16, ["random"] * 3, seed=9, backend=Backend(jobs=2),
@@ -262,3 +267,12 @@ def test_analyze_terminal_tables_and_errors():
         assert words in result.output
     assert run("analyze", LEAD, "--resume").exit_code == 2
     assert run("analyze", LEAD, "--cluster", "spark").exit_code == 2
+
+
+def test_html_without_matplotlib_fails_before_any_game(tmp_path: Path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rulepack.analysis.html", None)   # import fails
+    out = tmp_path / "games.jsonl"
+    result = run("analyze", LEAD, "--games", "4", "--out", str(out),
+                 "--html", str(tmp_path / "r.html"))
+    assert result.exit_code == 1 and "--html needs matplotlib" in result.output
+    assert not out.exists()

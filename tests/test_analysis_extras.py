@@ -54,3 +54,19 @@ def test_a_local_two_worker_ray_cluster_gives_the_same_report(tmp_path: Path):
                 backend=Backend(jobs=2, cluster="ray"))
     assert info.value.diagnostics[0].location.line == 5
     assert "play it with --seed" in info.value.diagnostics[-1].message
+
+
+@pytest.mark.slow
+def test_the_worked_example_of_docs_analysis_md_prints_what_the_page_shows():
+    """Every line of the worked example's output block in docs/analysis.md is printed
+    by the command above it today (2000 games: in the slow step)."""
+    page = (Path(__file__).parent.parent / "docs" / "analysis.md").read_text(encoding="utf-8")
+    section = page[page.index("## A worked example"):]
+    command = re.search(r"```sh\nrulepack (analyze [^\n]+)\n```", section)
+    shown = re.search(r"```text\n(.*?)```", section, re.S)
+    assert command and shown
+    result = CliRunner().invoke(main, command.group(1).split(), env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    printed = " ".join(result.output.split())      # a table's title wraps at its width
+    for line in shown.group(1).splitlines():
+        assert " ".join(line.split()) in printed, line

@@ -9,6 +9,8 @@ decisiveness and drama, choice, rule coverage, variants side by side
   (``rulepack simulate`` plays through them too);
 - :mod:`~rulepack.analysis.trace` — one game watched: what every decision offered
   and took, turns, rounds, who leads;
+  :mod:`~rulepack.analysis.reads` — the zones and variables a score reads, so that
+  scores are read again only when one of them changed;
 - :mod:`~rulepack.analysis.rules` — the alternatives and phases of a ruleset, located;
 - :mod:`~rulepack.analysis.report` — the sections of one variant's report;
 - :mod:`~rulepack.analysis.analyze` — the analysis: variants, backends, JSON Lines

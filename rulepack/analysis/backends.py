@@ -31,4 +31,4 @@ def run(game: "Game", task: Any, keys: Sequence[Any], backend: Backend,
         for key in keys:
             on_result(key, task.play(game, key))
         return
-    run_in_processes(Work(game.ir, game.file, task), keys, workers, on_result)
+    run_in_processes(Work(game.ir, game.file, task), keys, workers, on_result, game)

@@ -91,21 +91,24 @@ def choice(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The branching factor (legal actions per decision): overall and by turn number
     (``turn`` 0 is before the first turn, or the whole game if it has no turns);
     and the forced moves, decisions with one legal action."""
-    legal = decisions = forced = 0
-    by_turn: list[list[int]] = []
+    forced = 0
+    totals: list[int] = []
+    counts: list[int] = []
     for r in records:
         forced += r["forced"]
-        for t, (total, count) in enumerate(r["branching"]):
-            while len(by_turn) <= t:
-                by_turn.append([0, 0])
-            by_turn[t][0] += total
-            by_turn[t][1] += count
-            legal += total
-            decisions += count
+        branching = r["branching"]
+        if len(branching) > len(totals):
+            grow = len(branching) - len(totals)
+            totals += [0] * grow
+            counts += [0] * grow
+        for t, (total, count) in enumerate(branching):
+            totals[t] += total
+            counts[t] += count
+    legal, decisions = sum(totals), sum(counts)
     return {
         "branching": legal / decisions if decisions else None,
         "by_turn": [{"turn": t, "mean": total / count, "decisions": count}
-                    for t, (total, count) in enumerate(by_turn) if count],
+                    for t, (total, count) in enumerate(zip(totals, counts)) if count],
         "forced": rate(forced, decisions),
     }
 
@@ -128,13 +131,21 @@ def coverage(records: Sequence[dict[str, Any]], rules: dict[str, Any]) -> dict[s
     chosen = [0] * len(groups)
     games_legal = [0] * len(groups)
     reached = [0] * len(phases)
+    at_choice = [[alts[i]["choice"] for i in flat] for flat in groups]
     for r in records:
+        r_legal, r_chosen, r_pending = r["legal"], r["chosen"], r["pending"]
         for g, flat in enumerate(groups):
-            lg = sum(r["legal"][i] for i in flat)
+            if len(flat) == 1:
+                lg = r_legal[flat[0]]
+                chosen[g] += r_chosen[flat[0]]
+                offered[g] += r_pending[at_choice[g][0]]
+            else:
+                lg = sum(r_legal[i] for i in flat)
+                chosen[g] += sum(r_chosen[i] for i in flat)
+                offered[g] += sum(r_pending[c] for c in at_choice[g])
             legal[g] += lg
-            chosen[g] += sum(r["chosen"][i] for i in flat)
-            offered[g] += sum(r["pending"][alts[i]["choice"]] for i in flat)
-            games_legal[g] += int(lg > 0)
+            if lg:
+                games_legal[g] += 1
         for k, yes in enumerate(phases_reached(phases, r["pending"], r["chosen"])):
             reached[k] += int(yes)
     n = len(records)

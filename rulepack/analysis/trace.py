@@ -4,7 +4,14 @@ The game is played by :func:`rulepack.agents.bots.play_out`; before each action 
 watcher reads, through the public engine API, the legal actions (``.choice``, the
 decision point, and ``.alt``, the alternative within it) and the action chosen,
 and at the first decision of every turn (at every decision before the first turn,
-and at the end) each seat's score, to follow who leads.
+and at the end) each seat's score, to follow who leads: read again only when a
+zone or variable the score depends on has changed
+(:class:`~rulepack.analysis.reads.ScoreCache`).
+
+Legal actions come in the order of their alternatives in the ``choose``
+(:meth:`~rulepack.engine.state.State.legal_actions`): the first action's and the
+last action's alternatives are legal, and only when they are not neighbours do the
+actions between them need a look.
 
 A turn begins at a decision when the turn's player (``current``), the turn count
 or the round differ from the last decision's inside a turn: so every turn of a
@@ -13,14 +20,18 @@ or the round differ from the last decision's inside a turn: so every turn of a
 
 from __future__ import annotations
 
+import operator
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rulepack.agents.bots import make_agent, play_out
+from rulepack.analysis.reads import ScoreCache, score_reads
+from rulepack.engine.state import State
 from rulepack.errors import Diagnostic, Location, RulepackError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import Action, State
+    from rulepack.engine.actions import Action
     from rulepack.game import Game
 
 #: The diagnostic code of a game stopped at its decision limit.
@@ -34,6 +45,21 @@ def alternative_offsets(inst: Any) -> list[int]:
     for choice in inst.choices:
         offsets.append(offsets[-1] + len(choice.alternatives))
     return offsets
+
+
+_ALT = operator.attrgetter("alt")
+
+#: Per compiled instance, what every game of it needs: :func:`alternative_offsets`
+#: and :func:`~rulepack.analysis.reads.score_reads` (computed once).
+_FACTS: "weakref.WeakKeyDictionary[Any, tuple[list[int], Any]]" = weakref.WeakKeyDictionary()
+
+
+def instance_facts(inst: Any) -> tuple[list[int], Any]:
+    """``(alternative_offsets(inst), score_reads(inst))``, computed once per instance."""
+    facts = _FACTS.get(inst)
+    if facts is None:
+        facts = _FACTS[inst] = (alternative_offsets(inst), score_reads(inst))
+    return facts
 
 
 def leader(scores: Sequence[float], lowest: bool) -> int | None:
@@ -108,51 +134,60 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
     players = len(seats)
     state = game.new_game(players, seed=seed, options=options, max_decisions=max_decisions)
     inst = state.inst
-    offsets = alternative_offsets(inst)
+    offsets, reads = instance_facts(inst)
     legal_n = [0] * offsets[-1]
     chosen_n = [0] * offsets[-1]
-    pending = [0] * len(inst.choices)
     branching: list[list[int]] = [[0, 0]]
     has_score = inst.score_fn is not None
+    cache = ScoreCache(State.scores, reads) if has_score else None
     lowest = inst.winner_rule == "lowest"
     samples: list[tuple[int, int | None]] = []
     forced = 0
     turns = rounds = 0
-    turn_key: tuple[int, int, int] | None = None
+    turn_key: tuple[int, Any, Any] | None = None
+    row = branching[0]
+    led: list[Any] = [None, None]            # the last scores read, and their leader
 
     def watch(st: "State", player: int, action: "Action") -> None:
-        nonlocal forced, turns, rounds, turn_key
+        nonlocal forced, turns, rounds, turn_key, row
         legal = st.legal_actions()
         n = len(legal)
-        current = st.turn_player
+        v = st.vars
+        current = v.get("current")
+        round_ = v.get("round") or 0
         sample = turns == 0
         if current is not None:
-            key = (st.turn_count, st.round, current)
+            key = (st.turn_count, round_, current)
             if key != turn_key:              # a turn begins
                 turn_key = key
                 turns += 1
-                branching.append([0, 0])
+                row = [0, 0]
+                branching.append(row)
                 sample = True
-        if st.round > rounds:
-            rounds = st.round
-        if sample and has_score:
-            scores = st.scores()
+        if round_ > rounds:
+            rounds = round_
+        if sample and cache is not None:
+            scores = cache.scores(st)
             if scores is not None:
-                samples.append((st.decisions, leader(scores, lowest)))
-        row = branching[turns]
-        row = branching[turns]
+                if scores is not led[0]:
+                    led[0], led[1] = scores, leader(scores, lowest)
+                samples.append((st.decisions, led[1]))
         row[0] += n
         row[1] += 1
-        if n == 1:
-            forced += 1
         base = offsets[action.choice]
-        pending[action.choice] += 1
         chosen_n[base + action.alt] += 1
         if n == 1:
-            legal_n[base + action.alt] += 1
-        else:
-            for alt in {a.alt for a in legal}:
-                legal_n[base + alt] += 1
+            forced += 1
+        # legal actions come in the order of their alternatives: the first and the
+        # last are legal, and what lies between them only if they are not neighbours
+        first = legal[0].alt
+        last = legal[-1].alt
+        legal_n[base + first] += 1
+        if last != first:
+            legal_n[base + last] += 1
+            if last - first > 1:
+                for alt in set(map(_ALT, legal)) - {first, last}:
+                    legal_n[base + alt] += 1
 
     bots = [make_agent(name, seed, p) for p, name in enumerate(seats)]
     limit = False
@@ -175,6 +210,8 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
     if has_score and scores is not None:
         samples.append((state.decisions, leader(scores, lowest)))
     changes, decided = lead_story(samples, winners, state.decisions)
+    # each decision chose one alternative of its decision point
+    pending = [sum(chosen_n[offsets[c]:offsets[c + 1]]) for c in range(len(inst.choices))]
     return {
         "winners": winners, "draw": draw, "scores": scores, "limit": limit,
         "decisions": state.decisions, "turns": turns, "rounds": max(rounds, state.round),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -56,7 +57,11 @@ def verbose_flag(f: Any) -> Any:
 
 @contextmanager
 def progress_bar(console: Any, label: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A transient rich progress bar of ``total`` games; yields ``advance(done)``."""
+    """A transient rich progress bar of ``total`` games; yields ``advance(done)``.
+
+    It is redrawn by ``advance`` (at most ten times a second), not by a thread of
+    its own: a process running one thread may fork its workers
+    (:func:`rulepack.analysis.runner.can_fork`)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -65,9 +70,18 @@ def progress_bar(console: Any, label: str, total: int) -> Iterator[Callable[[int
         TimeRemainingColumn,
     )
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as progress:
+                  TimeRemainingColumn(), console=console, transient=True,
+                  auto_refresh=False) as progress:
         task = progress.add_task("games", total=total)
-        yield lambda done: progress.update(task, completed=done)
+        drawn = [0.0]
+
+        def advance(done: int) -> None:
+            progress.update(task, completed=done)
+            now = time.monotonic()
+            if now - drawn[0] >= 0.1 or done >= total:
+                drawn[0] = now
+                progress.refresh()
+        yield advance
 
 
 def max_decisions_flag(f: Any) -> Any:
@@ -556,6 +570,13 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     from rulepack.cli.analyze import dead_rules, parse_team, report_renderable, variants
     if resume and out_path is None:
         raise click.UsageError("--resume continues the analysis in --out FILE")
+    write_html: Any = None
+    if html_path is not None:                # before the games, not after them
+        try:
+            from rulepack.analysis.html import write_html
+        except ImportError:
+            raise InvalidInput("--html needs matplotlib: pip install 'rulepack[analysis]'") \
+                from None
     if cluster is not None and cluster != "ray" and cluster != "auto" and \
             not cluster.startswith("ray://"):
         raise click.BadParameter(f"{cluster!r} is not ray, auto or ray://HOST:PORT",
@@ -591,12 +612,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
                 report = go(lambda done, total: advance(done))
         else:
             report = go()
-    if html_path is not None:
-        try:
-            from rulepack.analysis.html import write_html
-        except ImportError:
-            raise InvalidInput("--html needs matplotlib: pip install 'rulepack[analysis]'") \
-                from None
+    if write_html is not None:
         try:
             write_html(report, html_path)
         except OSError as exc:
