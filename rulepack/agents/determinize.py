@@ -227,8 +227,8 @@ class Sampler:
     The first is built by :func:`determinize`; each sample is a clone of it in
     which the pieces the player neither sees nor knows (see
     :attr:`State.knowledge`) are dealt anew among their places, piece for
-    piece of the same back. A view whose variables hold hidden pieces is
-    determinized in full each time (the variables must follow their pieces).
+    piece of the same back. (A variable holding a hidden piece keeps the
+    piece :func:`determinize` guessed for it, as good a guess as any.)
 
     :param inst, view, rng, memory, known: as for :func:`determinize`.
     """
@@ -236,12 +236,7 @@ class Sampler:
     def __init__(self, inst: "Instance", view: dict[str, Any], rng: Rng,
                  memory: Memory | None = None,
                  known: dict[int, tuple[str, Any]] | None = None) -> None:
-        self.inst = inst
-        self.view = view
-        self.memory = memory
-        self.known = known
         self.base = determinize(inst, view, rng, memory, known=known)
-        self.full = _holds_hidden(view["flow"]["vars"])
         assert self.base.knowledge is not None
         sure = self.base.knowledge[1]
         groups: dict[str, list[tuple[int, int]]] = {}
@@ -256,9 +251,6 @@ class Sampler:
 
     def sample(self, rnd: Any) -> "State":
         """A new determinization; ``rnd`` is a :class:`random.Random`."""
-        if self.full:
-            return determinize(self.inst, self.view, Rng(rnd.getrandbits(62)), self.memory,
-                               known=self.known)
         st = self.base.clone()
         zones = st.zones
         loc = st.loc
@@ -277,11 +269,3 @@ class Sampler:
 
 def _piece_id(p: Piece) -> int:
     return p.id
-
-
-def _holds_hidden(data: Any) -> bool:
-    if isinstance(data, list):
-        return any(_holds_hidden(v) for v in data)
-    if isinstance(data, dict):
-        return "hidden" in data or any(_holds_hidden(v) for v in data.values())
-    return False
