@@ -22,7 +22,7 @@ from rulepack.agents.bots import (AgentSpecError, Decision, RandomAgent, check_s
                                   notify, parse_spec, play_out, seen_before)
 from rulepack.agents.determinize import Sampler, determinize
 from rulepack.agents.search import SearchOptions
-from rulepack.agents.strong import ISMCTSAgent, MCTSAgent
+from rulepack.agents.strong import MCTSAgent
 from rulepack.cli.main import main
 from rulepack.engine.actions import ChanceEvent
 from rulepack.engine.rng import Rng

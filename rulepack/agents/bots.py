@@ -59,7 +59,12 @@ class Decision:
 
 
 class Agent(Protocol):
-    """The agent interface: ``choose`` returns an index into ``decision.actions``."""
+    """The agent interface: ``choose`` returns an index into ``decision.actions``.
+
+    An agent may also define ``observe(view, reveals)``: :func:`notify` calls it
+    with its view after every action (and, if the agent's ``sees_actions`` is
+    true, with ``action=`` the action as it saw it, see :func:`seen_action`).
+    """
 
     name: str
 
