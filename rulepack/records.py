@@ -338,14 +338,18 @@ def read_record(path: str | Path) -> Record:
     if header["format"] != FORMAT:
         raise _error(display, first, f"unknown record format {header['format']!r} "
                      f"(this rulepack reads {FORMAT})")
-    from rulepack.agents.bots import AGENTS
+    from rulepack.agents.bots import AGENTS, SEARCH_AGENTS, AgentSpecError, check_spec
     if not len(header["seats"]) == len(header["agents"]) == header["players"]:
         raise _error(display, first, f"the header has {header['players']} players, "
                      f"{len(header['seats'])} seats and {len(header['agents'])} agents")
     for agent in header["agents"]:
-        if agent != "human" and agent not in AGENTS:
+        if agent == "human":
+            continue
+        try:
+            check_spec(agent)
+        except AgentSpecError:
             raise _error(display, first, f"unknown agent {agent!r} (agents: human, "
-                         f"{', '.join(sorted(AGENTS))})")
+                         f"{', '.join(sorted([*AGENTS, *SEARCH_AGENTS]))})") from None
     record = Record(display, header, warnings=warnings, cut=cut)
     expected = 1
     for number, data in lines[1:]:

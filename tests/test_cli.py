@@ -78,9 +78,10 @@ def test_the_cli_knows_the_engines_agents_and_limits():
     """The names the options accept are written out in rulepack.cli.args (so that the
     commands load no engine to declare them); they are the engine's."""
     from rulepack.cli import args
-    from rulepack.agents.bots import AGENTS
+    from rulepack.agents.bots import AGENTS, SEARCH_AGENTS
     from rulepack.engine.state import DEFAULT_MAX_DECISIONS
-    assert args.AGENT_NAMES == tuple(sorted(AGENTS))
+    assert args.AGENT_NAMES == tuple(sorted([*AGENTS, *SEARCH_AGENTS]))
+    assert args.SEARCH_AGENT_NAMES == tuple(sorted(SEARCH_AGENTS))
     assert args.DEFAULT_MAX_DECISIONS == DEFAULT_MAX_DECISIONS
 
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from rulepack.errors import Location, RulesetRuntimeError
-from rulepack.patterns.match import PatternBudgetError
 from rulepack.engine.rng import Rng, mix_seed
-from rulepack.engine.runtime import RuleValueError
+from rulepack.engine.values import Piece
+from rulepack.agents.value import WIN_VALUE, evaluate, has_hidden as _has_hidden  # noqa: F401
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -60,7 +59,12 @@ class Decision:
 
 
 class Agent(Protocol):
-    """The agent interface: ``choose`` returns an index into ``decision.actions``."""
+    """The agent interface: ``choose`` returns an index into ``decision.actions``.
+
+    An agent may also define ``observe(view, reveals)``: :func:`notify` calls it
+    with its view after every action (and, if the agent's ``sees_actions`` is
+    true, with ``action=`` the action as it saw it, see :func:`seen_action`).
+    """
 
     name: str
 
@@ -103,10 +107,11 @@ class Memory:
         """Learn from a view and from the pieces shown since the last one.
 
         :param reveals: public reveals, each ``{"zone": label, "places": [[position,
-            piece id], ...]}`` (pieces turned up and down again between two views).
+            piece id], ...]}`` (pieces turned up and down again between two views),
+            and shuffles, ``{"zone": label, "shuffled": True}``.
         """
         for reveal in reveals or []:
-            for pos, pid in reveal["places"]:
+            for pos, pid in reveal.get("places", ()):
                 if pos is None:
                     continue
                 for key in [k for k, v in self.places.items() if v == pid]:
@@ -228,54 +233,8 @@ class MemoryAgent(LookaheadAgent):
         super().__init__(seed, samples=samples, depth=1)
 
 
-#: Value of a won game for :func:`evaluate` (a loss counts the negative).
-WIN_VALUE = 1_000_000.0
-
-
-def evaluate(st: Any, player: int) -> float:
-    """How good a position is for ``player``: the game's result at the end, else the
-    ruleset's ``heuristic(player)``, else its ``score(player)``, else 0."""
-    if st.terminal:
-        winners = st.result()["winners"]
-        if player in winners:
-            return WIN_VALUE / len(winners)
-        return -WIN_VALUE if winners else 0.0
-    inst = st.inst
-    if inst.heuristic_fn is not None:
-        name = inst.heuristic_param
-        st.vars[name] = player
-        try:
-            value = inst.heuristic_fn(st)
-        except (RuleValueError, PatternBudgetError) as exc:
-            at = (inst.ir.get("heuristic") or {}).get("at") or [None, None]
-            raise RulesetRuntimeError.at(f"the heuristic cannot be computed: {exc}",
-                                         Location(inst.file, at[0] or None, at[1] or None),
-                                         code="runtime") from None
-        finally:
-            st.vars.pop(name, None)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise RulesetRuntimeError.at("a heuristic must be a number", Location(inst.file),
-                                         code="bad-score")
-        return float(value)
-    if inst.score_fn is not None:
-        return float(st.score(player))
-    return 0.0
-
-
-def _has_hidden(view: dict[str, Any]) -> bool:
-    for zone in view["zones"].values():
-        if zone.get("hidden"):
-            return True
-        if zone["kind"] == "grid":
-            if any(c["piece"] and c["piece"].get("hidden") for c in zone["cells"]):
-                return True
-        elif zone["kind"] != "pile" and any(p.get("hidden") for p in zone["pieces"]):
-            return True
-    return False
-
-
 #: Agents by name, as the CLI's ``--seat`` option knows them.
-AGENTS: dict[str, Callable[[int], Any]] = {
+AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
     "first": FirstAgent,
     "lookahead": LookaheadAgent,
@@ -283,15 +242,80 @@ AGENTS: dict[str, Callable[[int], Any]] = {
     "memory": MemoryAgent,
 }
 
+#: The search agents (:mod:`rulepack.agents.strong`), which take options
+#: (``NAME:OPTION=VALUE,...``); their module is loaded only when one is asked for.
+SEARCH_AGENTS = ("mcts", "ismcts", "pimc")
+
+
+class AgentSpecError(ValueError):
+    """A ``--seat`` agent spec that names no agent or gives a bad option."""
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:iterations=300,c=1.4"`` → ``("mcts", {"iterations": "300", "c": "1.4"})``.
+
+    :raises AgentSpecError: an unknown agent, options for an agent that takes
+        none, or an option that is not ``NAME=VALUE``.
+    """
+    name, sep, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in AGENTS and name not in SEARCH_AGENTS:
+        raise AgentSpecError(f"unknown agent {name!r} (agents: "
+                             f"{', '.join(sorted([*AGENTS, *SEARCH_AGENTS]))})")
+    options: dict[str, str] = {}
+    for pair in rest.split(",") if sep and rest.strip() else []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise AgentSpecError(f"{pair!r} in {spec!r} is not OPTION=VALUE")
+        options[key.strip().lower()] = value.strip()
+    if options and name not in SEARCH_AGENTS:
+        raise AgentSpecError(f"the {name} agent takes no options")
+    return name, options
+
+
+def check_spec(spec: str) -> str:
+    """``spec`` checked and written canonically (lower case, no spaces).
+
+    :raises AgentSpecError: see :func:`parse_spec`; a bad option value.
+    """
+    name, options = parse_spec(spec)
+    search_options(spec, options)
+    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+
+
+def search_options(spec: str, options: dict[str, str]) -> Any:
+    """The :class:`~rulepack.agents.search.SearchOptions` of a spec's options.
+
+    :raises AgentSpecError: an unknown option or a bad value.
+    """
+    from rulepack.agents.search import SearchOptions
+    try:
+        return SearchOptions.parse(options)
+    except ValueError as exc:
+        raise AgentSpecError(f"{spec}: {exc}") from None
+
 
 def agent_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for a game seeded with ``game_seed``."""
     return mix_seed(game_seed, "agent", seat)
 
 
-def make_agent(name: str, game_seed: int, seat: int) -> Any:
-    """Build a registered agent for a seat. :raises KeyError: unknown name."""
-    return AGENTS[name](agent_seed(game_seed, seat))
+def make_agent(spec: str, game_seed: int, seat: int) -> Any:
+    """Build an agent for a seat from its spec: a name, or for a search agent
+    ``NAME:OPTION=VALUE,...`` (see :class:`~rulepack.agents.search.SearchOptions`;
+    the option ``seed=N`` seeds it as a game seeded ``N`` would).
+
+    :raises KeyError: an unknown name. :raises AgentSpecError: bad options.
+    """
+    if ":" not in spec and spec not in SEARCH_AGENTS:
+        return AGENTS[spec](agent_seed(game_seed, seat))
+    name, options = parse_spec(spec)
+    if name not in SEARCH_AGENTS:
+        return AGENTS[name](agent_seed(game_seed, seat))
+    from rulepack.agents.strong import SEARCHERS
+    opts = search_options(spec, options)
+    seed = agent_seed(game_seed if opts.seed is None else opts.seed, seat)
+    return SEARCHERS[name](seed, search=opts)
 
 
 def play_out(state: "State", agents: list[Any],
@@ -314,25 +338,71 @@ def play_out(state: "State", agents: list[Any],
         if on_action is not None:
             on_action(state, player, action)
         start = len(state.history)
+        before = seen_before(state, action, observers)
         state._apply(action)
         if after_action is not None:
             after_action(state, player, index, start)
-        notify(observers, state, start)
+        notify(observers, state, start, before)
     return state
 
 
-def notify(observers: list[tuple[int, Any]], state: "State", since: int | None = None) -> None:
-    """Show each observing agent its view of ``state`` (after every action) and the
-    pieces the flow showed to everyone since history entry ``since``."""
+def seen_before(state: "State", action: Any, observers: list[tuple[int, Any]]) -> dict[int, set[int]]:
+    """For each observing seat, the pieces of ``action`` it sees before it is taken
+    (pass it to :func:`notify` after taking it)."""
+    if not observers:
+        return {}
+    pieces = pieces_of(action.values)
+    return {seat: {p.id for p in pieces if state.visible(p, seat)} for seat, _ in observers}
+
+
+def pieces_of(value: Any) -> list[Piece]:
+    """Every piece inside an action value (tuples and lists included)."""
+    if type(value) is Piece:
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [p for v in value for p in pieces_of(v)]
+    return []
+
+
+def seen_action(state: "State", action: Any, seat: int, before: set[int]) -> tuple[Any, ...]:
+    """An action as ``seat`` saw it: ``(choice, alternative, values)`` with each piece
+    as ``("piece", id)`` if the seat saw it before (``before``) or after the action,
+    else ``("hidden", back)``; other values as they are (they are public)."""
+    def mask(v: Any) -> Any:
+        if type(v) is Piece:
+            if v.id in before or state.visible(v, seat):
+                return ("piece", v.id)
+            return ("hidden", v.back)
+        if isinstance(v, (list, tuple)):
+            return tuple(mask(x) for x in v)
+        return v
+    return (action.choice, action.alt, tuple(mask(v) for v in action.values))
+
+
+def notify(observers: list[tuple[int, Any]], state: "State", since: int | None = None,
+           before: dict[int, set[int]] | None = None) -> None:
+    """Show each observing agent its view of ``state`` (after every action), the
+    pieces the flow showed to everyone and the zones it shuffled since history
+    entry ``since``, and, given ``before`` (from :func:`seen_before`), the action
+    as the agent saw it (:func:`seen_action`), to agents whose ``observe`` takes it."""
     if not observers:
         return
-    from rulepack.engine.state import Reveal
-    reveals = []
+    from rulepack.engine.state import Action, ChanceEvent, Reveal
+    reveals: list[dict[str, Any]] = []
+    taken = None
     if since is not None:
         for event in state.history[since:]:
             if isinstance(event, Reveal):
                 reveals.append({"zone": event.zone,
                                 "places": [[pos, p.id] for pos, p in zip(event.places,
                                                                          event.pieces)]})
+            elif isinstance(event, ChanceEvent) and event.kind == "shuffle":
+                reveals.append({"zone": event.detail, "shuffled": True})
+            elif isinstance(event, Action) and taken is None:
+                taken = event
     for seat, agent in observers:
-        agent.observe(state.view(seat), reveals)
+        if taken is not None and before is not None and getattr(agent, "sees_actions", False):
+            agent.observe(state.view(seat), reveals,
+                          action=seen_action(state, taken, seat, before.get(seat, set())))
+        else:
+            agent.observe(state.view(seat), reveals)

@@ -36,17 +36,22 @@ Memory = dict[tuple[str, Any], int]
 
 
 def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
-                memory: Memory | None = None, max_decisions: int = 100_000) -> "State":
+                memory: Memory | None = None, max_decisions: int = 100_000,
+                known: dict[int, tuple[str, Any]] | None = None) -> "State":
     """A state of ``inst`` consistent with ``view`` (and with ``memory``).
 
     :param view: ``State.view(player)`` output for this instance.
     :param rng: the caller's generator; it fixes the deal of hidden pieces and
         the new state's own chance events.
     :param memory: places where the player believes hidden pieces are.
+    :param known: piece id → (zone label, position) of hidden pieces the player
+        has followed (see :class:`~rulepack.agents.belief.Belief`); position
+        ``None`` for a pile. They go there first, before ``memory``.
     :raises RulesetRuntimeError: the view does not fit the instance.
     """
     from rulepack.engine.state import State
 
+    followed = known or {}
     player = int(view["player"])
     labels = {z.label: z.index for z in inst.zones}
     zones: list[list[Any]] = [[] for _ in inst.zones]
@@ -127,10 +132,22 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                 sided.append(piece)
     known = set(seen)
     remaining: list[tuple[int, Any, str]] = []
-    memory = memory or {}
+    memory = dict(memory or {})
+    in_pile: dict[str, list[int]] = {}
+    for pid, (label, pos) in followed.items():
+        if pos is None:
+            in_pile.setdefault(label, []).append(pid)
+        else:
+            memory[(label, pos)] = pid
     for zi, pos, kind in holes:
-        remembered = memory.get((inst.zones[zi].label, pos))
+        label = inst.zones[zi].label
+        remembered = memory.get((label, pos))
         candidates = pool.get(kind, [])
+        if pos is None and in_pile.get(label):
+            ids = {p.id for p in candidates}
+            remembered = next((pid for pid in in_pile[label] if pid in ids), None)
+            if remembered is not None:
+                in_pile[label].remove(remembered)
         hit = next((p for p in candidates if p.id == remembered), None) \
             if remembered is not None else None
         if hit is not None:
@@ -289,3 +306,54 @@ def _decode_masked(inst: "Instance", data: Any, pick: _HiddenPicker) -> Any:
                     for k, v in data["map"]}
         return decode(inst, data)
     return data
+
+
+class Sampler:
+    """Draws determinizations of one view quickly, for a search that wants a new
+    one at every iteration.
+
+    The first is built by :func:`determinize`; each sample is a clone of it in
+    which the pieces the player neither sees nor knows (see
+    :attr:`State.knowledge`) are dealt anew among their places, piece for
+    piece of the same back. (A variable holding a hidden piece keeps the
+    piece :func:`determinize` guessed for it, as good a guess as any.)
+
+    :param inst, view, rng, memory, known: as for :func:`determinize`.
+    """
+
+    def __init__(self, inst: "Instance", view: dict[str, Any], rng: Rng,
+                 memory: Memory | None = None,
+                 known: dict[int, tuple[str, Any]] | None = None) -> None:
+        self.base = determinize(inst, view, rng, memory, known=known)
+        assert self.base.knowledge is not None
+        sure = self.base.knowledge[1]
+        groups: dict[str, list[tuple[int, int]]] = {}
+        for zi, zone in enumerate(self.base.zones):
+            for pos, p in enumerate(zone):
+                if p is not None and p.id not in sure:
+                    groups.setdefault(p.back, []).append((zi, pos))
+        self.groups = [g for g in groups.values() if len(g) > 1]
+        self.piles = {zi for g in self.groups for zi, _ in g
+                      if inst.zones[zi].kind == "pile"}
+        self.grids = any(inst.zones[zi].kind == "grid" for g in self.groups for zi, _ in g)
+
+    def sample(self, rnd: Any) -> "State":
+        """A new determinization; ``rnd`` is a :class:`random.Random`."""
+        st = self.base.clone()
+        zones = st.zones
+        loc = st.loc
+        for group in self.groups:
+            pieces = [zones[zi][pos] for zi, pos in group]
+            rnd.shuffle(pieces)
+            for (zi, pos), p in zip(group, pieces):
+                st._writable(zi)[pos] = p
+                loc[p.id] = zi
+        for zi in self.piles:
+            zones[zi].sort(key=_piece_id)
+        if self.grids:
+            st._slots = None
+        return st
+
+
+def _piece_id(p: Piece) -> int:
+    return p.id

@@ -20,8 +20,10 @@ DEFAULT_BOT = "random"
 # Written out, not imported, so that the commands can declare their options
 # without loading the engine (``rulepack --help`` stays fast); tests/test_cli.py
 # checks that they agree with the engine's.
-#: The names of the agents of ``rulepack.agents.bots.AGENTS``, sorted.
-AGENT_NAMES = ("first", "greedy", "lookahead", "memory", "random")
+#: The names of the agents of ``rulepack.agents.bots.AGENTS`` and ``SEARCH_AGENTS``, sorted.
+AGENT_NAMES = ("first", "greedy", "ismcts", "lookahead", "mcts", "memory", "pimc", "random")
+#: The agents that take options, ``NAME:OPTION=VALUE,...`` (``SEARCH_AGENTS``).
+SEARCH_AGENT_NAMES = ("ismcts", "mcts", "pimc")
 #: ``rulepack.engine.state.DEFAULT_MAX_DECISIONS``.
 DEFAULT_MAX_DECISIONS = 100_000
 
@@ -29,6 +31,41 @@ DEFAULT_MAX_DECISIONS = 100_000
 def seat_kinds() -> list[str]:
     """Every name ``--seat`` accepts: the registered agents and ``human``."""
     return list(AGENT_NAMES) + [HUMAN]
+
+
+class AgentSpec(click.ParamType):
+    """A ``--seat`` value: an agent name, ``human`` (if allowed), or a search agent
+    with options, ``mcts:iterations=300,c=1.4``. Converted to its canonical text
+    (lower case, no spaces); a bad one is a usage error (exit 2)."""
+
+    name = "agent"
+
+    def __init__(self, human: bool = True) -> None:
+        self.human = human
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "KIND" if self.human else "AGENT"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip().lower()
+        if self.human and text == HUMAN:
+            return text
+        if text.partition(":")[0] not in AGENT_NAMES:
+            kinds = seat_kinds() if self.human else list(AGENT_NAMES)
+            self.fail(f"{value!r} is not one of {', '.join(kinds)} "
+                      f"(search agents take options: {SEARCH_AGENT_NAMES[1]}:iterations=300)",
+                      param, ctx)
+        from rulepack.agents.bots import AgentSpecError, check_spec
+        try:
+            return check_spec(text)
+        except AgentSpecError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+#: What ``--seat`` says of search agents' options, in the commands' help.
+SPEC_HELP = ("mcts, ismcts and pimc take options, e.g. ismcts:iterations=2000 or "
+             "mcts:seconds=0.5,c=1.4 (see docs/agents.md)")
 
 
 def jsonable(value: Any) -> Any:

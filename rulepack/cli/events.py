@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from rulepack.agents.bots import pieces_of
 from rulepack.engine.actions import Narration
 from rulepack.engine.sightings import apply_watched
 from rulepack.engine.state import Action, ChanceEvent, Reveal
@@ -39,15 +40,6 @@ class Event:
     kind: str
     player: int | None
     text: str
-
-
-def pieces_of(value: Any) -> list[Piece]:
-    """Every piece inside an action value (tuples and lists included)."""
-    if type(value) is Piece:
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [p for v in value for p in pieces_of(v)]
-    return []
 
 
 def _action_pieces(action: Action) -> list[Piece]:

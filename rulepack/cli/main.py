@@ -173,9 +173,9 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
 @main.command()
 @click.argument("ruleset")
 @click.option("--seat", "--agent", "seats", multiple=True, metavar="KIND",
-              type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
+              type=cli_args.AgentSpec(),
               help=f"Who plays the next seat: {', '.join(cli_args.seat_kinds())} (repeatable; "
-                   "--agent is another name for it).")
+                   f"--agent is another name for it); {cli_args.SPEC_HELP}.")
 @click.option("--players", "-n", type=int,
               help="Number of players; seats not given by --seat are random bots.")
 @click.option("--seed", type=int, default=None,
@@ -366,7 +366,7 @@ def replay(record_path: str, as_json: bool, html_path: str | None, ruleset: str 
 @click.option("--players", "-n", type=int,
               help="Number of players (default: the smallest, or one per --seat).")
 @click.option("--seat", "seats", multiple=True, metavar="AGENT",
-              type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
+              type=cli_args.AgentSpec(human=False),
               help="The bot of the next seat (repeatable; the rest are random bots).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of every shuffle and bot choice, as for `rulepack play`.")
@@ -406,7 +406,7 @@ def render(source: str, players: int | None, seats: tuple[str, ...], seed: int,
 @main.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
 @click.option("--seat", "seats", multiple=True, metavar="KIND",
-              type=click.Choice(cli_args.seat_kinds(), case_sensitive=False),
+              type=cli_args.AgentSpec(),
               help="Who plays each seat from now on (give one per seat; default: as recorded).")
 @click.option("--no-chance", is_flag=True, help="Do not print chance events (shuffles...).")
 @ruleset_flag
@@ -458,10 +458,10 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool,
               help="Seed of the simulation; game i is seeded mix_seed(SEED, i).")
 @option_flag
 @click.option("--seat", "--agent", "agents", multiple=True, metavar="NAME",
-              type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
+              type=cli_args.AgentSpec(human=False),
               help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
                    "one --seat for all seats. Default: random. --agent is another name "
-                   "for it.")
+                   f"for it; {cli_args.SPEC_HELP}.")
 @max_decisions_flag
 @click.option("--rotate", is_flag=True,
               help="Rotate the seats: game i puts the k-th --seat in seat (k + i) mod "
@@ -527,10 +527,10 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
 @click.option("--variant", "variant_sets", multiple=True, metavar="'NAME=V NAME=V'",
               help="A whole option set as one variant (repeatable).")
 @click.option("--seat", "--agent", "agents", multiple=True, metavar="NAME",
-              type=click.Choice(cli_args.AGENT_NAMES, case_sensitive=False),
+              type=cli_args.AgentSpec(human=False),
               help=f"Agent of each seat, in order ({', '.join(cli_args.AGENT_NAMES)}); "
                    "one --seat for all seats. Default: random. --agent is another name "
-                   "for it.")
+                   f"for it; {cli_args.SPEC_HELP}.")
 @click.option("--no-rotate", is_flag=True,
               help="Keep each --seat agent in its seat (default: game i puts the k-th agent in "
                    "seat (k + i) mod players).")

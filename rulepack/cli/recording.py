@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.cli.args import HUMAN
 from rulepack.cli.session import bot_index, make_agents
 from rulepack.errors import Diagnostic, Location
-from rulepack.agents.bots import make_agent, notify
+from rulepack.agents.bots import make_agent, notify, seen_before
 from rulepack.records import Record, RecordWriter, replay
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,8 +94,11 @@ class Resumed:
             self.agents[seat] = recorded_bots[seat] if same else make_agent(kind, self.seed, seat)
         observers = [(s, a) for s, a in self.agents.items() if hasattr(a, "observe")]
         self.diverged: list[int] = []
+        before: dict[int, set[int]] = {}
 
         def follow(state: "State", player: int, index: int) -> None:
+            before.clear()
+            before.update(seen_before(state, state.legal_actions()[index], observers))
             agent = self.agents.get(player)
             # a different choice means the bot itself has changed since
             if agent is not None and agent is recorded_bots.get(player) \
@@ -103,7 +106,7 @@ class Resumed:
                 self.diverged.append(state.decisions + 1)
 
         def observe(state: "State", since: int) -> None:
-            notify(observers, state, since)
+            notify(observers, state, since, before)
 
         result = replay(record, on_decision=follow, after_decision=observe, ruleset=ruleset)
         self.game = result.game

@@ -24,7 +24,7 @@ from rulepack.cli import render
 from rulepack.cli.args import HUMAN
 from rulepack.cli.events import Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
-from rulepack.agents.bots import Decision, make_agent, notify
+from rulepack.agents.bots import Decision, make_agent, notify, seen_before
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game
@@ -174,10 +174,11 @@ class Session:
                 index = self.ask_human(player)
             action = self.state.legal_actions()[index]
             since = len(self.state.history)
+            before = seen_before(self.state, action, self.observers)
             events = step(self.state, action, self.viewers)
             if self.recorder is not None:
                 self.recorder.after(self.state, player, index, since)
-            notify(self.observers, self.state, since)
+            notify(self.observers, self.state, since, before)
             scores_note, round_note = self._public_notes()
             for v in self.viewers:
                 if round_note:

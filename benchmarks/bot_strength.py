@@ -1,0 +1,263 @@
+"""How strong the search bots are, and how fast they search (issue 14's targets).
+
+Outside the test suite: the matches take hours at full size on a small machine.
+From the repository root::
+
+    .venv/bin/python benchmarks/bot_strength.py --games 200 --jobs 2        # everything
+    .venv/bin/python benchmarks/bot_strength.py --only tictactoe,connect4   # some matches
+    .venv/bin/python benchmarks/bot_strength.py --speed                     # speed only
+    .venv/bin/python benchmarks/bot_strength.py --games 20 --json > strength.json
+
+**Matches.** Each is ``rulepack simulate RULESET --rotate`` with the agents
+below (game ``i`` seats the ``k``-th agent in seat ``(k + i) mod players``), so
+``rulepack simulate`` reproduces any line, e.g.::
+
+    rulepack simulate multiplay -n 2 --rotate -g 200 -j 2 \\
+        --seat mcts:iterations=300 --seat greedy
+
+It reports each agent's wins, win rate and 95% (Wilson) interval, and whether the
+target holds. The PackKub "hold" match uses the scripted player of
+``benchmarks/packkub_strategies.py`` (not a registered agent), played here
+with the same seating.
+
+**Speed.** For every bundled ruleset: a position half-way through a random game
+(seed 1), then ``--iterations`` iterations of ``ismcts`` (``mcts`` for games
+without hidden pieces) from it, reported as iterations per second; for Multzo
+(3 players) also the time of as many games of the hand-written reference
+(``../shared/reference/multzo_ref.py``, in the same run) and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+# Run from a checkout without installing: make ``import rulepack`` find the package.
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import rulepack  # noqa: E402
+from rulepack.analysis.runner import lineup  # noqa: E402
+from rulepack.analysis.stats import wilson_interval  # noqa: E402
+from rulepack.agents.bots import Decision, play_out  # noqa: E402
+from rulepack.cli.session import make_agents  # noqa: E402
+from rulepack.cli.simulate import game_seed, simulate  # noqa: E402
+
+
+def above(rate: float) -> Callable[[dict[str, Any]], bool]:
+    """Target: the first agent's win rate is at least ``rate``."""
+    return lambda entry: entry["win_rate"] >= rate
+
+
+def interval_above(rate: float) -> Callable[[dict[str, Any]], bool]:
+    """Target: the first agent's 95% interval lies above ``rate``."""
+    return lambda entry: entry["win_rate_ci95"][0] > rate
+
+
+def never_loses(summary: dict[str, Any]) -> bool:
+    first, *others = summary["agents"]
+    return all(o["wins"] == 0 for o in others)
+
+
+#: name → (ruleset, options, agents (the one measured first), target text, check).
+#: A check takes the first agent's entry of the summary, or (``never_loses``) the summary.
+MATCHES: dict[str, tuple[str, dict[str, Any], list[str], str, Any]] = {
+    "multiplay": ("multiplay", {}, ["mcts:iterations=300", "greedy"],
+                  "wins >= 65%", above(0.65)),
+    "mismemory": ("mismemory", {}, ["ismcts:iterations=300", "memory"],
+                  "wins >= 60%", above(0.60)),
+    "packkub": ("packkub", {"rounds": 1}, ["ismcts:iterations=200", "greedy"],
+                "wins >= 60%", above(0.60)),
+    "packkub-hold": ("packkub", {"rounds": 1}, ["ismcts:iterations=200", "hold"],
+                     "not beaten: wins >= the hold player's", None),
+    "multzo": ("multzo", {}, ["ismcts:iterations=300", "lookahead", "lookahead"],
+               "interval above 33%", interval_above(1 / 3)),
+    "tictactoe": ("tic-tac-toe", {}, ["mcts:iterations=1000", "random"],
+                  "never loses", never_loses),
+    "tictactoe-self": ("tic-tac-toe", {}, ["mcts:iterations=1000", "mcts:iterations=1000"],
+                       "draws >= 90%", None),
+    "connect4": ("connect-four", {}, ["mcts:iterations=1000", "random"],
+                 "wins >= 95%", above(0.95)),
+}
+
+
+def run_match(name: str, games: int, jobs: int, seed: int) -> dict[str, Any]:
+    ruleset, options, agents, target, check = MATCHES[name]
+    game = rulepack.load(ruleset)
+    started = time.perf_counter()
+    if "hold" in agents:
+        summary = hold_match(game, games, agents, options, seed)
+    else:
+        summary = simulate(game, games, agents, seed=seed, options=options or None,
+                           rotate=True, jobs=jobs)
+    first = summary["agents"][0]
+    if name == "packkub-hold":
+        ok = first["wins"] >= summary["agents"][1]["wins"]
+    elif name == "tictactoe-self":
+        ok = summary["draws"] >= 0.9 * games
+    elif check is never_loses:
+        ok = never_loses(summary)
+    else:
+        ok = check(first)
+    return {"match": name, "ruleset": ruleset, "options": options, "agents": agents,
+            "games": games, "target": target, "met": bool(ok),
+            "results": [{k: a[k] for k in ("name", "wins", "win_rate", "win_rate_ci95")}
+                        for a in summary["agents"]],
+            "draws": summary["draws"], "seconds": time.perf_counter() - started,
+            "command": command(ruleset, options, agents, games, seed)}
+
+
+def command(ruleset: str, options: dict[str, Any], agents: list[str], games: int,
+            seed: int) -> str:
+    opts = " ".join(f"-o {k}={v}" for k, v in options.items())
+    seats = " ".join(f"--seat {a}" for a in agents)
+    return (f"rulepack simulate {ruleset} -n {len(agents)} --rotate -g {games} --seed {seed} "
+            f"{opts} {seats}").replace("  ", " ")
+
+
+def hold_match(game: Any, games: int, agents: list[str], options: dict[str, Any],
+               seed: int) -> dict[str, Any]:
+    """The scripted hold player against a registered agent, seated as ``simulate
+    --rotate`` seats them (one process)."""
+    from packkub_strategies import HoldAgent
+
+    from rulepack.agents.bots import agent_seed
+    players = len(agents)
+    wins = [0] * players
+    draws = 0
+    for i in range(games):
+        s = game_seed(seed, i)
+        seats = lineup(agents, i, True)
+        bots = make_agents([k if k != "hold" else "random" for k in seats], s)
+        for seat, kind in enumerate(seats):
+            if kind == "hold":
+                bots[seat] = HoldAgent(agent_seed(s, seat))
+        state = game.new_game(players, seed=s, options=options)
+        play_out(state, [bots[p] for p in range(players)])
+        winners = state.result()["winners"]
+        draws += not winners
+        for w in winners:
+            wins[agents.index(seats[w])] += 1
+    out = []
+    for k, name in enumerate(agents):
+        lo, hi = wilson_interval(wins[k], games)
+        out.append({"name": name, "wins": wins[k], "win_rate": wins[k] / games,
+                    "win_rate_ci95": [lo, hi]})
+    return {"agents": out, "draws": draws}
+
+
+# ---------------------------------------------------------------------- speed
+#: ruleset, players, options for the speed table
+SPEED = [("multzo", 3, {}), ("multiplay", 2, {}), ("mismemory", 2, {}),
+         ("packkub", 2, {"rounds": 1}), ("tic-tac-toe", 2, {}), ("connect-four", 2, {})]
+
+
+def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) -> Any:
+    """A position half-way through a random game of this seed."""
+    rng = random.Random(seed)
+    full = game.new_game(players, seed=seed, options=options)
+    length = 0
+    while not full.is_terminal():
+        full.apply(rng.choice(full.legal_actions()))
+        length += 1
+    rng = random.Random(seed)
+    state = game.new_game(players, seed=seed, options=options)
+    for _ in range(length // 2):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def speed(iterations: int, reference_dir: Path) -> list[dict[str, Any]]:
+    from rulepack.agents.search import Search, SearchOptions, exact_key, masked_key
+    from rulepack.agents.determinize import Sampler
+    from rulepack.agents.value import has_hidden
+    from rulepack.engine.rng import Rng
+    rows = []
+    for name, players, options in SPEED:
+        game = rulepack.load(name)
+        state = mid_game(game, players, options)
+        p = state.current_player
+        view = Decision(state, p).view
+        hidden = has_hidden(view)
+        sampler = Sampler(state.inst, view, Rng(1))
+        sample = sampler.sample if hidden else (lambda rnd: sampler.base.clone())
+        search = Search(sample, p, masked_key if hidden else exact_key,
+                        SearchOptions(iterations=iterations, prior=0), Rng(2))
+        started = time.perf_counter()
+        search.run()
+        seconds = time.perf_counter() - started
+        row = {"ruleset": name, "players": players, "agent": "ismcts" if hidden else "mcts",
+               "decision": state.decisions, "iterations": iterations, "seconds": seconds,
+               "iterations_per_second": iterations / seconds}
+        if name == "multzo":
+            row.update(reference(reference_dir, players, iterations, seconds))
+        rows.append(row)
+    return rows
+
+
+def reference(directory: Path, players: int, games: int, seconds: float) -> dict[str, Any]:
+    path = directory / "multzo_ref.py"
+    if not path.is_file():
+        return {"reference": f"no {path}"}
+    spec = importlib.util.spec_from_file_location("multzo_ref", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = random.Random(1)
+    started = time.perf_counter()
+    for _ in range(games):
+        module.play(players, rng)
+    ref = time.perf_counter() - started
+    return {"reference_games": games, "reference_seconds": ref,
+            "search_over_reference": seconds / ref}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per match")
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", help="comma-separated match names: " + ", ".join(MATCHES))
+    parser.add_argument("--speed", action="store_true", help="only the speed table")
+    parser.add_argument("--iterations", type=int, default=1000,
+                        help="iterations of the speed table")
+    parser.add_argument("--reference-dir", default=str(ROOT.parent / "shared" / "reference"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {"matches": [], "speed": []}
+    names = [] if args.speed else (args.only.split(",") if args.only else list(MATCHES))
+    for name in names:
+        row = run_match(name.strip(), args.games, args.jobs, args.seed)
+        report["matches"].append(row)
+        if not args.json:
+            res = ", ".join(f"{r['name']} {r['wins']}/{args.games} {r['win_rate']:.1%} "
+                            f"[{r['win_rate_ci95'][0]:.1%}, {r['win_rate_ci95'][1]:.1%}]"
+                            for r in row["results"])
+            print(f"{name}: {res}; draws {row['draws']}; target {row['target']}: "
+                  f"{'met' if row['met'] else 'NOT met'} ({row['seconds']:.0f} s)", flush=True)
+    if args.speed or not args.only:
+        report["speed"] = speed(args.iterations, Path(args.reference_dir))
+        if not args.json:
+            for r in report["speed"]:
+                extra = ""
+                if "search_over_reference" in r:
+                    extra = (f"; {r['reference_games']} reference games "
+                             f"{r['reference_seconds']:.2f} s, ratio "
+                             f"{r['search_over_reference']:.2f}")
+                print(f"speed {r['ruleset']} ({r['players']}p, {r['agent']}, decision "
+                      f"{r['decision']}): {r['iterations_per_second']:.0f} iterations/s{extra}",
+                      flush=True)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

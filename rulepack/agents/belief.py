@@ -1,0 +1,303 @@
+"""Following hidden pieces: where the pieces a player once saw must be now.
+
+A view shows where the visible pieces are; a player who watched the game knows
+more. :class:`Belief` compares each view with the one before and follows a
+piece out of sight: when pieces the player saw vanish and hidden places
+appear, it pairs them — first a piece with the very place it was seen at (a
+tile turned face down where it lies), then, for each kind of back, a single
+vanished piece with a single new hidden place ("the tile I put back went to
+c3", "my discard is the face-down one"). Into a pile it follows a piece to the
+pile. Where several pieces vanish at once into several places, it takes the
+action as the player saw it (its pieces named when the player saw them before
+or after) and replays it on a *particle*, a state consistent with the last view:
+a piece goes where the particle's copy of the action put it, unless chance
+took part in that step. It lets a piece go as soon as it may have moved unseen: its place is
+emptied or shown, its zone is shuffled, or, in a stack, row or pile, a hidden
+piece of its kind left that zone. So every place it claims is sure, given the
+views; what it cannot follow is left to chance in the determinizations.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from rulepack.engine.rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.instance import Instance
+    from rulepack.engine.state import State
+
+#: A place: (zone label, position) with position ``None`` in a pile.
+Place = tuple[str, Any]
+
+
+def _scan(view: dict[str, Any]) -> tuple[dict[int, Place], dict[Place, str],
+                                         dict[tuple[str, str], int], dict[str, int]]:
+    """(visible piece → place, hidden place → back, (pile, back) → hidden count,
+    zone → count of places)."""
+    visible: dict[int, Place] = {}
+    hidden: dict[Place, str] = {}
+    piles: dict[tuple[str, str], int] = {}
+    sizes: dict[str, int] = {}
+    for label, zone in view["zones"].items():
+        kind = zone["kind"]
+        if kind == "grid":
+            entries = [c["piece"] for c in zone["cells"]]
+        elif kind == "pile":
+            for p in zone["pieces"]:
+                visible[p["id"]] = (label, None)
+            for back, n in (zone.get("hidden_kinds") or {}).items():
+                piles[(label, back)] = int(n)
+            continue
+        else:
+            entries = zone["pieces"]
+            sizes[label] = len(entries)
+        for pos, entry in enumerate(entries):
+            if entry is None:
+                continue
+            if entry.get("hidden"):
+                hidden[(label, pos)] = entry["kind"]
+            else:
+                visible[entry["id"]] = (label, pos)
+    return visible, hidden, piles, sizes
+
+
+class Belief:
+    """Where the hidden pieces a player has seen are, from its successive views.
+
+    Feed it every view of the player, in order (:meth:`observe`); read
+    :meth:`known` to build determinizations (its ``known`` argument). The
+    views it gets before it knows the rules (:meth:`bind`) wait until then.
+
+    :param seed: seeds the particle's guesses.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.places: dict[int, Place] = {}
+        self._last: tuple[Any, ...] | None = None
+        self._backs: dict[int, str] = {}
+        self._waiting: list[tuple[Any, ...]] = []
+        self._inst: "Instance | None" = None
+        self._particle: "State | None" = None
+        self._rng = Rng(seed)
+
+    def bind(self, inst: "Instance") -> None:
+        """Learn the rules (public): the particle can be built, and the views seen so
+        far are taken in."""
+        if self._inst is not None:
+            return
+        self._inst = inst
+        waiting, self._waiting = self._waiting, []
+        self._last = None
+        self.places = {}
+        for args in waiting:
+            self.observe(*args)
+
+    def observe(self, view: dict[str, Any], reveals: list[dict[str, Any]] | None = None,
+                action: tuple[Any, ...] | None = None) -> None:
+        """Learn from the next view.
+
+        :param reveals: events since the last view: ``{"zone": label, "places": ...}``
+            for pieces shown in passing, ``{"zone": label, "shuffled": True}`` for a
+            shuffle.
+        :param action: the action taken since, as the player saw it
+            (:func:`rulepack.agents.bots.seen_action`).
+        """
+        if self._inst is None:
+            self._waiting.append((view, reveals, action))
+        now = _scan(view)
+        visible, hidden, piles, sizes = now
+        for zone in view["zones"].values():
+            for p in _pieces(zone):
+                if not p.get("hidden"):
+                    self._backs.setdefault(p["id"], self._back(p))
+        shuffled = {r["zone"] for r in reveals or [] if r.get("shuffled")}
+        last = self._last
+        self._last = now
+        if last is None:
+            self._rebuild(view)
+            return
+        was_visible, was_hidden, was_piles, was_sizes = last
+        # let go of what may have moved unseen: a piece in a pile that lost hidden
+        # pieces of its back, unless every hidden piece that arrived anywhere is one
+        # the player saw go (then the pile's losses are the pieces now shown)
+        moved_unseen = _arrivals(last, now) - _departures(was_visible, visible, self._backs)
+        for pid, (label, pos) in list(self.places.items()):
+            lost = pid in visible or label in shuffled
+            if pos is None:
+                back = self._backs.get(pid, "")
+                lost = lost or (moved_unseen.get(back, 0) > 0 and
+                                piles.get((label, back), 0) < was_piles.get((label, back), 0))
+            else:
+                lost = lost or (label, pos) not in hidden or \
+                    (label in sizes and not _same_prefix(label, last, now))
+            if lost:
+                del self.places[pid]
+        # follow what went out of sight
+        vanished = [pid for pid in was_visible if pid not in visible]
+        new_places: list[Place] = [pl for pl in hidden if pl not in was_hidden]
+        for (label, back), n in piles.items():
+            new_places.extend([(label, None)] * max(0, n - was_piles.get((label, back), 0)))
+        if vanished and action is not None and not shuffled:
+            for pid, place in self._replay(action, vanished, hidden, piles).items():
+                self.places[pid] = place
+                vanished.remove(pid)
+                new_places.remove(place)
+        rest = []
+        for pid in vanished:
+            place = was_visible[pid]
+            if place[1] is not None and place in new_places and place[0] not in shuffled:
+                self.places[pid] = place
+                new_places.remove(place)
+            else:
+                rest.append(pid)
+        by_back: dict[str, tuple[list[int], list[Place]]] = {}
+        for pid in rest:
+            by_back.setdefault(self._backs.get(pid, ""), ([], []))[0].append(pid)
+        for place in new_places:
+            back = hidden.get(place) if place[1] is not None else None
+            if back is None:
+                back = next((b for (lab, b), n in piles.items() if lab == place[0] and
+                             n > was_piles.get((lab, b), 0)), "")
+            by_back.setdefault(back, ([], []))[1].append(place)
+        for pids, places in by_back.values():
+            if len(pids) == 1 and len(places) == 1:
+                self.places[pids[0]] = places[0]
+            elif pids and len(pids) == len(places) and len(set(places)) == 1 and \
+                    places[0][1] is None:
+                for pid in pids:                  # all into one pile
+                    self.places[pid] = places[0]
+        self._rebuild(view)
+
+    def _back(self, entry: dict[str, Any]) -> str:
+        if self._inst is not None:
+            return str(self._inst.pieces[entry["id"]].back)
+        return str(entry["kind"])
+
+    def _replay(self, action: tuple[Any, ...], pids: list[int], hidden: dict[Place, str],
+                piles: dict[tuple[str, str], int]) -> dict[int, Place]:
+        """Where ``pids`` went, by the particle's copy of ``action`` (none if the
+        action is not the particle's one legal action that reads so, or chance
+        took part)."""
+        from rulepack.engine.actions import ChanceEvent
+        st = self._particle
+        found: dict[int, Place] = {}
+        if st is None or st.terminal:
+            return found
+        choice, alt, values = action
+        try:
+            matches = [a for a in st.legal_actions() if a.choice == choice and a.alt == alt
+                       and _fits(a.values, values)]
+            if len(matches) != 1:
+                return found
+            after = st.clone()
+            start = len(after.history)
+            after._apply(matches[0])
+        except Exception:   # the particle cannot run on: nothing is followed through it
+            return found
+        if any(isinstance(e, ChanceEvent) for e in after.history[start:]):
+            return found
+        taken = set(self.places.values())
+        for pid in pids:
+            place = _place_of(after, pid)
+            if place is None or place in taken and place[1] is not None:
+                continue
+            label, pos = place
+            back = after.inst.pieces[pid].back
+            if (pos is not None and hidden.get(place) == back) or \
+                    (pos is None and piles.get((label, back), 0) > 0):
+                found[pid] = place
+                taken.add(place)
+        return found
+
+    def _rebuild(self, view: dict[str, Any]) -> None:
+        """A new particle for this view, with every followed piece in its place."""
+        if self._inst is None:
+            return
+        from rulepack.agents.determinize import determinize
+        try:
+            self._particle = determinize(self._inst, view, self._rng, known=self.places)
+        except Exception:       # a view the rules cannot rebuild: no particle
+            self._particle = None
+
+    def known(self, view: dict[str, Any] | None = None) -> dict[int, Place]:
+        """Piece id → place of every hidden piece followed (the ``known`` argument of
+        :func:`~rulepack.agents.determinize.determinize`)."""
+        return dict(self.places)
+
+
+def _hidden_counts(scan: tuple[Any, ...]) -> dict[tuple[str, str], int]:
+    """(zone, back) → hidden pieces there."""
+    counts: dict[tuple[str, str], int] = dict(scan[2])
+    for (label, _), back in scan[1].items():
+        counts[(label, back)] = counts.get((label, back), 0) + 1
+    return counts
+
+
+def _arrivals(last: tuple[Any, ...], now: tuple[Any, ...]) -> "Counter[str]":
+    """Back → how many hidden pieces more the zones that gained some hold now."""
+    before, after = _hidden_counts(last), _hidden_counts(now)
+    out: Counter[str] = Counter()
+    for (label, back), n in after.items():
+        if n > before.get((label, back), 0):
+            out[back] += n - before.get((label, back), 0)
+    return out
+
+
+def _departures(was_visible: dict[int, Place], visible: dict[int, Place],
+                backs: dict[int, str]) -> "Counter[str]":
+    """Back → pieces the player saw that are out of sight now."""
+    return Counter(backs.get(pid, "") for pid in was_visible if pid not in visible)
+
+
+def _same_prefix(label: str, last: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """Whether the places a stack or row has in both scans show the same thing (a
+    piece hidden in it then kept its position: nothing below it moved)."""
+    n = min(last[3].get(label, 0), now[3].get(label, 0))
+    shown = [{place: pid for pid, place in scan[0].items() if place[0] == label}
+             for scan in (last, now)]
+    for pos in range(n):
+        place = (label, pos)
+        if shown[0].get(place) != shown[1].get(place) or \
+                (place in last[1]) != (place in now[1]):
+            return False
+    return True
+
+
+def _fits(values: tuple[Any, ...], seen: tuple[Any, ...]) -> bool:
+    """Whether an action's values read as ``seen`` (a named piece must be that piece;
+    a hidden one any piece of that back)."""
+    if len(values) != len(seen):
+        return False
+    for v, s in zip(values, seen):
+        if type(s) is tuple and s and s[0] == "piece":
+            if getattr(v, "id", None) != s[1]:
+                return False
+        elif type(s) is tuple and s and s[0] == "hidden":
+            if getattr(v, "back", None) != s[1]:
+                return False
+        elif type(s) is tuple:
+            if not isinstance(v, (tuple, list)) or not _fits(tuple(v), s):
+                return False
+        elif v != s:
+            return False
+    return True
+
+
+def _place_of(st: "State", pid: int) -> Place | None:
+    zi = st.loc[pid]
+    info = st.inst.zones[zi]
+    if info.kind == "pile":
+        return (info.label, None)
+    zone = st.zones[zi]
+    for pos, p in enumerate(zone):
+        if p is not None and p.id == pid:
+            return (info.label, pos)
+    return None
+
+
+def _pieces(zone: dict[str, Any]) -> list[dict[str, Any]]:
+    if zone["kind"] == "grid":
+        return [c["piece"] for c in zone["cells"] if c["piece"] is not None]
+    return list(zone["pieces"])

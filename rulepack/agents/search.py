@@ -1,0 +1,354 @@
+"""Tree search: UCT Monte Carlo tree search over states built from a player's view.
+
+One search (:func:`uct`) serves three agents (:mod:`rulepack.agents.strong`):
+
+* ``mcts`` searches one state rebuilt from the view (exact when nothing is
+  hidden), keyed by the actions themselves;
+* ``ismcts`` (single-observer information-set MCTS, Cowling, Powley & Whitehouse
+  2012) draws a new determinization for every iteration and keys the tree by
+  what the searching player can see of each action, so no hidden identity ever
+  tells two branches apart;
+* ``pimc`` runs ``mcts`` on several determinizations and lets them vote.
+
+An iteration is: a sampled root state (a clone, with its own chance generator,
+so chance is sampled), selection down the tree by UCB1 with availability counts
+(an action is only weighed where it is legal), one expansion, a playout, and the
+backup of one reward per player. Rewards come from the ruleset's result: a win
+is worth 1 (shared between several winners), a loss 0, a draw ``1/players`` to
+each. A playout plays uniformly random actions to the end, or (``rollout =
+"heuristic"``) ``cutoff`` of them and then values the position by the ruleset's
+``heuristic`` (each player's lead over the others, scaled into (0, 1): see
+:class:`Margins`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.engine.rng import Rng
+from rulepack.engine.values import Piece
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.state import State
+
+#: The rollout policies: ``random`` to the end; ``heuristic``: ``cutoff`` random
+#: decisions, then the ruleset's heuristic; ``auto``: ``heuristic`` when the
+#: ruleset declares one, else ``random``.
+ROLLOUTS = ("auto", "random", "heuristic")
+
+#: A playout longer than this many decisions is stopped and valued as a draw
+#: (or by the heuristic): a random player may never finish some games.
+MAX_PLAYOUT = 5_000
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """The options every search agent takes (``--seat mcts:iterations=500,c=1``).
+
+    :ivar iterations: iterations per decision (default 1000 when no ``seconds``).
+    :ivar seconds: a time budget per decision, in seconds (the search stops at
+        whichever budget runs out first; a time budget is not reproducible).
+    :ivar c: the exploration constant of UCB1 (rewards lie in [0, 1]).
+    :ivar rollout: one of :data:`ROLLOUTS`.
+    :ivar cutoff: random decisions of a heuristic playout before it is valued.
+    :ivar samples: determinizations per decision (``pimc`` only).
+    :ivar prior: with a heuristic playout, each action at the root starts with
+        this many virtual visits worth the heuristic value of its result (0: none).
+    :ivar seed: seeds the agent instead of the game seed (see ``make_agent``).
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    c: float = 0.7
+    rollout: str = "auto"
+    cutoff: int = 0
+    samples: int = 10
+    prior: int = 2
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be above 0, not {self.seconds}")
+        if not self.c >= 0:
+            raise ValueError(f"c must be 0 or more, not {self.c}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {self.rollout!r}")
+        if self.cutoff < 0:
+            raise ValueError(f"cutoff must be 0 or more, not {self.cutoff}")
+        if self.prior < 0:
+            raise ValueError(f"prior must be 0 or more, not {self.prior}")
+        if self.samples < 1:
+            raise ValueError(f"samples must be at least 1, not {self.samples}")
+
+    @property
+    def budget(self) -> int:
+        """The iteration budget (1000 when only ``seconds`` or nothing is given
+        and no iteration count is, unbounded with ``seconds`` alone)."""
+        if self.iterations is not None:
+            return self.iterations
+        return 1 << 62 if self.seconds is not None else 1000
+
+    @classmethod
+    def parse(cls, options: dict[str, str]) -> "SearchOptions":
+        """Options from ``NAME=VALUE`` text. :raises ValueError: unknown name or bad value."""
+        kinds = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for name, text in options.items():
+            if name not in kinds:
+                raise ValueError(f"unknown option {name!r} (options: {', '.join(kinds)})")
+            kind = kinds[name].type
+            try:
+                if "int" in str(kind):
+                    values[name] = int(text)
+                elif "float" in str(kind) or name == "c":
+                    values[name] = float(text)
+                else:
+                    values[name] = text
+            except ValueError:
+                raise ValueError(f"{name}={text!r} is not a number") from None
+        return cls(**values)
+
+
+class Node:
+    """A node of the tree: its children by key, and for the move into it its
+    visits, summed reward (for the player who moved) and availability."""
+
+    __slots__ = ("children", "visits", "reward", "avail", "action")
+
+    def __init__(self, action: Any = None) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+        self.action = action      # one action with this key (the first one met)
+
+
+def exact_key(st: "State", action: Any, player: int) -> Any:
+    """Key an action by itself (perfect information, or a single determinization)."""
+    return action
+
+
+def masked_key(st: "State", action: Any, player: int) -> Any:
+    """Key an action by what ``player`` sees of it now: a piece hidden from the
+    player becomes its back, so actions on different hidden pieces share a node."""
+    values = action.values
+    for v in values:
+        t = type(v)
+        if t is Piece or t is tuple or t is list:
+            return (action.choice, action.alt, tuple(_mask(st, x, player) for x in values))
+    return (action.choice, action.alt, values)
+
+
+def _mask(st: "State", value: Any, player: int) -> Any:
+    t = type(value)
+    if t is Piece:
+        return value if st.visible(value, player) else ("hidden", value.back)
+    if t is tuple or t is list:
+        return tuple(_mask(st, v, player) for v in value)
+    return value
+
+
+def rewards(st: "State") -> list[float]:
+    """The reward of each player at the end of a game: 1 shared by the winners, or
+    ``1/players`` each for a draw (or an unfinished game)."""
+    n = st.num_players
+    winners = st.result()["winners"] if st.terminal else []
+    if not winners:
+        return [1.0 / n] * n
+    share = 1.0 / len(winners)
+    out = [0.0] * n
+    for w in winners:
+        out[w] = share
+    return out
+
+
+class Margins:
+    """Heuristic values → rewards in (0, 1), by each player's lead over the mean of
+    the others: ``0.5 + 0.5 * tanh(lead / scale)``, where ``scale`` is the mean
+    size of the leads met so far in this search (so a ruleset's heuristic may
+    count in any unit)."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.count = 0
+
+    def __call__(self, values: list[float]) -> list[float]:
+        n = len(values)
+        if n < 2:
+            return [0.5] * n
+        whole = sum(values)
+        leads = [v - (whole - v) / (n - 1) for v in values]
+        self.total += sum(abs(x) for x in leads) / n
+        self.count += 1
+        scale = self.total / self.count
+        if scale <= 0:
+            return [0.5] * n
+        return [0.5 + 0.5 * math.tanh(x / scale) for x in leads]
+
+
+class Search:
+    """One UCT search from a root that ``sample`` draws anew for each iteration.
+
+    :param sample: ``sample(rng) → State`` a root state (a fresh copy each time).
+    :param player: the searching player.
+    :param key: how a child is keyed (:func:`exact_key` or :func:`masked_key`).
+    :param options: budgets and policy.
+    :param rng: the agent's generator: it seeds the playouts and chance.
+    """
+
+    def __init__(self, sample: Callable[[random.Random], "State"], player: int,
+                 key: Callable[["State", Any, int], Any], options: SearchOptions,
+                 rng: Rng) -> None:
+        self.sample = sample
+        self.player = player
+        self.key = key
+        self.options = options
+        self.random = random.Random(rng.below(1 << 62))
+        self.root = Node()
+        self.margins = Margins()
+        self.sample_inst: Any = None
+
+    def run(self, iterations: int | None = None) -> Node:
+        """Search until the budget is spent; returns the root."""
+        opts = self.options
+        budget = opts.budget if iterations is None else iterations
+        if self.sample_inst is None:
+            self.sample_inst = self.sample(self.random).inst
+        deadline = None if opts.seconds is None else time.perf_counter() + opts.seconds
+        if opts.prior and not self.root.children and self.heuristic:
+            self.seed_root(opts.prior)
+        for i in range(budget):
+            self.iterate()
+            if deadline is not None and (i & 7) == 7 and time.perf_counter() >= deadline:
+                break
+        return self.root
+
+    @property
+    def heuristic(self) -> bool:
+        """Whether playouts end on the ruleset's heuristic."""
+        rollout = self.options.rollout
+        inst = self.sample_inst
+        if rollout == "auto":
+            return inst.heuristic_fn is not None
+        return rollout == "heuristic" and (inst.heuristic_fn is not None or
+                                           inst.score_fn is not None)
+
+    def seed_root(self, weight: int) -> None:
+        """Give every action of the root ``weight`` virtual visits, one per
+        determinization, each worth the heuristic value of the position the
+        action leads to there."""
+        from rulepack.agents.value import evaluate
+        children = self.root.children
+        for _ in range(weight):
+            st = self.sample(self.random)
+            n = st.num_players
+            done = set()
+            for action in st.legal_actions():
+                k = self.key(st, action, self.player)
+                if k in done:
+                    continue
+                done.add(k)
+                child = st.clone()
+                child._apply(action)
+                if child.terminal:
+                    value = rewards(child)
+                else:
+                    value = self.margins([evaluate(child, p) for p in range(n)])
+                node = children.get(k)
+                if node is None:
+                    node = children[k] = Node(action)
+                node.visits += 1
+                node.avail += 1
+                node.reward += value[self.player]
+
+    def iterate(self) -> None:
+        rnd = self.random
+        st = self.sample(rnd)
+        self.sample_inst = st.inst
+        st.rng = Rng(rnd.getrandbits(62))       # chance is sampled anew each iteration
+        key = self.key
+        viewer = self.player
+        c = self.options.c
+        node = self.root
+        path: list[tuple[Node, int]] = []        # (child, the player who moved into it)
+        while not st.terminal:
+            legal = st.legal_actions()
+            mover = st.current_player
+            children = node.children
+            keys = [key(st, a, viewer) for a in legal]
+            fresh = [i for i, k in enumerate(keys) if k not in children]
+            if fresh:
+                i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
+                for k in keys:
+                    child = children.get(k)
+                    if child is not None:
+                        child.avail += 1
+                child = Node(legal[i])
+                child.avail = 1
+                children[keys[i]] = child
+                st._apply(legal[i])
+                path.append((child, mover))
+                break
+            best = None
+            best_value = -1.0
+            seen = set()
+            for i, k in enumerate(keys):
+                if k in seen:
+                    continue
+                seen.add(k)
+                child = children[k]
+                child.avail += 1
+                value = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best, best_value, best_i = child, value, i
+            assert best is not None
+            # among actions sharing the key, any one (they look alike to the searcher)
+            same = [i for i, k in enumerate(keys) if k == keys[best_i]] if \
+                len(seen) < len(keys) else [best_i]
+            st._apply(legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]])
+            path.append((best, mover))
+            node = best
+        reward = self.playout(st)
+        for child, mover in path:
+            child.visits += 1
+            child.reward += reward[mover]
+
+    def playout(self, st: "State") -> list[float]:
+        """Play on from ``st`` (in place) and return every player's reward."""
+        opts = self.options
+        rollout = opts.rollout
+        inst = st.inst
+        if rollout == "auto":
+            rollout = "heuristic" if inst.heuristic_fn is not None else "random"
+        limit = opts.cutoff if rollout == "heuristic" else MAX_PLAYOUT
+        rnd = self.random.random
+        steps = 0
+        while not st.terminal and steps < limit:
+            legal = st.legal_actions()
+            st._apply(legal[int(rnd() * len(legal))])
+            steps += 1
+        if st.terminal:
+            return rewards(st)
+        if rollout == "heuristic" and (inst.heuristic_fn is not None or inst.score_fn is not None):
+            from rulepack.agents.value import evaluate
+            return self.margins([evaluate(st, p) for p in range(st.num_players)])
+        return rewards(st)
+
+
+def best_child(root: Node) -> Any:
+    """The key of the most visited child (ties: the best mean reward, then the
+    first one met)."""
+    best_key = None
+    best = (-1, -1.0)
+    for k, child in root.children.items():
+        score = (child.visits, child.reward / child.visits if child.visits else 0.0)
+        if score > best:
+            best, best_key = score, k
+    return best_key
