@@ -107,4 +107,4 @@ def test_legal_actions_come_grouped_by_alternative(name: str):
         while not st.is_terminal():
             alts = [a.alt for a in st.legal_actions()]
             assert alts == sorted(alts)
-            st.apply(rng.below(len(alts)))
+            st.apply(st.legal_actions()[rng.below(len(alts))])

@@ -153,7 +153,7 @@ class Instance:
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
-        self._leaders = None
+        self._leaders: list[int] | None = None
         self._chance_positions: dict[int, list[int]] | None = None
         #: the instruction closures, one per instruction (``code`` holds the
         #: generated block functions where blocks start)
@@ -810,7 +810,7 @@ class Instance:
         self.exprs.source.prepare()
         self.code = flow.generate(self.steps, self.code_nodes)
         self.flow_source = flow.gen.module
-        self._leaders: list[int] | None = getattr(flow.gen, "leaders", None)
+        self._leaders = getattr(flow.gen, "leaders", None)
         self._chance_positions = None      # the blocks changed
 
     def chance_positions(self) -> dict[int, list[int]]:

@@ -64,6 +64,8 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
     #: the budget of loop elements left (see :func:`~rulepack.engine.runtime.charge`);
     #: a state made another way than ``__init__`` (restored from JSON) starts full
     steps_left: int = EVAL_STEPS
+    #: the block ``_run`` is running (``None`` outside it): where a chance event is drawn
+    _block: int | None = None
 
     def __init__(self, inst: "Instance", seed: int = 0,
                  max_decisions: int = DEFAULT_MAX_DECISIONS, generate: bool = True,
@@ -204,7 +206,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
         start = len(self.history)
-        self._take(action)  # type: ignore[arg-type]
+        self._take(action)
         return self.history[start:]
 
     def _apply(self, action: Action) -> None:

@@ -59,7 +59,7 @@ class Table:
     def next_active(self, player: Any) -> Player | None:
         """The next active seat clockwise after ``player`` (itself if it is the only one)."""
         if type(player) is Player:
-            nxt = self.inst.next_seat[player]
+            nxt: Player = self.inst.next_seat[player]
             if self.active[nxt]:
                 return nxt
         elif player is None:
@@ -68,9 +68,9 @@ class Table:
             player = self.seat(player)
         n = self.inst.num_players
         active = self.active
-        seats = self.inst.seats
+        seats: tuple[Player, ...] = self.inst.seats
         for k in range(1, n + 1):
-            q = (player + k) % n
+            q: int = (player + k) % n
             if active[q]:
                 return seats[q]
         return None
