@@ -4,8 +4,8 @@ end to end, and an exact algorithm on Tic-Tac-Toe (a draw)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+np = pytest.importorskip("numpy")
 
 pyspiel = pytest.importorskip("pyspiel")
 

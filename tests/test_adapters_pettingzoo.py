@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
+np = pytest.importorskip("numpy")
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
