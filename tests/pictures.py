@@ -29,6 +29,8 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "mismemory": (2, {}, 1, 15, None),
     "tic-tac-toe": (2, {}, 4, 5, None),
     "connect-four": (2, {}, 1, 12, None),
+    "partners": (4, {}, 1, 9, None),
+    "ladders": (1, {}, 1, 12, None),
 }
 
 
