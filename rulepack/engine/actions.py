@@ -89,7 +89,7 @@ class Action:
         return self.text
 
 
-@dataclass
+@dataclass(slots=True)
 class ChanceEvent:
     """A chance event of the flow: a shuffle or a random choice, with its outcome
     (a shuffle's: the zone's pieces in their new order) and where in the ruleset
@@ -105,7 +105,7 @@ class ChanceEvent:
         return f"{self.kind} {self.detail}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Reveal:
     """Pieces turned face up by the flow (all players see them), by zone, with the
     position of each in its zone (grid slot or index; ``None`` in a pile)."""
@@ -119,7 +119,7 @@ class Reveal:
         return f"revealed in {self.zone}: " + ", ".join(p.name for p in self.pieces)
 
 
-@dataclass
+@dataclass(slots=True)
 class Narration:
     """What the rules tell players (``say "TEXT" [to PLAYERS]``): the text with its
     ``{NAME}`` fields, the value of each field when it was said, and the seats told

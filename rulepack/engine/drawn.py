@@ -54,7 +54,9 @@ def block_positions(nodes: list[Any], starts: list[int]) -> dict[int, list[int]]
 
 def drawn_at(st: "Table") -> list[int] | None:
     """``[line, column]`` of the statement being run, or ``None`` if not found."""
-    block = st.__dict__.get("_block")
+    # (getattr, not st.__dict__: reading __dict__ would take the state's attributes
+    # out of CPython's fast inline storage for the rest of the game)
+    block = getattr(st, "_block", None)
     if block is not None:
         at = st.inst.chance_positions().get(block)
         if at is not None:
