@@ -276,3 +276,17 @@ def test_html_without_matplotlib_fails_before_any_game(tmp_path: Path, monkeypat
                  "--html", str(tmp_path / "r.html"))
     assert result.exit_code == 1 and "--html needs matplotlib" in result.output
     assert not out.exists()
+
+
+def test_a_rulesets_teams_are_reported_without_being_named_again():
+    """Partners declares its teams: analyze reports balance per team (a team wins when
+    one of its players does) with no --team option, and a solitaire is '1 player'."""
+    from rulepack.cli.main import main
+    result = CliRunner().invoke(main, ["analyze", "partners", "--games", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    teams = report["variants"][0]["balance"]["teams"]
+    assert [t["seats"] for t in teams] == [[1, 3], [2, 4]]
+    assert report["teams"] == [[1, 3], [2, 4]]
+    text = CliRunner().invoke(main, ["analyze", "ladders", "--games", "2"]).output
+    assert "1 player," in text and "1 players" not in text

@@ -82,8 +82,9 @@ def report_renderable(report: dict[str, Any]) -> RenderableType:
     dead rules are apart: :func:`dead_rules`)."""
     cols = report["variants"]
     agents = ", ".join(dict.fromkeys(report["agents"]))
-    head = (f"{report['title']}: {report['games']} games per variant, {report['players']} "
-            f"players, {agents}, seed {report['seed']}"
+    n = report["players"]
+    head = (f"{report['title']}: {report['games']} games per variant, {n} "
+            f"player{'s' if n != 1 else ''}, {agents}, seed {report['seed']}"
             + (", seats rotated" if report["rotate"] else ""))
     balance = _table(head + "\n\nbalance: win rate (95% interval)", report)
     for p, name in enumerate(report["seats"]):

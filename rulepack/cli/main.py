@@ -607,6 +607,10 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     with reported():
         for options in columns:
             game.instance(players, options)
+        declared = game.instance(players, columns[0]).teams
+        if not team_seats and declared:
+            # the ruleset's partnerships, unless --team says otherwise
+            team_seats = [list(team) for team in declared]
         if not as_json and console.is_terminal:
             with progress_bar(console, "analysing", games * len(columns)) as advance:
                 report = go(lambda done, total: advance(done))
