@@ -55,6 +55,22 @@ def verbose_flag(f: Any) -> Any:
                              "compact.")(f)
 
 
+
+def seat_lineup(game: Any, agents: tuple[str, ...], players: int | None) -> tuple[int, list[str]]:
+    """The player count and one agent name per seat, from ``--seat`` options (none or
+    one: every seat plays it; else one per seat) and ``--players``.
+
+    :raises click.UsageError: as many ``--seat`` options as players, or one, or none.
+    """
+    names = [a.lower() for a in agents]
+    if players is None:
+        players = len(names) if len(names) > 1 else game.min_players
+    if len(names) <= 1:
+        names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
+    elif len(names) != players:
+        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
+    return players, names
+
 @contextmanager
 def progress_bar(console: Any, label: str, total: int) -> Iterator[Callable[[int], None]]:
     """A transient rich progress bar of ``total`` games; yields ``advance(done)``.
@@ -490,13 +506,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int,
     from rulepack.cli.render import summary_renderable
     options = cli_args.parse_options(option_pairs)
     game = cli_args.load_game(ruleset)
-    names = [a.lower() for a in agents]
-    if players is None:
-        players = len(names) if len(names) > 1 else game.min_players
-    if len(names) <= 1:
-        names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
-    elif len(names) != players:
-        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
+    players, names = seat_lineup(game, agents, players)
     console = make_console()
     with reported():
         game.instance(players, options)
@@ -585,13 +595,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     columns = variants(base, compare, variant_sets)
     team_seats = [parse_team(t) for t in teams]
     game = cli_args.load_game(ruleset)
-    names = [a.lower() for a in agents]
-    if players is None:
-        players = len(names) if len(names) > 1 else game.min_players
-    if len(names) <= 1:
-        names = (names or [cli_args.DEFAULT_BOT]) * max(players, 0)
-    elif len(names) != players:
-        raise click.UsageError(f"{len(names)} --seat options for --players {players}")
+    players, names = seat_lineup(game, agents, players)
     console = make_console()
     backend = Backend(jobs=jobs, cluster=cluster)
 

@@ -76,13 +76,7 @@ class Effects(Table):
                     raise RuleValueError(f"{piece.name} is not where it should be") from None
                 self._slots = None
             else:
-                if src and src[-1] is piece:      # the top of a stack, the last of a row
-                    src.pop()
-                else:
-                    try:
-                        del src[src.index(piece)]
-                    except ValueError:
-                        raise RuleValueError(f"{piece.name} is not where it should be") from None
+                _lift(src, piece)
                 if kinds[z] == "groups":
                     self.groupings.pop(z, None)
             if type(dest) is Cell:
@@ -124,14 +118,7 @@ class Effects(Table):
             return
         zones = self.zones
         owned = self._owned
-        src = zones[z] if z in owned else self._writable(z)
-        if src and src[-1] is piece:      # the top of a stack, the last of a row
-            src.pop()
-        else:
-            try:
-                del src[src.index(piece)]
-            except ValueError:
-                raise RuleValueError(f"{piece.name} is not where it should be") from None
+        _lift(zones[z] if z in owned else self._writable(z), piece)
         d = dest.index
         target = zones[d] if d in owned else self._writable(d)
         kind = kinds[d]
@@ -259,3 +246,15 @@ class Effects(Table):
             if type(piece) is not Piece:
                 raise RuleValueError(f"only pieces can be claimed, not {show(piece)}")
             owner[piece.id] = player
+
+
+def _lift(src: list[Piece], piece: Piece) -> None:
+    """Take ``piece`` out of a zone's list that is not a grid (the top of a stack or
+    the last of a row at once). :raises RuleValueError: it is not there."""
+    if src and src[-1] is piece:
+        src.pop()
+        return
+    try:
+        del src[src.index(piece)]
+    except ValueError:
+        raise RuleValueError(f"{piece.name} is not where it should be") from None
