@@ -76,3 +76,20 @@ def test_examples_from_the_definition():
     group = pieces([(0, 0), (0, 1), (1, 0), (2, 0), (3, 0)])
     assert [p.id for p in prime.best(None, group)] == [0, 2, 3, 4]  # type: ignore[arg-type]
     assert prime.best(None, pieces([(0, 0), (1, 0), (2, 0)])) == []  # type: ignore[arg-type]
+
+
+LONG_ORDER = {v: i for i, v in enumerate(range(1, 15))}     # 14 values: past the table
+
+
+@settings(max_examples=60 * SCALE, deadline=None)
+@given(st.lists(st.integers(0, 16), max_size=9), sizes)
+def test_long_orders_search_without_the_table(values, size):
+    """An order longer than SPAN_TABLE_LIMIT is searched by scanning; it finds the same."""
+    from rulepack.patterns.match import SPAN_TABLE_LIMIT, _SpanTable
+    assert len(LONG_ORDER) > SPAN_TABLE_LIMIT
+    pattern = Pattern("p", size, consecutive=[("rank", LONG_ORDER)])
+    assert not isinstance(pattern._direct, _SpanTable)
+    assert isinstance(Pattern("p", size, consecutive=[("rank", ORDER)])._direct, _SpanTable)
+    group = [Piece(i, "card", {"rank": v}, f"c{i}") for i, v in enumerate(values)]
+    found = pattern.best(None, group)          # type: ignore[arg-type]
+    assert found == brute_force(pattern, group)

@@ -219,7 +219,10 @@ class Pattern:
         if self.distinct:
             return partial(_best_distinct, attr=self.distinct[0][0], lo=lo, hi=hi)
         attr, order = self.consecutive[0]
-        return partial(_best_consecutive, attr=attr, order=order, lo=lo, hi=min(hi, len(order)))
+        hi = min(hi, len(order))
+        if max(order.values(), default=-1) < SPAN_TABLE_LIMIT:
+            return _SpanTable(attr, order, lo, hi)
+        return partial(_best_consecutive, attr=attr, order=order, lo=lo, hi=hi)
 
     def partition(self, st: "State", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
@@ -313,3 +316,54 @@ def _best_consecutive(pieces: Sequence[Piece], attr: str, order: dict[Any, int],
     return [pieces[i] for i in best]
 
 
+#: Longest order a consecutive search tabulates (2**n entries, built on first use).
+SPAN_TABLE_LIMIT = 12
+
+
+class _SpanTable:
+    """:func:`_best_consecutive` by table: the values present are a bit mask over
+    the order, and the spans a mask allows (the longest unbroken ones, cut to
+    ``hi``) are listed once per mask, on first use. Same results, found without
+    sorting or scanning; for orders of at most :data:`SPAN_TABLE_LIMIT` values."""
+
+    __slots__ = ("attr", "order", "lo", "hi", "table")
+
+    def __init__(self, attr: str, order: dict[Any, int], lo: int, hi: int) -> None:
+        self.attr, self.order, self.lo, self.hi = attr, order, lo, hi
+        self.table: list[tuple[tuple[int, ...], ...] | None] | None = None
+
+    def _build(self) -> list[tuple[tuple[int, ...], ...] | None]:
+        width = max(self.order.values(), default=-1) + 1
+        table: list[tuple[tuple[int, ...], ...] | None] = []
+        for mask in range(1 << width):
+            longest = run = 0
+            for i in range(width):
+                run = run + 1 if mask >> i & 1 else 0
+                longest = max(longest, run)
+            size = min(self.hi, longest)
+            if size < max(self.lo, 1):
+                table.append(None)
+                continue
+            table.append(tuple(tuple(range(a, a + size)) for a in range(width - size + 1)
+                               if all(mask >> (a + j) & 1 for j in range(size))))
+        return table
+
+    def __call__(self, pieces: Sequence[Piece]) -> list[Piece]:
+        table = self.table
+        if table is None:
+            table = self.table = self._build()
+        get, attr = self.order.get, self.attr
+        positions = [get(x.attrs.get(attr), -1) for x in pieces]
+        mask = 0
+        for p in positions:
+            if p >= 0:
+                mask |= 1 << p
+        spans = table[mask]
+        if spans is None:
+            return []
+        index = positions.index                 # each value's earliest piece
+        if len(spans) == 1:
+            chosen = sorted(map(index, spans[0]))
+        else:
+            chosen = min(sorted(map(index, span)) for span in spans)
+        return [pieces[i] for i in chosen]
