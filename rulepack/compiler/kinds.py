@@ -203,22 +203,26 @@ class KindChecker:
 
     # ------------------------------------------------------------------ walking
     def walk(self, node: Any, env: dict[str, Kind | None]) -> None:
-        if isinstance(node, list):
+        t = type(node)
+        if t is list or (t is not dict and isinstance(node, list)):
             env = dict(env)                  # a block: its lets stay in it
+            walk = self.walk
             for item in node:
-                self.walk(item, env)
+                walk(item, env)
                 if isinstance(item, dict) and item.get("k") == "let" and \
                         isinstance(item.get("bind"), str):
                     env[item["bind"]] = self.kind(item.get("expr"), env)
             return
-        if not isinstance(node, dict):
+        if t is not dict and not isinstance(node, dict):
             return
+        k = node.get("k")
         inner = env
-        if "bind" in node and isinstance(node.get("in"), dict):
+        binds = "bind" in node
+        if binds and isinstance(node.get("in"), dict):
             inner = dict(env)
             self.bind(node["bind"], self.element(self.kind(node["in"], env)), inner)
             self.walk(node["in"], inner)   # its own where may read the name
-        if node.get("k") == "action":
+        if k == "action":
             inner = dict(env)
             for param in node.get("params") or []:
                 if isinstance(param, dict):
@@ -226,28 +230,29 @@ class KindChecker:
                               inner)
                     self.walk(param.get("in"), inner)   # its own where may read the name
                     self.walk(param.get("if"), inner)
-        if node.get("k") == "where":
+        elif k == "where":
             inner = dict(env)   # the condition reads attributes of each item by name
             for name in self.inst.attributes:
                 inner[name] = None
             inner["owner"] = None
-        if node.get("k") == "run":
+        elif k == "run":
             inner = dict(env)
             for name in self.inst.attributes:
                 inner[name] = None
-        if node.get("k") == "set" and node.get("name") in self.assigned and \
+        elif k == "set" and node.get("name") in self.assigned and \
                 node.get("name") not in env:
             name = node["name"]
             self.assigned[name] = union(self.assigned[name], self.kind(node.get("expr"), env))
         if self.reporting:
-            self.check_node(node, inner if node.get("k") != "let" else env)
+            self.check_node(node, inner if k != "let" else env)
+        walk = self.walk
         for key, value in node.items():
-            if key in ("at", "in") and "bind" in node:
+            if binds and (key == "at" or key == "in"):
                 continue
-            if node.get("k") == "action" and key == "params":
+            if key == "params" and k == "action":
                 continue
             if isinstance(value, (dict, list)):
-                self.walk(value, inner)
+                walk(value, inner)
 
     def bind(self, bind: Any, kind: Kind | None, env: dict[str, Kind | None]) -> None:
         if isinstance(bind, str):
