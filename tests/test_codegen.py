@@ -265,3 +265,47 @@ def test_flip_one_is_flip_of_one_piece(up):
             assert a.face == b.face
             # the same events, field by field (dataclass equality)
             assert a.history[len(base.history):] == b.history[len(base.history):]
+
+
+#: ``for c in cells(GRID) where ...`` reading ``at(c)``: the generated code reads
+#: each cell's piece beside it (the grid's slots in order), holes and empty cells included.
+GRID_WHERES = [
+    "at(c) != none and at(c).n > 2",
+    "at(c) == none",
+    "at(c) != none and c.row < 3",
+    "at(c) != none and at(c).face == up",
+    "at(c).n > 3",                            # none.n for the empty cells
+    "count([x for x in cells(board) if at(x) == at(c)]) == 1",
+]
+
+
+@pytest.mark.parametrize("cond", GRID_WHERES)
+def test_a_where_over_grid_cells_reads_each_cells_piece_as_the_closures_do(cond, monkeypatch):
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        component cube {{ called "{{n}}"  n: [1, 2, 3, 4, 5] }}
+        zone board: grid 3 x 3 without [(2, 2), (1, 3)]
+        zone pool: row
+        var out = []
+        setup {{ move cube to pool face up
+                 move top of pool to cells(board)[4]
+                 move top of pool to cells(board)[1]
+                 move top of pool to cells(board)[6]
+                 flip at(cells(board)[1]) down }}
+        play {{
+          for c in cells(board) where {cond} {{
+            set out = out + [(c.row, c.col)]
+          }}
+        }}
+    ''')
+
+    def run():
+        try:
+            state = rulepack.loads(src).new_game(2, 0)
+        except RulesetRuntimeError as exc:
+            return ("error", str(exc).split(": ", 1)[-1])
+        return ("value", repr(state.vars["out"]))
+
+    generated = run()
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert run() == generated

@@ -11,6 +11,8 @@ def test_clones_share_the_past_and_never_see_each_others_future():
     b.append("b2")
     assert a == ["x", "y", "a1"] and list(b) == ["x", "y", "b1", "b2"]
     assert len(a) == 3 and a[-1] == "a1" and b[2:] == ["b1", "b2"] and a[::-1] == ["a1", "y", "x"]
+    # since(i) is log[i:], never reaching into another clone's entries
+    assert b.since(2) == ["b1", "b2"] and a.since(2) == ["a1"] and a.since(3) == []
 
 
 def test_a_log_reads_like_a_list():

@@ -150,6 +150,8 @@ class SourceGen:
         self._ints: set[str] = set()
         #: loop variables known to be cells of one grid: identifier → the zone's index
         self._cell_zone: dict[str, int] = {}
+        #: a cell's local -> the local holding the piece on it (a where over a grid's cells)
+        self._cell_piece: dict[str, str] = {}
         #: sources known to give a new ``list`` (comprehensions, list literals):
         #: used as collections as they are, joined with ``+`` directly
         self._lists: set[str] = set()
@@ -641,10 +643,14 @@ class SourceGen:
     def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, str], name: str) -> str:
         x = self._local()
         grid = self._grid_cells(node["of"], scope)
+        piece = ""
         if grid is not None:
-            # the cells of a named grid: a constant, each cell's zone known
+            # the cells of a named grid: a constant, each cell's zone known, read
+            # beside the grid's slots (the cells are by slot), so at(x) is a local
             of = self._const(tuple(self.inst.zones[grid].cell_objects))
             self._cell_zone[x] = grid
+            piece = self._local("A")
+            self._cell_piece[x] = piece
         else:
             of = self._iterable(self.expr(node["of"], scope, py), py)
         kind = self._element_kind(node["of"], scope)
@@ -663,7 +669,8 @@ class SourceGen:
                                   f"and {cond}]")
             return self._list(f"[{x} {loop} _charge(st, Z[{index}]) if {cond}]")
         if grid is not None:
-            return self._list(f"[{x} {loop} _charge(st, {of}) if {cond}]")
+            return self._list(f"[{x} {hoist}for {x}, {piece} in zip(_charge(st, {of}), Z[{grid}]) "
+                              f"if {cond}]")
         return self._list(f"[{x} {loop} _charge(st, {self._items(of)}) if {cond}]")
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
@@ -853,6 +860,8 @@ class SourceGen:
         args = [self.expr(a, scope, py) for a in node["args"]]
         if fn in _UNARY:
             if fn == "at":
+                if args[0] in self._cell_piece:
+                    return self._cell_piece[args[0]]
                 if args[0] in self._cell_zone:
                     return f"Z[{self._cell_zone[args[0]]}][{args[0]}.slot]"
                 if self._kinds.get(args[0]) == "cell":

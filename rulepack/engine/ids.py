@@ -93,9 +93,9 @@ class ActionIds:
         start = len(self.history)  # type: ignore[attr-defined]
         if self.rng.node is not None:
             self.apply_chance(ident)  # type: ignore[attr-defined]
-            return self.history[start:]  # type: ignore[attr-defined,no-any-return]
+            return self.history.since(start)  # type: ignore[attr-defined,no-any-return]
         for a in self.legal_actions():
             if a.id == ident:
                 self._take(a)
-                return self.history[start:]  # type: ignore[attr-defined,no-any-return]
+                return self.history.since(start)  # type: ignore[attr-defined,no-any-return]
         raise IllegalActionError(f"no legal action has id {ident}")

@@ -41,6 +41,10 @@ class Log:
     def __len__(self) -> int:
         return self._n
 
+    def since(self, start: int) -> list[Any]:
+        """The entries from index ``start`` (0 <= start <= len) on: ``log[start:]``, faster."""
+        return self._items[start:self._n]
+
     @overload
     def __getitem__(self, i: int) -> Any: ...
 

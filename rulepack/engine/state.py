@@ -207,7 +207,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             raise IllegalActionError(f"{action!r} is not legal now")
         start = len(self.history)
         self._take(action)
-        return self.history[start:]
+        return self.history.since(start)
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
