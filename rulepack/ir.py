@@ -8,13 +8,18 @@ from typing import Any, Iterator
 def nodes(ir: Any) -> Iterator[dict[str, Any]]:
     """Every dict in an IR tree, depth first (source positions are not entered)."""
     stack = [ir]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
+        node = pop()
         if isinstance(node, dict):
             yield node
-            stack.extend(v for k, v in node.items() if k not in ("at", "players_at"))
+            for k, v in node.items():
+                if isinstance(v, (dict, list)) and k != "at" and k != "players_at":
+                    push(v)
         elif isinstance(node, list):
-            stack.extend(node)
+            for v in node:
+                if isinstance(v, (dict, list)):
+                    push(v)
 
 
 def strip_positions(node: Any) -> Any:

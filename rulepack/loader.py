@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
@@ -29,7 +28,8 @@ RULESET_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 
 
 def bundled_dir() -> Path:
-    return Path(str(resources.files("rulepack") / "rulesets"))
+    """The folder of the bundled rulesets (inside the installed package)."""
+    return Path(__file__).resolve().parent / "rulesets"
 
 
 def bundled_rulesets() -> list[str]:

@@ -34,8 +34,7 @@ def standalone_ir(ruleset: str, positions: bool = False) -> dict[str, Any]:
 
 def schema_uri() -> str:
     """The ``file:`` URI of the installed ruleset schema (``schemas/ruleset.schema.json``)."""
-    from importlib import resources
-    return Path(str(resources.files("rulepack") / "schemas" / "ruleset.schema.json")).as_uri()
+    return (Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json").as_uri()
 
 
 def dump(ir: dict[str, Any], fmt: str) -> str:

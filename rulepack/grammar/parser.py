@@ -51,8 +51,9 @@ def _keyword_seen(token: Token) -> Token:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The parser, made once per process (its tables cached per user, see
-    :mod:`rulepack.grammar.tables`)."""
-    return load_parser(_keyword_seen)
+    :mod:`rulepack.grammar.tables`). Its tree nodes know where they start, which
+    is all the IR keeps."""
+    return load_parser(_keyword_seen, full_positions=False)
 
 
 def _glued_word_error(text: str, lines: list[str], filename: str) -> RulesetSyntaxError | None:

@@ -33,7 +33,7 @@ from lark import __version__ as lark_version
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
-from rulepack.grammar.lalr import CachedLALRParser
+from rulepack.grammar.lalr import CachedLALRParser, StartPositionsLALRParser
 from rulepack.grammar.lexer import contextual_lexer
 
 GRAMMAR = Path(__file__).with_name("rulepack.lark")
@@ -134,26 +134,31 @@ def tables() -> dict[str, Any]:
     return built
 
 
-def load_parser(on_keyword: LexerCallback, on_comment: LexerCallback | None = None) -> Lark:
+def load_parser(on_keyword: LexerCallback, on_comment: LexerCallback | None = None,
+                full_positions: bool = True) -> Lark:
     """A parser of ``rulepack.lark`` whose lexer calls ``on_keyword`` on every
     keyword token (a terminal that is a word, like ``move``).
 
     :param on_comment: also called on every comment (which the parser ignores):
         the formatter and the language server keep them this way.
+    :param full_positions: each node of the tree knows where it starts and ends;
+        ``False``: where it starts only (``line``, ``column``, ``start_pos``), faster.
     :returns: a :class:`lark.Lark` LALR parser with :data:`OPTIONS`.
     """
     found = tables()
     callbacks = {name: on_keyword for name in found["keywords"]}
     if on_comment is not None:
         callbacks["COMMENT"] = on_comment
-    return _load(found, callbacks)
+    return _load(found, callbacks, full_positions)
 
 
-def _load(found: dict[str, Any], callbacks: dict[str, LexerCallback]) -> Lark:
+def _load(found: dict[str, Any], callbacks: dict[str, LexerCallback],
+          full_positions: bool = True) -> Lark:
     # Lark's loader of its own serialized tables is untyped (the standalone parsers use it);
     # its lexer and its table loader are rulepack's (the same tokens and the same
     # table, made faster: rulepack.grammar.lexer, rulepack.grammar.lalr)
     parser: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]
         found["data"], found["memo"], lexer_callbacks=callbacks,
-        _plugins={"ContextualLexer": contextual_lexer, "LALR_Parser": CachedLALRParser})
+        _plugins={"ContextualLexer": contextual_lexer,
+                  "LALR_Parser": CachedLALRParser if full_positions else StartPositionsLALRParser})
     return parser

@@ -10,10 +10,12 @@ source.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Callable
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import GrammarError, VisitError
 from lark.tree import Meta
+from lark.visitors import _vargs_meta_inline, _VArgsWrapper
 
 from rulepack.errors import Location, SemanticError
 
@@ -43,6 +45,21 @@ DRAW_SHAPES = ("tile", "coin", "die", "pawn", "cube", "disc", "card", "token")
 @v_args(meta=True, inline=True)
 class ToIR(Transformer[Token, IR]):
     """Lark transformer producing the ruleset IR from a ``rulepack.lark`` tree."""
+
+    def _call_userfunc(self, tree: Tree[Token], new_children: list[Any] | None = None) -> Any:
+        # Lark's own binds the method anew for every node (a wrapper built through
+        # functools.update_wrapper, a tenth of the transformation); every method
+        # here takes (meta, *children) (the class's v_args), so it is called so.
+        method = _METHODS.get(tree.data)
+        if method is None:
+            return super()._call_userfunc(tree, new_children)  # type: ignore[no-untyped-call]
+        children = new_children if new_children is not None else tree.children
+        try:
+            return method(self, tree.meta, *children)
+        except GrammarError:
+            raise
+        except Exception as exc:
+            raise VisitError(tree.data, tree, exc) from exc  # type: ignore[no-untyped-call]
 
     # ------------------------------------------------------------- top level
     def start(self, meta: Meta, *items: tuple[str, Any]) -> IR:
@@ -553,6 +570,12 @@ class ToIR(Transformer[Token, IR]):
 
     def name_list(self, meta: Meta, *names: Token) -> list[str]:
         return [str(n) for n in names]
+
+
+#: Each rule's method of ToIR, unbound: its function under Lark's v_args wrapper.
+_METHODS: dict[str, Callable[..., Any]] = {
+    name: w.base_func for name, w in vars(ToIR).items()
+    if isinstance(w, _VArgsWrapper) and w.visit_wrapper is _vargs_meta_inline}
 
 
 def _string(tok: Token) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from rulepack.errors import Diagnostic, Location, SchemaError
@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def schema(name: str) -> dict[str, Any]:
     """A schema of this package by file name (``"record.schema.json"``), parsed once."""
     data: dict[str, Any] = json.loads(
-        (resources.files("rulepack.schemas") / name).read_text(encoding="utf-8"))
+        (Path(__file__).resolve().parent / name).read_text(encoding="utf-8"))
     return data
 
 
