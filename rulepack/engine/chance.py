@@ -30,7 +30,6 @@ replay, never a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from rulepack.engine.actions import Action
@@ -40,6 +39,8 @@ from rulepack.errors import IllegalActionError, Location
 from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
+    from fractions import Fraction
+
     from rulepack.compiler.instance import Instance
     from rulepack.engine.program import Choice
     from rulepack.engine.state import State
@@ -321,6 +322,7 @@ class ExplicitChance:
         if node is None:
             return []
         n = len(node.options)
+        from fractions import Fraction     # only here: not imported by every game
         return [(i, Fraction(1, n)) for i in range(n)]
 
     def chance_outcome_text(self, outcome: int) -> str:
