@@ -813,12 +813,16 @@ class SourceGen:
         along = self.expr(node["along"], scope, py)
         x = self._local()
         name = "$cell_piece"
-        cond = self.condition(node["where"], self._candidate(scope, name), {**py, name: x})
+        # the variables the condition reads, read once before the walk
+        _, inner_py = self._hoisted([node["where"]], scope, py, (name,))
+        reads = [f"    {local} = V[{n!r}]" for n, local in inner_py.items() if n not in py]
+        cond = self.condition(node["where"], self._candidate(scope, name), {**inner_py, name: x})
         # a local function with the condition inline (ops.maximal_run, unrolled)
         fn = self._local("R")
         params = ", ".join(["start", "d"] + list(dict.fromkeys(py.values())))
         self._prelude.append("\n".join([
             f"def {fn}({params}):",
+            *reads,
             "    if type(start) is not Cell:",
             "        start = _as_cell(st, start)",
             "    if not (type(d) is tuple and len(d) == 2 and type(d[0]) is int "
