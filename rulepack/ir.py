@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 
+#: the keys of source positions (``[line, column]``)
+_POSITIONS = ("at", "players_at", "language_at")
+
+
 def nodes(ir: Any) -> Iterator[dict[str, Any]]:
     """Every dict in an IR tree, depth first (source positions are not entered)."""
     stack = [ir]
@@ -12,7 +16,7 @@ def nodes(ir: Any) -> Iterator[dict[str, Any]]:
         node = stack.pop()
         if isinstance(node, dict):
             yield node
-            stack.extend(v for k, v in node.items() if k not in ("at", "players_at"))
+            stack.extend(v for k, v in node.items() if k not in _POSITIONS)
         elif isinstance(node, list):
             stack.extend(node)
 
@@ -20,7 +24,7 @@ def nodes(ir: Any) -> Iterator[dict[str, Any]]:
 def strip_positions(node: Any) -> Any:
     """A copy of IR without source positions (``at`` keys)."""
     if isinstance(node, dict):
-        return {k: strip_positions(x) for k, x in node.items() if k not in ("at", "players_at")}
+        return {k: strip_positions(x) for k, x in node.items() if k not in _POSITIONS}
     if isinstance(node, list):
         return [strip_positions(x) for x in node]
     return node
