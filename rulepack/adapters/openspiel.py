@@ -235,6 +235,34 @@ class RulepackState(pyspiel.State):
         rp = self._rp
         return (rp.state or rp.get()).legal_action_ids()
 
+    # is_chance_node and legal_actions answer Python callers at once, as
+    # OpenSpiel's own C++ methods answer them (which its C++ code still calls):
+    # a call through C++ comes back to Python once or twice per call
+    def is_chance_node(self) -> bool:
+        rp = self._rp
+        return (rp.state or rp.get()).rng.node is not None
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: whoever moves now): the
+        outcomes at a chance node, none at the end or for a player who does not
+        move now (as OpenSpiel's ``State::LegalActions``).
+
+        :raises ValueError: a negative ``player`` who does not move now."""
+        rp = self._rp
+        st = rp.state or rp.get()
+        now = self.current_player()
+        if player is None:
+            player = now
+        if now == _TERMINAL:
+            return []
+        if now == CHANCE:
+            return list(range(len(st.rng.node.options)))
+        if player == now:
+            return st.legal_action_ids()
+        if player < 0:
+            raise ValueError(f"legal_actions: player {player} does not move here")
+        return []
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         rp = self._rp
         return (rp.state or rp.get()).chance_outcomes()

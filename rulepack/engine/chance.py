@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from rulepack.engine.actions import Action
-from rulepack.engine.rng import Rng
+from rulepack.engine.rng import _MASK, Rng
 from rulepack.engine.values import describe
 from rulepack.errors import IllegalActionError, Location
 from rulepack.ir import nodes
@@ -51,6 +51,20 @@ CHANCE = -1
 
 #: the chance modes of ``new_game``
 MODES = ("sampled", "explicit")
+
+
+#: ``[(i, 1/n) for i in range(n)]`` by ``n``: every draw is uniform, and a shuffle
+#: asks for the same few lengths over and over
+_UNIFORM: dict[int, list[tuple[int, float]]] = {}
+
+
+def uniform(n: int) -> list[tuple[int, float]]:
+    """The outcomes of a uniform draw of ``n`` (a shared list: do not change it)."""
+    outcomes = _UNIFORM.get(n)
+    if outcomes is None:
+        p = 1.0 / n
+        outcomes = _UNIFORM[n] = [(i, p) for i in range(n)]
+    return outcomes
 
 
 class ChanceNeeded(BaseException):
@@ -114,7 +128,7 @@ class ExplicitRng(Rng):
     explicit = True
 
     def __init__(self, seed: int = 0, queue: list[int] | None = None) -> None:
-        super().__init__(seed)
+        self.state = seed & _MASK     # Rng.__init__, inline: one per step
         self.queue: list[int] = queue if queue is not None else []
         self.pos = 0
         self.node: ChanceNode | None = None
@@ -127,7 +141,9 @@ class ExplicitRng(Rng):
         self.previous: "State | None" = None
 
     def clone(self) -> "ExplicitRng":
-        r = ExplicitRng(self.state, list(self.queue))
+        r = ExplicitRng.__new__(ExplicitRng)   # every State.clone() makes one
+        r.state = self.state
+        r.queue = self.queue[:]
         r.pos = self.pos
         r.node = self.node
         r.resume = self.resume
@@ -153,12 +169,18 @@ class ExplicitRng(Rng):
         return items[self._draw("random", list(items))]
 
     def shuffle(self, items: list[T]) -> None:
+        # _draw("shuffle", ...) per position, without copying the pieces left for
+        # the draws the queue answers; the last piece is forced
         remaining = list(items)
         out: list[T] = []
         n = len(items)
-        for k in range(n):
-            out.append(remaining.pop(self._draw("shuffle", list(remaining), k, n)))
-        items[:] = out
+        queue = self.queue
+        for k in range(n - 1):
+            if self.pos >= len(queue):
+                raise ChanceNeeded("shuffle", remaining[:], k, n)
+            out.append(remaining.pop(queue[self.pos]))
+            self.pos += 1
+        items[:] = out + remaining
 
 
 def start(st: "State", mode: str) -> None:
@@ -177,7 +199,7 @@ def take(st: "State", action: Action) -> None:
     _run_on(st, _Resume(snapshot, action, None, snapshot), [])
 
 
-@dataclass
+@dataclass(slots=True)
 class _Resume:
     """Where a step runs (again) from: a position, and the action that starts the
     step (``None``: the setup) or the instruction to go on at (``pc``); and the
@@ -198,9 +220,10 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     instruction before that one done, that one not begun, as draws come before
     their effects — becomes the point to go on from; otherwise the step's start
     stays that point and the step runs again."""
+    said = st.__dict__
     for key in _SAID:
-        st.__dict__.pop(key, None)
-    st.rng = ExplicitRng(st.seed, list(queue))
+        said.pop(key, None)
+    st.rng = ExplicitRng(st.seed, queue[:])
     try:
         if at.pc is not None:
             st._run(at.pc)
@@ -219,7 +242,9 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
             _stop_at(st, at, queue, node)
         return
     st.__dict__.pop("_fault", None)
-    rng = st.rng = ExplicitRng(st.seed)
+    rng = st.rng               # the generator made above: emptied for the next step
+    rng.queue = []
+    rng.pos = 0
     rng.previous = at.previous
 
 
@@ -308,12 +333,12 @@ class ExplicitChance:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
         (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
-        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`)."""
-        node = self.chance_node
+        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`);
+        the list is the caller's own."""
+        node = self.rng.node
         if node is None:
             return []
-        p = 1.0 / len(node.options)
-        return [(i, p) for i in range(len(node.options))]
+        return uniform(len(node.options))[:]
 
     def chance_fractions(self) -> list[tuple[int, Fraction]]:
         """:meth:`chance_outcomes` with exact fractions."""
@@ -338,25 +363,26 @@ class ExplicitChance:
 
         :raises IllegalActionError: no chance node, or no such outcome.
         """
-        node = self.chance_node
         rng = self.rng
+        node = rng.node
         if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
             raise IllegalActionError(f"no chance outcome {outcome!r} here")
         assert isinstance(rng, ExplicitRng) and rng.resume is not None
-        queue = rng.queue + [outcome]
         if node.kind == "shuffle" and len(node.options) > 2:
             # the next draw of the same shuffle, known without running the step
             # again: the pieces not drawn yet, in the order the shuffle keeps them
             # (the position itself is the snapshot's still: only the generator
             # changes, and what was said of the position at the previous draw)
-            options = list(node.options)
-            options.pop(outcome)
-            rng.queue = queue           # the state's own generator (clones copy it)
+            rng.queue.append(outcome)   # the state's own generator's (clones copy it)
+            options = node.options[:]
+            del options[outcome]
             rng.node = ChanceNode("shuffle", options, node.statement, node.location,
                                   node.draw + 1, node.of)
+            said = self.__dict__
             for key in _SAID:
-                self.__dict__.pop(key, None)
+                said.pop(key, None)
             return
+        queue = rng.queue + [outcome]
         fresh = rng.resume.snapshot.clone()
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
