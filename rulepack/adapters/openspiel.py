@@ -226,10 +226,9 @@ class RulepackState(pyspiel.State):
         # that would need a decision past the limit is truncated
         rp = self._rp
         st = rp.state or rp.get()
-        player = st.current_player
-        if player >= 0 and st.decisions >= self._limit:
-            return _TERMINAL
-        return player
+        if st.terminal or st.decider is None:          # as State.current_player
+            return CHANCE if st.rng.node is not None else _TERMINAL
+        return _TERMINAL if st.decisions >= self._limit else int(st.decider)
 
     def _legal_actions(self, player: int) -> list[int]:
         rp = self._rp
