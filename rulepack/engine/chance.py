@@ -237,7 +237,8 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         if isinstance(pc, int) and _one_draw(st.inst, pc):
             mid = st.clone()
             kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
-            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node)
+            # st is at mid's position: nothing to restore
+            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node, restore=False)
         else:
             _stop_at(st, at, queue, node)
         return
@@ -270,12 +271,15 @@ def _one_draw(inst: "Instance", pc: int) -> bool:
 _SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
 
 
-def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> None:
+def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode,
+             restore: bool = True) -> None:
     """Make ``st`` the chance node ``node``, to go on from ``at`` with the
-    outcomes ``queue`` and the one to come."""
-    restored = at.snapshot.clone()
-    st.__dict__.clear()
-    st.__dict__.update(restored.__dict__)
+    outcomes ``queue`` and the one to come (``restore``: ``st`` is put back at
+    ``at.snapshot``'s position first; without, it is there already)."""
+    if restore:
+        restored = at.snapshot.clone()
+        st.__dict__.clear()
+        st.__dict__.update(restored.__dict__)
     st.pending = None           # nobody decides at a chance node
     st.decider = None
     st._legal = None
@@ -383,9 +387,13 @@ class ExplicitChance:
                 said.pop(key, None)
             return
         queue = rng.queue + [outcome]
-        fresh = rng.resume.snapshot.clone()
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+        if rng.resume.pc is None:
+            # the step runs again from its start: from the position before it (at a
+            # node met inside an instruction, the state is at that position already,
+            # as every chance node leaves it; nothing changes a state there)
+            fresh = rng.resume.snapshot.clone()
+            self.__dict__.clear()
+            self.__dict__.update(fresh.__dict__)
         _run_on(self, rng.resume, queue)  # type: ignore[arg-type]
 
     def max_chance_outcomes(self) -> int:
