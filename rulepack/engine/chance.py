@@ -220,9 +220,7 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     instruction before that one done, that one not begun, as draws come before
     their effects — becomes the point to go on from; otherwise the step's start
     stays that point and the step runs again."""
-    said = st.__dict__
-    for key in _SAID:
-        said.pop(key, None)
+    _forget_said(st)
     st.rng = ExplicitRng(st.seed, queue[:])
     try:
         if at.pc is not None:
@@ -232,7 +230,7 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         else:
             st._apply(at.action)
     except ChanceNeeded as need:
-        pc = st.__dict__.pop("_fault", None)
+        pc = _take_fault(st)
         node = _node(st.inst, need, pc)
         if isinstance(pc, int) and _one_draw(st.inst, pc):
             mid = st.clone()
@@ -242,7 +240,7 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         else:
             _stop_at(st, at, queue, node)
         return
-    st.__dict__.pop("_fault", None)
+    _take_fault(st)
     rng = st.rng               # the generator made above: emptied for the next step
     rng.queue = []
     rng.pos = 0
@@ -269,6 +267,26 @@ def _one_draw(inst: "Instance", pc: int) -> bool:
 
 #: what rulepack.engine.observe keeps with a position
 _SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
+
+
+# These two read and drop a state's attributes with getattr and delattr, never
+# through st.__dict__: reading __dict__ takes an object's attributes out of
+# CPython's inline storage for good, and every later attribute access of the
+# flow on that state is slower (a playout's live state is read for the whole game).
+def _forget_said(st: "State") -> None:
+    """Drop what was said of the position (it is about to change)."""
+    for key in _SAID:
+        if getattr(st, key, None) is not None:
+            delattr(st, key)
+
+
+def _take_fault(st: "State") -> Any:
+    """The instruction a generated block was running when the flow stopped
+    (``st._fault``), removed from the state; ``None`` if none."""
+    pc = getattr(st, "_fault", None)
+    if pc is not None:
+        del st._fault  # type: ignore[attr-defined]
+    return pc
 
 
 def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode,
@@ -382,9 +400,7 @@ class ExplicitChance:
             del options[outcome]
             rng.node = ChanceNode("shuffle", options, node.statement, node.location,
                                   node.draw + 1, node.of)
-            said = self.__dict__
-            for key in _SAID:
-                said.pop(key, None)
+            _forget_said(self)  # type: ignore[arg-type]
             return
         queue = rng.queue + [outcome]
         if rng.resume.pc is None:
