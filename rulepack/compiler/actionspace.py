@@ -13,8 +13,8 @@ them tight where the ruleset allows:
 
 - a zone holds only the pieces that moves can bring to it (every piece starts in
   the supply and moves only by ``move``: :meth:`Domains._zone_contents` grows
-  each zone's set until no move adds one), so Multzo's hands range over its
-  tiles, not its coins too;
+  each zone's set until no move adds one), so a hand dealt from a stack of
+  tiles ranges over the tiles, not over the coins too;
 - the name a comprehension binds is, in its expression, that comprehension's
   elements only (``[(x, x.cell) for x in board]``), not every value a name ``x``
   takes anywhere in the ruleset.
@@ -139,9 +139,8 @@ class Domains:
         """The pieces each zone can ever hold: every piece starts in the supply
         (zone 0) and moves only by ``move``, so a zone holds only what the moves
         to it can move — found by growing every zone's set until no move adds a
-        piece (Multzo's hands hold tiles only: they are dealt from the stack of
-        tiles). ``None`` (any piece anywhere) when a move's destination cannot be
-        listed."""
+        piece (hands dealt from a stack of tiles hold tiles only). ``None`` (any
+        piece anywhere) when a move's destination cannot be listed."""
         moves = [n for key in ("setup", "phases", "play")
                  for n in nodes(self.inst.ir.get(key)) if n.get("k") == "move"]
         contents: dict[int, frozenset[Any]] = {z.index: frozenset() for z in self.inst.zones}
