@@ -249,6 +249,9 @@ class RulepackState(pyspiel.State):
         :raises ValueError: a negative ``player`` who does not move now."""
         rp = self._rp
         st = rp.state or rp.get()
+        if player is None and st.decider is not None and not st.terminal \
+                and st.decisions < self._limit:
+            return st.legal_action_ids()          # the common case, at once
         now = self.current_player()
         if player is None:
             player = now

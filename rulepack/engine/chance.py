@@ -29,7 +29,7 @@ replay, never a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
@@ -80,7 +80,7 @@ class ChanceNeeded(BaseException):
         self.of = of
 
 
-@dataclass
+@dataclass(slots=True)
 class ChanceNode:
     """A pending draw: what it is, where in the ruleset, and its outcomes.
 
@@ -97,17 +97,19 @@ class ChanceNode:
     location: Location
     draw: int = 0
     of: int = 1
+    #: the outcomes' texts, made when first asked for
+    _texts: list[str] | None = field(default=None, repr=False, compare=False)
 
     def outcome_text(self, i: int, seats: tuple[str, ...] = ()) -> str:
         """What outcome ``i`` draws; distinct outcomes that look alike (two
         cubes numbered 1) are told apart by their number."""
-        texts = self.__dict__.get("_texts")
+        texts = self._texts
         if texts is None:
             texts = [describe(v, seats) for v in self.options]
             counts: dict[str, int] = {}
             for t in texts:
                 counts[t] = counts.get(t, 0) + 1
-            texts = self.__dict__["_texts"] = [
+            texts = self._texts = [
                 t if counts[t] == 1 else f"{t} (outcome {k})" for k, t in enumerate(texts)]
         shown = texts[i]
         if self.kind == "shuffle":
@@ -221,7 +223,12 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     their effects — becomes the point to go on from; otherwise the step's start
     stays that point and the step runs again."""
     _forget_said(st)
-    st.rng = ExplicitRng(st.seed, queue[:])
+    rng = st.rng
+    if type(rng) is not ExplicitRng or queue or rng.node is not None:
+        rng = st.rng = ExplicitRng(st.seed, queue[:])
+    else:                       # a step from a decision: the state's own, emptied
+        rng.queue = []
+        rng.pos = 0
     try:
         if at.pc is not None:
             st._run(at.pc)
@@ -241,8 +248,7 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
             _stop_at(st, at, queue, node)
         return
     _take_fault(st)
-    rng = st.rng               # the generator made above: emptied for the next step
-    rng.queue = []
+    rng.queue = []             # the generator of the step: emptied for the next one
     rng.pos = 0
     rng.previous = at.previous
 
@@ -341,6 +347,9 @@ class ExplicitChance:
     inst: "Instance"
     terminal: bool
     pending: "Choice | None"
+    # what rulepack.engine.observe notes of a position (_SAID), until it does
+    # (class defaults: _forget_said's getattr finds them at once)
+    _obs_strings = _step_lines = _view_chain = _last_seen = None
 
     def is_chance_node(self) -> bool:
         """Whether the state waits for a chance outcome (explicit chance only)."""
