@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from rulepack.versions import RULEPACK_VERSION as __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game

@@ -121,7 +121,8 @@ class Game:
         :param players: number of seats (default: the ruleset's minimum).
         :param seed: fixes every shuffle and random choice.
         :param options: option name → value (strings are converted).
-        :param max_decisions: the game is stopped with an error past this many decisions.
+        :param max_decisions: the game is stopped with an error past this many decisions
+            (at most the decisions the ruleset declares, ``at most N decisions``).
         :param generate: ``False``: if the ruleset has not been played yet, play this
             game on the compiler's closures instead of generating Python code first
             (for a one-off look, such as ``validate``'s dry run).
@@ -133,6 +134,8 @@ class Game:
         :raises RulesetRuntimeError: the ruleset fails while setting up.
         """
         inst = self.instance(players if players is not None else self.min_players, options)
+        if inst.longest is not None:
+            max_decisions = min(max_decisions, inst.longest)
         return State(inst, seed, max_decisions, generate, chance)
 
     def state_from_json(self, data: dict[str, Any],

@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 
+#: the keys of source positions (``[line, column]``)
+_POSITIONS = ("at", "players_at", "language_at")
+
+
 def nodes(ir: Any) -> Iterator[dict[str, Any]]:
     """Every dict in an IR tree, depth first (source positions are not entered)."""
     stack = [ir]
@@ -14,7 +18,7 @@ def nodes(ir: Any) -> Iterator[dict[str, Any]]:
         if isinstance(node, dict):
             yield node
             for k, v in node.items():
-                if isinstance(v, (dict, list)) and k != "at" and k != "players_at":
+                if isinstance(v, (dict, list)) and k not in _POSITIONS:
                     push(v)
         elif isinstance(node, list):
             for v in node:
@@ -25,7 +29,7 @@ def nodes(ir: Any) -> Iterator[dict[str, Any]]:
 def strip_positions(node: Any) -> Any:
     """A copy of IR without source positions (``at`` keys)."""
     if isinstance(node, dict):
-        return {k: strip_positions(x) for k, x in node.items() if k not in ("at", "players_at")}
+        return {k: strip_positions(x) for k, x in node.items() if k not in _POSITIONS}
     if isinstance(node, list):
         return [strip_positions(x) for x in node]
     return node

@@ -23,6 +23,7 @@ from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
 from rulepack.ir import strip_positions  # noqa: F401 - also importable from here
 from rulepack.schemas.validate import validate_ir, validate_parsed
+from rulepack.versions import check_language
 
 RULESET_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 
@@ -86,6 +87,8 @@ def ir_from_text(text: str, name: str, suffix: str = ".rules",
     :raises RulesetSyntaxError: text that does not parse.
     :raises SchemaError: IR that does not match the schema, or data nested too
         deeply or too big (refused before the YAML parser runs).
+    :raises RulepackError: the ruleset says it is written in a language version
+        this rulepack does not read (code ``unknown-language``, located).
     """
     if not text.strip():
         raise RulepackError.at("the file is empty: a ruleset needs at least a game declaration "
@@ -108,7 +111,12 @@ def ir_from_text(text: str, name: str, suffix: str = ".rules",
                 Location(name, *too_many), code="too-big", source_line=_line(text, too_many[0])))
         # positions are those of the data file itself
         ir, node = _read_data(text, name, suffix)
-        validate_ir(ir, name, positions=_position_map(node))
+        positions = _position_map(node)
+        if "language" in ir:  # before the schema: a newer IR may have other fields
+            at = positions.get(("language",))
+            check_language(ir["language"], Location(name, *(at or (None, None))),
+                           _line(text, at[0]) if at else None)
+        validate_ir(ir, name, positions=positions)
     ir["file"] = name
     return ir
 

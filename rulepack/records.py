@@ -1,11 +1,12 @@
 """Game records: JSON Lines written as a game goes, read back, replayed and verified.
 
-A record (format ``rulepack-record/1``, checked line by line against
-``schemas/record.schema.json``) is:
+A record (format ``rulepack-record/2``, ``format_version`` 2, checked line by
+line against ``schemas/record.schema.json``) is:
 
-- a ``header``: the ruleset (name, where it was loaded from, and the SHA-256 of
-  its compiled rules), player count, options, seed, seat names, the agent of
-  each seat, the decision limit and rulepack's version;
+- a ``header``: the format and its version, the ruleset (name, where it was
+  loaded from, and the SHA-256 of its compiled rules) and the language version
+  it declares, player count, options, seed, seat names, the agent of each seat,
+  the decision limit and rulepack's version;
 - one ``chance`` line per chance event (a shuffle, a random choice and its
   outcome) and one ``decision`` line per decision (its number, the player, the
   index of the action among the legal actions in their canonical order, and the
@@ -18,6 +19,12 @@ program that crashes, leaves a record of everything up to then: a game resumes
 from it (``rulepack resume``). The seed fixes every chance event, so replaying
 is re-executing: :func:`replay` plays the recorded decisions from the seed and
 checks each action text, each chance event and the result against the record.
+
+Records of format 1 (``rulepack-record/1``, written before headers had a
+``format_version``) are read and replayed as they are: their lines are those of
+format 2 but for the header's ``format_version`` and ``language``. A format this
+rulepack does not read (a newer one) is a located error at the header, with a
+hint (:func:`rulepack.versions.record_format_version`).
 
 Errors: :class:`RecordError` (a :class:`~rulepack.errors.RulepackError`)
 located at the line of the record (and the column, for bad JSON).
@@ -41,12 +48,13 @@ from rulepack.files import (MAX_RECORD_BYTES, MAX_RECORD_LINE_BYTES, nesting_err
 from rulepack.engine.serialize import encode, plain
 from rulepack.engine.state import Action, ChanceEvent
 from rulepack.engine.values import player_name
+from rulepack.versions import RECORD_FORMAT_VERSION, record_format_version
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game
     from rulepack.engine.state import State
 
-FORMAT = "rulepack-record/1"
+FORMAT = f"rulepack-record/{RECORD_FORMAT_VERSION}"
 
 #: The deepest nesting of a record line (an outcome is at most a few levels deep).
 MAX_RECORD_NESTING = 50
@@ -64,7 +72,8 @@ def ruleset_hash(game: "Game") -> str:
     """SHA-256 (hex) of the compiled rules: the merged IR as canonical JSON,
     without source positions and file names, so comments, layout and where the
     file lies do not change it, and a change in a library it uses does; nor do a
-    component's ``draw`` hints, which change pictures, not play."""
+    component's ``draw`` hints, which change pictures, not play, nor the language
+    version the ruleset declares."""
     def strip(node: Any) -> Any:
         if isinstance(node, dict):
             return {k: strip(v) for k, v in node.items() if k not in ("at", "file", "draw") and
@@ -72,7 +81,8 @@ def ruleset_hash(game: "Game") -> str:
         if isinstance(node, list):
             return [strip(v) for v in node]
         return node
-    text = json.dumps(strip(game.ir), sort_keys=True, ensure_ascii=False, default=str)
+    ir = {k: v for k, v in game.ir.items() if k != "language"}  # how it is written, not what
+    text = json.dumps(strip(ir), sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -99,8 +109,9 @@ def header_line(game: "Game", state: "State", source: str, agents: list[str]) ->
     ``agents``: the kind of each seat (``"human"`` or an agent name)."""
     from rulepack import __version__
     inst = state.inst
-    return {"type": "header", "format": FORMAT,
+    return {"type": "header", "format": FORMAT, "format_version": RECORD_FORMAT_VERSION,
             "ruleset": {"name": game.name, "source": source, "sha256": ruleset_hash(game)},
+            "language": game.ir.get("language"),
             "title": game.title, "players": state.num_players,
             "options": plain(dict(inst.options)), "seed": state.seed,
             "seats": [player_name(p, inst.seat_names) for p in range(inst.num_players)],
@@ -233,6 +244,11 @@ class Record:
     cut: int | None = None
 
     @property
+    def format_version(self) -> int:
+        """The record's format version (1: a header without ``format_version``)."""
+        return int(self.header.get("format_version", 1))
+
+    @property
     def decisions(self) -> int:
         return sum(1 for _, e in self.entries if e["type"] == "decision")
 
@@ -335,9 +351,10 @@ def read_record(path: str | Path) -> Record:
     first, header = lines[0]
     if header["type"] != "header":
         raise _error(display, first, "the first line of a record is its header")
-    if header["format"] != FORMAT:
-        raise _error(display, first, f"unknown record format {header['format']!r} "
-                     f"(this rulepack reads {FORMAT})")
+    try:
+        record_format_version(header, Location(display, first))
+    except RulepackError as exc:
+        raise RecordError(exc.diagnostics) from None
     from rulepack.agents.bots import AGENTS, SEARCH_AGENTS, AgentSpecError, check_spec
     if not len(header["seats"]) == len(header["agents"]) == header["players"]:
         raise _error(display, first, f"the header has {header['players']} players, "

@@ -131,3 +131,75 @@ def test_a_parameter_without_a_finite_domain_is_a_located_error():
     diag = info.value.diagnostics[0]
     assert diag.code == "unbounded-actions"
     assert diag.location.file == "counting.rules" and diag.location.line == 21
+
+
+TIGHT = """
+game tight {
+  players 2
+}
+
+component tile {
+  rank: 1, 2, 3
+}
+
+component coin {
+  value: 1, 2
+}
+
+zone stack: stack
+zone hand: pile per player
+zone board: grid 2 x 2
+zone bank: pile
+
+setup {
+  move tile to stack
+  move coin to bank
+  for x in cells(board) {
+    say "{x}"
+  }
+}
+
+play {
+  turns from 0 {
+    choose {
+      action "draw" if count(stack) > 0 {
+        move top of stack to hand[current]
+      }
+      action "place {t} at {c}" for (t, c) in [(x, x.cell) for x in hand[current]] {
+        end game
+      }
+      action "pay {m}" for m in bank {
+        move m to board[0]
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_zone_has_only_the_pieces_moves_bring_and_a_comprehension_its_own_name():
+    # the hands are dealt from the stack, which holds the 3 tiles: 'place' ranges over
+    # tiles (not the 2 coins), and its x is a tile there (not also a cell, as the x
+    # of the setup's loop); x.cell is a cell of the board or none (4 + 1 values)
+    state = rulepack.loads(TIGHT, "tight.rules").new_game(2, seed=0)
+    tiles, coins, cells = 3, 2, 4
+    assert state.num_distinct_actions() == 1 + tiles * (cells + 1) + coins
+    while not state.is_terminal():
+        ids = state.legal_action_ids()
+        assert all(state.action_from_id(i).id == i for i in ids)
+        place = [i for i in ids if state.action_to_string(0, i).startswith("place")]
+        state.apply_id(place[0] if place else ids[0])
+    assert state.history[-1].text.startswith("place")
+
+
+def test_the_bundled_games_number_fewer_actions():
+    # Multiplay: a claim is one of its 121 cubes at one of the 11 x 11 cells or none,
+    # plus 'end the game' and 'play on' (before: a name x bound elsewhere to cells
+    # made every cell a cube too, 29,526 ids)
+    cubes = len(load("multiplay").instance(2, {}).pieces)
+    assert cubes == 121
+    assert load("multiplay").new_game(2, seed=0).num_distinct_actions() == cubes * 122 + 2
+    # Multzo: the stack, hands and discards hold its 24 tiles, never its 24 coins
+    # (draw; draw, discard face up, discard face down one of 24 tiles; 32 multiplier
+    # choices; no multiplier)
+    assert load("multzo").new_game(3, seed=0).num_distinct_actions() == 1 + 3 * 24 + 32 + 1

@@ -86,16 +86,38 @@ def test_tic_tac_toe_is_a_draw_by_alpha_beta():
 
 
 def test_a_game_is_truncated_at_its_length():
+    # decisions are counted, as OpenSpiel counts a game's length; chance is not
     game = pyspiel.load_game("rulepack", {"ruleset": "multzo", "max_game_length": 10})
     assert game.max_game_length() == 10
     state = game.new_initial_state()
     rng = np.random.RandomState(1)
+    chance = 0
     while not state.is_terminal():
         if state.is_chance_node():
+            chance += 1
             state.apply_action(int(rng.choice([o for o, _ in state.chance_outcomes()])))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
-    assert len(state.history()) == 10 and state.returns() == [0.0, 0.0]
+    engine = state.engine_state
+    assert engine.decisions == 10 and not engine.is_terminal()   # someone would decide
+    assert len(state.history()) == 10 + chance and chance >= 23  # the deal's draws
+    assert state.returns() == [0.0, 0.0] and state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.legal_actions() == []
+
+
+def test_the_length_a_ruleset_declares_is_the_games_max_game_length():
+    # Tic-Tac-Toe says 'at most 9 decisions', Connect Four 'at most 42 decisions'
+    assert pyspiel.load_game("rulepack", {"ruleset": "tic-tac-toe"}).max_game_length() == 9
+    assert pyspiel.load_game("rulepack", {"ruleset": "connect-four"}).max_game_length() == 42
+    multzo = pyspiel.load_game("rulepack", {"ruleset": "multzo", "players": 3})
+    assert multzo.max_game_length() == 100_000     # no bound declared: the decision limit
+    # a game that ends on its last allowed decision ends as the rules say
+    game = pyspiel.load_game("rulepack", {"ruleset": "tic-tac-toe"})
+    state = game.new_initial_state()
+    for square in (0, 1, 2, 4, 3, 5, 7, 6, 8):      # X O X / X O O / O X X: a draw
+        state.apply_action(square)
+    assert state.is_terminal() and state.engine_state.is_terminal()
+    assert state.returns() == [0.0, 0.0] and len(state.history()) == 9
 
 
 def test_sampled_chance_is_a_sampled_stochastic_game():

@@ -77,3 +77,26 @@ def test_a_patience_is_won_or_lost():
 def test_gymnasium_refuses_a_game_for_several_players():
     with pytest.raises(ValueError, match="not a one-player ruleset"):
         rp_gym.env("multzo")
+
+
+def test_the_length_a_ruleset_declares_is_the_default_of_max_steps(tmp_path):
+    # Tic-Tac-Toe says 'at most 9 decisions'; Multzo declares no bound
+    assert rp_pz.env("tic-tac-toe").max_steps == 9
+    assert rp_pz.env("multzo").max_steps == 100_000
+    assert rp_pz.env("tic-tac-toe", max_steps=4).max_steps == 4
+    bounded = tmp_path / "tens.rules"
+    text = Path(TENS).read_text(encoding="utf-8")
+    assert "players 1\n" in text
+    bounded.write_text(text.replace("players 1\n", "players 1\n  at most 3 decisions\n", 1),
+                       encoding="utf-8")
+    env = rp_gym.env(str(bounded))
+    assert env.max_steps == 3
+    obs, _ = env.reset(seed=0)
+    truncated = terminated = False
+    steps = 0
+    while not (terminated or truncated):
+        legal = [i for i in np.flatnonzero(obs["action_mask"])
+                 if env.engine_state().action_to_string(0, int(i)) != "give up"]
+        obs, _, terminated, truncated, _ = env.step(int(legal[0]))
+        steps += 1
+    assert steps <= 3 and (terminated or (truncated and steps == 3))

@@ -34,7 +34,7 @@ def test_html_report_is_one_self_contained_page_with_four_plots(tmp_path: Path):
     assert all(base64.b64decode(b).startswith(b"\x89PNG") for b in images)
     assert not re.search(r"(src|href)=['\"](?!data:)", text)     # nothing to fetch
     for words in ("Length", "Win rate per seat", "Branching factor by turn", "Rule coverage",
-                  "rounds=1 jokers=0", "rounds=1 jokers=2", "packkub.rules:103"):
+                  "rounds=1 jokers=0", "rounds=1 jokers=2", "packkub.rules:105"):
         assert words in text
 
 

@@ -246,7 +246,7 @@ def test_a_changed_result_is_found(tmp_path):
     ('SEATS\n', 1, "the header has 2 players, 1 seats and 2 agents"),
 ])
 def test_a_bad_record_file_gets_a_located_error(tmp_path, text, line, fragment):
-    header = {"type": "header", "format": FORMAT,
+    header = {"type": "header", "format": FORMAT, "format_version": 2,
               "ruleset": {"name": "multzo", "source": "multzo", "sha256": "0" * 64},
               "players": 2, "options": {}, "seed": 0, "seats": ["a", "b"],
               "agents": ["random", "random"]}

@@ -156,9 +156,11 @@ def test_every_definition_is_used_and_every_ref_resolves() -> None:
 
 def test_every_key_but_at_is_required() -> None:
     """IR has one shape: the transformer always writes every key (null when unused),
-    and hand-written IR must too, except source positions and the top-level file."""
+    and hand-written IR must too, except source positions, the top-level file and
+    the language version (optional: a ruleset need not declare it)."""
     schema = ruleset_schema()
-    assert set(schema["required"]) == set(schema["properties"]) - {"file"}
+    assert set(schema["required"]) == set(schema["properties"]) - {
+        "file", "language", "language_at"}
     closed = [sub for sub in subschemas(schema, skip=("if",))
               if sub.get("additionalProperties") is False]
     assert len(closed) > 40
@@ -166,9 +168,10 @@ def test_every_key_but_at_is_required() -> None:
         if sub is not schema:
             # source positions ("at", "players_at") are optional: hand-written IR has none;
             # so are the game's "teams", a variable's "seen" and a component's
-            # "up_shows" and "down_shows", added after IR files were written without them
+            # "up_shows" and "down_shows", and the game's "longest", added after IR
+            # files were written without them
             assert set(sub["required"]) == set(sub["properties"]) - {
-                "at", "players_at", "teams", "seen", "up_shows", "down_shows"}, \
+                "at", "players_at", "teams", "seen", "up_shows", "down_shows", "longest"}, \
                 sub.get("title")
             at = dict(sub["properties"]["at"])
             at.pop("description", None)  # every property is explained for editors

@@ -13,7 +13,7 @@ from typing import Any
 
 import rulepack
 from rulepack.game import Game
-from rulepack.engine.state import State
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State
 
 _LOADED: dict[str, Game] = {}
 
@@ -53,6 +53,13 @@ class Table:
     @property
     def num_players(self) -> int:
         return int(self.instance.num_players)
+
+    @property
+    def max_game_length(self) -> int:
+        """The most decisions a game takes: the ruleset's declared bound (``at most
+        N decisions``) or the decision limit (see ``State.max_game_length``)."""
+        longest = self.instance.longest
+        return DEFAULT_MAX_DECISIONS if longest is None else min(longest, DEFAULT_MAX_DECISIONS)
 
     def initial_state(self) -> State:
         """A copy of the table's first position in explicit chance (made once:

@@ -8,7 +8,8 @@ drawn from ``reset(seed=...)``. The reward is the change of the return (+1 for
 a win, -1 for a loss, at the end) or, with ``reward="score"``, of the score. An
 action that is not legal changes nothing: its reward is 0 and
 ``info["illegal_action"]`` is True. Past ``max_steps`` steps (default: the
-decision limit) the episode is truncated. ``render_mode="ansi"``: ``render()``
+ruleset's declared ``at most N decisions``, else the decision limit) the episode
+is truncated. ``render_mode="ansi"``: ``render()``
 returns the position as text.
 """
 
@@ -21,7 +22,7 @@ import gymnasium
 from rulepack.adapters import spaces as rp_spaces
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.rng import Rng
-from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State
+from rulepack.engine.state import State
 from rulepack.errors import IllegalActionError
 
 
@@ -58,7 +59,7 @@ class RulepackEnv(gymnasium.Env):  # type: ignore[misc]
         self.observation_space = rp_spaces.observation_space(self.table)
         self.action_space = rp_spaces.action_space(self.table)
         self._size = int(self.action_space.n)
-        self.max_steps = max_steps or DEFAULT_MAX_DECISIONS
+        self.max_steps = max_steps or self.table.max_game_length
         self._rng: Rng | None = None
         self.state_: State | None = None
         self._steps = 0

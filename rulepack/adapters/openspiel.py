@@ -8,9 +8,11 @@ loads any ruleset, bundled (by name) or a file (by path). Parameters:
 
 - ``ruleset``: a bundled ruleset's name or a path (default ``tic-tac-toe``);
 - ``players``: the number of seats (0, the default: the ruleset's minimum);
-- ``max_game_length``: moves (decisions and chance outcomes) after which a game
-  is truncated, with returns 0 for all (0, the default: the decision limit,
-  100,000);
+- ``max_game_length``: decisions (chance outcomes not counted, as in OpenSpiel)
+  after which a game is truncated: a game that would need one more decision is
+  terminal, with returns 0 for all (0, the default: the engine's
+  ``max_game_length``, the bound the ruleset declares with ``at most N
+  decisions``, else the decision limit, 100,000);
 - ``options``: the ruleset's options as ``"name:value;name:value"``;
 - ``chance``: ``explicit`` (the default: a chance node per draw, as OpenSpiel's
   algorithms that reason about chance need) or ``sampled`` (chance drawn inside
@@ -42,7 +44,7 @@ from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.chance import CHANCE
 from rulepack.engine.observe import game_type, tensor_layout
 from rulepack.engine.rng import mix_seed
-from rulepack.engine.state import DEFAULT_MAX_DECISIONS, TERMINAL, State
+from rulepack.engine.state import TERMINAL, State
 from rulepack.loader import bundled_rulesets
 
 SHORT_NAME = "rulepack"
@@ -131,7 +133,7 @@ class RulepackGame(pyspiel.Game):
         info.update(title=game.title, min_players=game.min_players,
                     max_players=game.max_players)
         self.rp_info = info
-        length = int(params.get("max_game_length") or 0) or DEFAULT_MAX_DECISIONS
+        length = int(params.get("max_game_length") or 0) or self.table.max_game_length
         zero_sum = info["utility"] == "zero_sum"
         game_info = pyspiel.GameInfo(
             num_distinct_actions=start.num_distinct_actions(),
@@ -219,19 +221,49 @@ class RulepackState(pyspiel.State):
         """The rulepack :class:`~rulepack.engine.state.State` underneath."""
         return self._rp.get()
 
-    def _truncated(self) -> bool:
-        return len(self._rp.moves) >= self._limit
-
     def current_player(self) -> int:
-        # the engine's CHANCE and TERMINAL are OpenSpiel's own numbers
+        # the engine's CHANCE and TERMINAL are OpenSpiel's own numbers; a game
+        # that would need a decision past the limit is truncated
         rp = self._rp
-        if len(rp.moves) >= self._limit:
-            return _TERMINAL
-        return (rp.state or rp.get()).current_player
+        st = rp.state or rp.get()
+        if st.terminal or st.decider is None:          # as State.current_player
+            return CHANCE if st.rng.node is not None else _TERMINAL
+        return _TERMINAL if st.decisions >= self._limit else int(st.decider)
 
     def _legal_actions(self, player: int) -> list[int]:
         rp = self._rp
         return (rp.state or rp.get()).legal_action_ids()
+
+    # is_chance_node and legal_actions answer Python callers at once, as
+    # OpenSpiel's own C++ methods answer them (which its C++ code still calls):
+    # a call through C++ comes back to Python once or twice per call
+    def is_chance_node(self) -> bool:
+        rp = self._rp
+        return (rp.state or rp.get()).rng.node is not None
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: whoever moves now): the
+        outcomes at a chance node, none at the end or for a player who does not
+        move now (as OpenSpiel's ``State::LegalActions``).
+
+        :raises ValueError: a negative ``player`` who does not move now."""
+        rp = self._rp
+        st = rp.state or rp.get()
+        if player is None and st.decider is not None and not st.terminal \
+                and st.decisions < self._limit:
+            return st.legal_action_ids()          # the common case, at once
+        now = self.current_player()
+        if player is None:
+            player = now
+        if now == _TERMINAL:
+            return []
+        if now == CHANCE:
+            return list(range(len(st.rng.node.options)))
+        if player == now:
+            return st.legal_action_ids()
+        if player < 0:
+            raise ValueError(f"legal_actions: player {player} does not move here")
+        return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         rp = self._rp
@@ -264,7 +296,8 @@ class RulepackState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         rp = self._rp
-        return len(rp.moves) >= self._limit or (rp.state or rp.get()).terminal
+        st = rp.state or rp.get()
+        return st.terminal or (st.decisions >= self._limit and st.current_player >= 0)
 
     def returns(self) -> list[float]:
         st = self._rp.get()

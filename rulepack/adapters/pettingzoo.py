@@ -6,7 +6,8 @@ observes a dict ``{"observation": float32 tensor, "action_mask": int8 per
 action id}`` (:mod:`rulepack.adapters.spaces`); an action is a stable action
 id; chance is drawn by the environment from ``reset(seed=...)``. At the end
 every agent is rewarded its return (+1 win, -1 loss, 0 draw); past
-``max_steps`` decisions (default: the decision limit) the game is truncated.
+``max_steps`` decisions (default: the ruleset's declared ``at most N decisions``,
+else the decision limit) the game is truncated.
 ``render_mode="ansi"``: ``render()`` returns the position as text, as the
 seat to decide sees it.
 """
@@ -21,7 +22,7 @@ from pettingzoo import AECEnv
 from rulepack.adapters import spaces as rp_spaces
 from rulepack.adapters.common import Table
 from rulepack.engine.rng import Rng
-from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State
+from rulepack.engine.state import State
 
 
 def env(ruleset: str, players: int | None = None, render_mode: str | None = None,
@@ -56,7 +57,7 @@ class RulepackEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: act for a in self.possible_agents}
         self._size = int(act.n)
-        self.max_steps = max_steps or DEFAULT_MAX_DECISIONS
+        self.max_steps = max_steps or self.table.max_game_length
         self._rng: Rng | None = None
         self.state_: State | None = None
 

@@ -7,13 +7,22 @@ the ruleset's decisions: for each ``action`` of each ``choose``, the *finite
 domain* of each parameter — every value it could ever take — is found by a
 small abstract interpretation of the IR (:class:`Domains`), then the ids of an
 action are its alternative's offset plus its parameters' positions in their
-domains (mixed radix). Domains are over-approximations (a hand's parameter
-ranges over every piece of the instance), which only makes the space larger.
+domains (mixed radix). Domains are over-approximations, which only makes the
+space larger than the actions a game can offer, never smaller; two things keep
+them tight where the ruleset allows:
+
+- a zone holds only the pieces that moves can bring to it (every piece starts in
+  the supply and moves only by ``move``: :meth:`Domains._zone_contents` grows
+  each zone's set until no move adds one), so a hand dealt from a stack of
+  tiles ranges over the tiles, not over the coins too;
+- the name a comprehension binds is, in its expression, that comprehension's
+  elements only (``[(x, x.cell) for x in board]``), not every value a name ``x``
+  takes anywhere in the ruleset.
 
 Domains are sets of concrete values (pieces, cells, players, numbers, words,
-``none``...), lists as :class:`ListDom`, tuples as :class:`TupleDom`. Names are
-followed through every assignment to them (``let``, ``set``, ``var``, loop and
-parameter bindings), whatever their scope: a superset again. A parameter whose
+``none``...), lists as :class:`ListDom`, tuples as :class:`TupleDom`. Other
+names are followed through every assignment to them (``let``, ``set``, ``var``,
+loop and parameter bindings), whatever their scope: a superset again. A parameter whose
 values cannot be listed before play (a count, a sum, arithmetic) makes the
 space undefined: :meth:`ActionSpace.build` raises a located
 :class:`~rulepack.errors.SemanticError` (code ``unbounded-actions``).
@@ -114,11 +123,56 @@ class Domains:
         self.assigned: dict[str, list[tuple[Any, ...]]] = {}
         self._busy: set[str] = set()
         self._memo: dict[str, frozenset[Any]] = {}
+        #: the names a comprehension binds, while its expression is read: there they
+        #: are its elements only, not every value the name takes anywhere
+        self._local: dict[str, frozenset[Any]] = {}
         for decl in inst.ir.get("variables", []):
             if decl.get("expr") is not None:
                 self._note(decl["name"], ("value", decl["expr"]))
         for key in ("setup", "phases", "play", "defines"):
             self._collect(inst.ir.get(key))
+        #: per zone index, the pieces that can ever be in it (``None``: any piece)
+        self.contents: dict[int, frozenset[Any]] | None = None
+        self.contents = self._zone_contents()
+
+    def _zone_contents(self) -> dict[int, frozenset[Any]] | None:
+        """The pieces each zone can ever hold: every piece starts in the supply
+        (zone 0) and moves only by ``move``, so a zone holds only what the moves
+        to it can move — found by growing every zone's set until no move adds a
+        piece (hands dealt from a stack of tiles hold tiles only). ``None`` (any
+        piece anywhere) when a move's destination cannot be listed."""
+        moves = [n for key in ("setup", "phases", "play")
+                 for n in nodes(self.inst.ir.get(key)) if n.get("k") == "move"]
+        contents: dict[int, frozenset[Any]] = {z.index: frozenset() for z in self.inst.zones}
+        contents[0] = self.pieces
+        for _ in range(len(contents) + 2):
+            self.contents, self._memo = contents, {}
+            grown = dict(contents)
+            try:
+                for move in moves:
+                    pieces = frozenset(p for p in self.elements(move["what"]) if type(p) is Piece)
+                    for zone in self._destinations(move["to"]):
+                        grown[zone] = grown[zone] | pieces
+            except NotFinite:
+                return None
+            if grown == contents:
+                self._memo = {}
+                return contents
+            contents = grown
+        self._memo = {}
+        return None         # pragma: no cover - each round adds a piece or stops
+
+    def _destinations(self, node: Any) -> set[int]:
+        """The zones a ``move`` may put pieces in. :raises NotFinite: unknown."""
+        out: set[int] = set()
+        for a in self.value(node):
+            if type(a) is ZoneRef:
+                out.add(a.index)
+            elif type(a) is Cell:
+                out.add(a.zone)
+            elif a is not None:
+                raise NotFinite("a destination that is not a zone or a cell", node)
+        return out
 
     def _note(self, name: str, how: tuple[Any, ...]) -> None:
         self.assigned.setdefault(name, []).append(how)
@@ -157,18 +211,23 @@ class Domains:
 
     # ------------------------------------------------------------------ names
     def name(self, name: str, node: Any) -> frozenset[Any]:
+        local = self._local.get(name)
+        if local is not None:
+            return local
         if name in self._memo:
             return self._memo[name]
         if name in self.assigned:
             if name in self._busy:
                 return frozenset()       # a name defined through itself adds nothing new
             self._busy.add(name)
-            try:
+            outer, self._local = self._local, {}   # its assignments are read in their own
+            try:                                   # scope, not in the one it is named in
                 out: set[Any] = set()
                 for how in self.assigned[name]:
                     out |= self._assignment(how)
             finally:
                 self._busy.discard(name)
+                self._local = outer
             result = frozenset(out)
             if not self._busy:
                 self._memo[name] = result
@@ -225,7 +284,7 @@ class Domains:
             if isinstance(a, ListDom):
                 out |= a.elems
             elif type(a) is ZoneRef:
-                out |= self.pieces
+                out |= self.pieces if self.contents is None else self.contents[a.index]
             elif isinstance(a, TupleDom):
                 for part in a.parts:
                     out |= part
@@ -260,7 +319,7 @@ class Domains:
         if k in ("where", "sort"):
             return frozenset([ListDom(self.elements(node["of"]))])
         if k == "comp":
-            return frozenset([ListDom(self.value(node["expr"]))])
+            return frozenset([ListDom(self._in_scope(node, node["expr"]))])
         if k == "argmax":
             return frozenset([ListDom(self.elements(node["in"]))])
         if k == "top":
@@ -281,6 +340,25 @@ class Domains:
         if k == "call":
             return self._call(node)
         raise NotFinite(f"the values of a {k!r} expression cannot be listed before play", node)
+
+    def _in_scope(self, comp: dict[str, Any], expr: Any) -> frozenset[Any]:
+        """The values of ``expr`` where ``comp`` binds its names to its elements
+        (``[(x, x.cell) for x in board]``: ``x`` is a piece of the board there,
+        whatever else a name ``x`` is bound to elsewhere in the ruleset)."""
+        bind = comp.get("bind")
+        scope: dict[str, frozenset[Any]] = {}
+        if isinstance(bind, str):
+            scope[bind] = self.elements(comp["in"])
+        elif isinstance(bind, list):
+            for i, name in enumerate(bind):
+                if isinstance(name, str):
+                    scope[name] = self._assignment(("part", i, comp["in"]))
+        outer = self._local
+        self._local = {**outer, **scope}
+        try:
+            return self.value(expr)
+        finally:
+            self._local = outer
 
     def _index(self, node: dict[str, Any]) -> frozenset[Any]:
         of = node["of"]

@@ -150,6 +150,9 @@ class Instance:
         self.winner_rule: str | None = winner["rule"] if winner else None
         #: the fixed partnerships, each a tuple of seats, or ``None`` without teams
         self.teams: list[tuple[int, ...]] | None = None
+        #: the most decisions a game of this instance takes, as the ruleset declares
+        #: it (``at most N decisions``), or ``None``
+        self.longest: int | None = None
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
@@ -215,6 +218,7 @@ class Instance:
         try:
             self._constants()
             self._teams()
+            self._longest()
             self._requirements()
             self._components()
             self._orders()
@@ -330,6 +334,19 @@ class Instance:
                 f"{self.num_players} players every seat needs a team)",
                 self._loc((self.ir.get("game") or {})), code="bad-team")
         self.teams = teams
+
+    def _longest(self) -> None:
+        """``at most N decisions``: a whole number of at least 1, of the options and
+        the player count."""
+        expr = (self.ir.get("game") or {}).get("longest")
+        if expr is None:
+            return
+        value = self._eval(expr, self.static_scope())
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SemanticError.at(f"'at most ... decisions' needs a whole number of at least 1, "
+                                   f"not {describe(value)}", self._loc(expr),
+                                   code="bad-length")
+        self.longest = int(value)
 
     def _requirements(self) -> None:
         """``require COND "message"``: a player count or options the rules do not cover."""

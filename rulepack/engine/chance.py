@@ -29,11 +29,11 @@ replay, never a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from rulepack.engine.actions import Action
-from rulepack.engine.rng import Rng
+from rulepack.engine.rng import _MASK, Rng
 from rulepack.engine.values import describe
 from rulepack.errors import IllegalActionError, Location
 from rulepack.ir import nodes
@@ -54,6 +54,20 @@ CHANCE = -1
 MODES = ("sampled", "explicit")
 
 
+#: ``[(i, 1/n) for i in range(n)]`` by ``n``: every draw is uniform, and a shuffle
+#: asks for the same few lengths over and over
+_UNIFORM: dict[int, list[tuple[int, float]]] = {}
+
+
+def uniform(n: int) -> list[tuple[int, float]]:
+    """The outcomes of a uniform draw of ``n`` (a shared list: do not change it)."""
+    outcomes = _UNIFORM.get(n)
+    if outcomes is None:
+        p = 1.0 / n
+        outcomes = _UNIFORM[n] = [(i, p) for i in range(n)]
+    return outcomes
+
+
 class ChanceNeeded(BaseException):
     """Raised by :class:`ExplicitRng` for a draw it has no outcome for. A
     ``BaseException``: no ``except Exception`` of the flow may take it for an
@@ -67,7 +81,7 @@ class ChanceNeeded(BaseException):
         self.of = of
 
 
-@dataclass
+@dataclass(slots=True)
 class ChanceNode:
     """A pending draw: what it is, where in the ruleset, and its outcomes.
 
@@ -84,17 +98,19 @@ class ChanceNode:
     location: Location
     draw: int = 0
     of: int = 1
+    #: the outcomes' texts, made when first asked for
+    _texts: list[str] | None = field(default=None, repr=False, compare=False)
 
     def outcome_text(self, i: int, seats: tuple[str, ...] = ()) -> str:
         """What outcome ``i`` draws; distinct outcomes that look alike (two
         cubes numbered 1) are told apart by their number."""
-        texts = self.__dict__.get("_texts")
+        texts = self._texts
         if texts is None:
             texts = [describe(v, seats) for v in self.options]
             counts: dict[str, int] = {}
             for t in texts:
                 counts[t] = counts.get(t, 0) + 1
-            texts = self.__dict__["_texts"] = [
+            texts = self._texts = [
                 t if counts[t] == 1 else f"{t} (outcome {k})" for k, t in enumerate(texts)]
         shown = texts[i]
         if self.kind == "shuffle":
@@ -115,7 +131,7 @@ class ExplicitRng(Rng):
     explicit = True
 
     def __init__(self, seed: int = 0, queue: list[int] | None = None) -> None:
-        super().__init__(seed)
+        self.state = seed & _MASK     # Rng.__init__, inline: one per step
         self.queue: list[int] = queue if queue is not None else []
         self.pos = 0
         self.node: ChanceNode | None = None
@@ -128,7 +144,9 @@ class ExplicitRng(Rng):
         self.previous: "State | None" = None
 
     def clone(self) -> "ExplicitRng":
-        r = ExplicitRng(self.state, list(self.queue))
+        r = ExplicitRng.__new__(ExplicitRng)   # every State.clone() makes one
+        r.state = self.state
+        r.queue = self.queue[:]
         r.pos = self.pos
         r.node = self.node
         r.resume = self.resume
@@ -154,12 +172,18 @@ class ExplicitRng(Rng):
         return items[self._draw("random", list(items))]
 
     def shuffle(self, items: list[T]) -> None:
+        # _draw("shuffle", ...) per position, without copying the pieces left for
+        # the draws the queue answers; the last piece is forced
         remaining = list(items)
         out: list[T] = []
         n = len(items)
-        for k in range(n):
-            out.append(remaining.pop(self._draw("shuffle", list(remaining), k, n)))
-        items[:] = out
+        queue = self.queue
+        for k in range(n - 1):
+            if self.pos >= len(queue):
+                raise ChanceNeeded("shuffle", remaining[:], k, n)
+            out.append(remaining.pop(queue[self.pos]))
+            self.pos += 1
+        items[:] = out + remaining
 
 
 def start(st: "State", mode: str) -> None:
@@ -178,7 +202,7 @@ def take(st: "State", action: Action) -> None:
     _run_on(st, _Resume(snapshot, action, None, snapshot), [])
 
 
-@dataclass
+@dataclass(slots=True)
 class _Resume:
     """Where a step runs (again) from: a position, and the action that starts the
     step (``None``: the setup) or the instruction to go on at (``pc``); and the
@@ -199,9 +223,13 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     instruction before that one done, that one not begun, as draws come before
     their effects — becomes the point to go on from; otherwise the step's start
     stays that point and the step runs again."""
-    for key in _SAID:
-        st.__dict__.pop(key, None)
-    st.rng = ExplicitRng(st.seed, list(queue))
+    _forget_said(st)
+    rng = st.rng
+    if type(rng) is not ExplicitRng or queue or rng.node is not None:
+        rng = st.rng = ExplicitRng(st.seed, queue[:])
+    else:                       # a step from a decision: the state's own, emptied
+        rng.queue = []
+        rng.pos = 0
     try:
         if at.pc is not None:
             st._run(at.pc)
@@ -210,17 +238,19 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         else:
             st._apply(at.action)
     except ChanceNeeded as need:
-        pc = st.__dict__.pop("_fault", None)
+        pc = _take_fault(st)
         node = _node(st.inst, need, pc)
         if isinstance(pc, int) and _one_draw(st.inst, pc):
             mid = st.clone()
             kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
-            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node)
+            # st is at mid's position: nothing to restore
+            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node, restore=False)
         else:
             _stop_at(st, at, queue, node)
         return
-    st.__dict__.pop("_fault", None)
-    rng = st.rng = ExplicitRng(st.seed)
+    _take_fault(st)
+    rng.queue = []             # the generator of the step: emptied for the next one
+    rng.pos = 0
     rng.previous = at.previous
 
 
@@ -246,12 +276,35 @@ def _one_draw(inst: "Instance", pc: int) -> bool:
 _SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
 
 
-def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> None:
+# These two read and drop a state's attributes with getattr and delattr, never
+# through st.__dict__: reading __dict__ takes an object's attributes out of
+# CPython's inline storage for good, and every later attribute access of the
+# flow on that state is slower (a playout's live state is read for the whole game).
+def _forget_said(st: "State") -> None:
+    """Drop what was said of the position (it is about to change)."""
+    for key in _SAID:
+        if getattr(st, key, None) is not None:
+            delattr(st, key)
+
+
+def _take_fault(st: "State") -> Any:
+    """The instruction a generated block was running when the flow stopped
+    (``st._fault``), removed from the state; ``None`` if none."""
+    pc = getattr(st, "_fault", None)
+    if pc is not None:
+        del st._fault  # type: ignore[attr-defined]
+    return pc
+
+
+def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode,
+             restore: bool = True) -> None:
     """Make ``st`` the chance node ``node``, to go on from ``at`` with the
-    outcomes ``queue`` and the one to come."""
-    restored = at.snapshot.clone()
-    st.__dict__.clear()
-    st.__dict__.update(restored.__dict__)
+    outcomes ``queue`` and the one to come (``restore``: ``st`` is put back at
+    ``at.snapshot``'s position first; without, it is there already)."""
+    if restore:
+        restored = at.snapshot.clone()
+        st.__dict__.clear()
+        st.__dict__.update(restored.__dict__)
     st.pending = None           # nobody decides at a chance node
     st.decider = None
     st._legal = None
@@ -295,6 +348,9 @@ class ExplicitChance:
     inst: "Instance"
     terminal: bool
     pending: "Choice | None"
+    # what rulepack.engine.observe notes of a position (_SAID), until it does
+    # (class defaults: _forget_said's getattr finds them at once)
+    _obs_strings = _step_lines = _view_chain = _last_seen = None
 
     def is_chance_node(self) -> bool:
         """Whether the state waits for a chance outcome (explicit chance only)."""
@@ -309,12 +365,12 @@ class ExplicitChance:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
         (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
-        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`)."""
-        node = self.chance_node
+        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`);
+        the list is the caller's own."""
+        node = self.rng.node
         if node is None:
             return []
-        p = 1.0 / len(node.options)
-        return [(i, p) for i in range(len(node.options))]
+        return uniform(len(node.options))[:]
 
     def chance_fractions(self) -> list[tuple[int, Fraction]]:
         """:meth:`chance_outcomes` with exact fractions."""
@@ -340,28 +396,31 @@ class ExplicitChance:
 
         :raises IllegalActionError: no chance node, or no such outcome.
         """
-        node = self.chance_node
         rng = self.rng
+        node = rng.node
         if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
             raise IllegalActionError(f"no chance outcome {outcome!r} here")
         assert isinstance(rng, ExplicitRng) and rng.resume is not None
-        queue = rng.queue + [outcome]
         if node.kind == "shuffle" and len(node.options) > 2:
             # the next draw of the same shuffle, known without running the step
             # again: the pieces not drawn yet, in the order the shuffle keeps them
             # (the position itself is the snapshot's still: only the generator
             # changes, and what was said of the position at the previous draw)
-            options = list(node.options)
-            options.pop(outcome)
-            rng.queue = queue           # the state's own generator (clones copy it)
+            rng.queue.append(outcome)   # the state's own generator's (clones copy it)
+            options = node.options[:]
+            del options[outcome]
             rng.node = ChanceNode("shuffle", options, node.statement, node.location,
                                   node.draw + 1, node.of)
-            for key in _SAID:
-                self.__dict__.pop(key, None)
+            _forget_said(self)  # type: ignore[arg-type]
             return
-        fresh = rng.resume.snapshot.clone()
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+        queue = rng.queue + [outcome]
+        if rng.resume.pc is None:
+            # the step runs again from its start: from the position before it (at a
+            # node met inside an instruction, the state is at that position already,
+            # as every chance node leaves it; nothing changes a state there)
+            fresh = rng.resume.snapshot.clone()
+            self.__dict__.clear()
+            self.__dict__.update(fresh.__dict__)
         _run_on(self, rng.resume, queue)  # type: ignore[arg-type]
 
     def max_chance_outcomes(self) -> int:

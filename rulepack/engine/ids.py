@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action
+from rulepack.engine.chance import take
 from rulepack.errors import IllegalActionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,7 +37,6 @@ class ActionIds:
     def _take(self, action: Action) -> None:
         """Apply a legal action: at once, or stopping at chance nodes in explicit chance."""
         if self.rng.explicit:
-            from rulepack.engine.chance import take
             take(self, action)  # type: ignore[arg-type]
         else:
             self._apply(action)
@@ -55,7 +55,7 @@ class ActionIds:
 
     def legal_action_ids(self) -> list[int]:
         """The ids of the legal actions, ascending (empty when no player decides)."""
-        return sorted(a.id for a in self.legal_actions())
+        return sorted([a.id for a in self.legal_actions()])
 
     def action_from_id(self, ident: int) -> Action:
         """The action with this id: the legal one when it is legal now, else a new

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece, Player
+from rulepack.errors import Diagnostic, Location, RulesetRuntimeError
 from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -277,10 +278,25 @@ class Observations:
 
     @property
     def max_game_length(self: "State") -> int:  # type: ignore[misc]
-        """The most decisions a game may take: past them it stops with an error
-        (``new_game(max_decisions=...)``; the adapters count chance outcomes too
-        and truncate there)."""
-        return int(self.max_decisions)
+        """The most decisions (chance outcomes not counted) a game may take: the
+        bound the ruleset declares (``at most N decisions``) if it declares one and
+        it is the smaller, else the decision limit (``new_game(max_decisions=...)``).
+        The engine stops a game past it with an error (located at the declaration
+        for a declared bound: the bound was wrong); the adapters truncate a game
+        there (terminal, returns 0 for all) — never a guessed result."""
+        longest = self.inst.longest
+        return int(self.max_decisions if longest is None else min(longest, self.max_decisions))
+
+
+def past_longest(inst: "Instance") -> RulesetRuntimeError:
+    """The error of a game that went on past the decisions its ruleset declares
+    (``at most N decisions``), located at that declaration."""
+    expr = (inst.ir.get("game") or {}).get("longest") or {}
+    at = expr.get("at") or [0, 0]
+    return RulesetRuntimeError(Diagnostic(
+        f"the game did not end within the {inst.longest} decisions its ruleset declares "
+        "(at most ... decisions)", Location(inst.file, at[0] or None, at[1] or None),
+        code="past-longest", hint="a game this long shows that the bound is wrong: raise it"))
 
 
 def _last_seen(st: "State", p: int) -> list[tuple[int, int | None] | None]:

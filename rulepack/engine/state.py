@@ -21,7 +21,7 @@ from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.effects import Effects
 from rulepack.engine.chance import CHANCE, ExplicitChance
 from rulepack.engine.ids import ActionIds
-from rulepack.engine.observe import Observations
+from rulepack.engine.observe import Observations, past_longest
 from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
@@ -226,6 +226,8 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         self._legal = None
         self.decisions += 1
         if self.decisions > self.max_decisions:
+            if self.decisions > (self.inst.longest or self.decisions):
+                raise past_longest(self.inst)
             at = choice.at or [0, 0]   # located at the decision that went over
             raise RulesetRuntimeError.at(
                 f"the game did not end within {self.max_decisions} decisions "

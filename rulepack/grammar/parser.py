@@ -20,6 +20,7 @@ from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxEr
 from rulepack.files import MAX_RULES_TOKENS, RULES_TOKEN, token_limit_error
 from rulepack.grammar.tables import load_parser
 from rulepack.grammar.transformer import ToIR
+from rulepack.versions import check_rules_header
 
 #: Nesting deeper than this is refused before Lark or the compiler could recurse too far.
 MAX_NESTING = 60
@@ -226,6 +227,7 @@ def parse_source(text: str, filename: str = "<string>") -> tuple[Tree[Token], li
         offsets and 1-based ``line``/``column``; a keyword used as a name is a ``NAME``.
     :raises RulesetSyntaxError: the text does not follow the grammar.
     """
+    check_rules_header(text, filename)
     _RUN.comments = []
     tokens: list[Token] = []
     try:
@@ -243,7 +245,10 @@ def parse_rules(text: str, filename: str = "<string>") -> dict[str, Any]:
     :param filename: shown in error messages.
     :returns: the ruleset IR (a JSON-able dict, see ``schemas/ruleset.schema.json``).
     :raises RulesetSyntaxError: the text does not follow the grammar.
+    :raises RulepackError: the text opens with ``language N`` for a version this
+        rulepack does not read (code ``unknown-language``, at the number).
     """
+    check_rules_header(text, filename)
     tree = _tree(text, filename, _parser)
     lines = text.splitlines()
     try:

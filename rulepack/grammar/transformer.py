@@ -86,8 +86,17 @@ class ToIR(Transformer[Token, IR]):
         }
         list_keys = {"uses", "components", "orders", "attributes", "options", "zones",
                      "patterns", "constants", "variables", "phases", "requirements", "defines"}
-        for key, value in items:
-            if key in list_keys:
+        for number, (key, value) in enumerate(items):
+            if key == "language":
+                version, at = value
+                if number:
+                    raise SemanticError.at("the language version comes first, before every "
+                                           "declaration (language 1)",
+                                           Location("<string>", at[0], at[1]),
+                                           code="language-not-first")
+                ir = {"format": ir.pop("format"), "language": version,  # shown first
+                      "language_at": at, **ir}
+            elif key in list_keys:
                 ir[key].append(value)
             elif key in ("setup", "play"):
                 ir[key].extend(value)
@@ -100,6 +109,9 @@ class ToIR(Transformer[Token, IR]):
                                            code="duplicate-declaration")
                 ir[key] = value
         return ir
+
+    def language_decl(self, meta: Meta, version: Token) -> tuple[str, Any]:
+        return ("language", (int(version), [version.line, version.column]))
 
     def game_decl(self, meta: Meta, name: Token, *fields: tuple[str, Any]) -> tuple[str, IR]:
         game: IR = {"name": str(name), "title": str(name), "source": None,
@@ -128,6 +140,9 @@ class ToIR(Transformer[Token, IR]):
 
     def game_teams(self, meta: Meta, teams: list[IR]) -> tuple[str, Any]:
         return ("teams", teams)
+
+    def game_longest(self, meta: Meta, bound: IR) -> tuple[str, Any]:
+        return ("longest", bound)
 
     def use_decl(self, meta: Meta, name: Token, only: list[str] | None = None) -> tuple[str, IR]:
         return ("uses", {"library": str(name), "only": only, "at": _at(meta)})

@@ -25,9 +25,9 @@ from rulepack.errors import Diagnostic, RulepackError, RulesetSyntaxError
 #: Syntax errors reported at most per text.
 MAX_SYNTAX_ERRORS = 10
 
-DECLARATION_KEYWORDS = ("game", "use", "component", "order", "attribute", "option", "zone",
-                        "pattern", "const", "define", "var", "score", "heuristic", "require",
-                        "winner", "setup", "phase", "play")
+DECLARATION_KEYWORDS = ("language", "game", "use", "component", "order", "attribute", "option",
+                        "zone", "pattern", "const", "define", "var", "score", "heuristic",
+                        "require", "winner", "setup", "phase", "play")
 STATEMENT_KEYWORDS = ("move", "flip", "shuffle", "let", "set", "reset", "for", "if", "else",
                       "while", "repeat", "rounds", "turns", "choose", "end", "do", "eliminate",
                       "claim", "arrange", "say")
@@ -47,7 +47,8 @@ _NAMED = {"game_decl": "game", "component_decl": "component", "zone_decl": "zone
           "order_decl": "attribute", "attribute_decl": "attribute"}
 _UNNAMED = {"setup_decl": "setup", "play_decl": "play", "score_decl": "score",
             "heuristic_decl": "heuristic", "winner_highest": "winner", "winner_lowest": "winner",
-            "require_decl": "require", "use_decl": "use"}
+            "require_decl": "require", "use_decl": "use",
+            "language_decl": "language"}
 
 
 @dataclass
