@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.agents.bots import pieces_of
 from rulepack.engine.actions import Narration
 from rulepack.engine.sightings import apply_watched
+from rulepack.engine.dice import roll_text
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
 
@@ -73,6 +74,9 @@ def chance_text(state: "State", event: ChanceEvent, viewer: Viewer) -> str:
     """``"shuffle stack"``, ``"random choice: player 2"``."""
     if event.outcome is None or event.kind == "shuffle":   # the order stays secret
         return event.text
+    if event.kind == "roll":               # the face, to whoever sees the die
+        return roll_text(event, lambda d: viewer is None or state.visible(d, viewer),
+                         lambda d: d.look(state.face[d.id]), renderer(state, viewer))
     return f"{event.text}: {renderer(state, viewer)(event.outcome)}"
 
 

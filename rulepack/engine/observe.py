@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.dice import roll_text
 from rulepack.engine.values import Piece, Player
 from rulepack.ir import nodes
 
@@ -353,6 +354,9 @@ def _event_text(st: "State", event: Any, p: int) -> str:
     if isinstance(event, ChanceEvent):
         if event.kind == "shuffle":
             return f"chance: {event.text}"
+        if event.kind == "roll":
+            return "chance: " + roll_text(event, lambda d: st.visible(d, p),
+                                          lambda d: d.look(st.face[d.id]), st.describe_for(p))
         return f"chance: {event.kind} {st.describe_for(p)(event.outcome)}"
     if isinstance(event, Reveal):
         return event.text
@@ -376,7 +380,7 @@ def game_type(inst: "Instance", start: "State | None" = None) -> dict[str, Any]:
     for key in ("setup", "phases", "play", "defines"):
         for node in nodes(inst.ir.get(key)):
             k = node.get("k")
-            if k == "shuffle" or (k == "call" and node.get("fn") == "random"):
+            if k in ("shuffle", "roll") or (k == "call" and node.get("fn") == "random"):
                 chance = True
             if (k == "move" and node.get("face") == "down") or \
                     (k == "flip" and node.get("face") != "up"):

@@ -291,6 +291,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         c.loc = self.loc[:]
         c.face = self.face[:]
         c.owner = self.owner[:]
+        c.rolled = self.rolled          # replaced by a roll, never changed in place
         c.active = self.active[:]
         c.vars = dict(self.vars)
         c.rng = self.rng.clone()
