@@ -107,6 +107,11 @@ def texts(events, v) -> list[str]:
     return [e.text for e in events[v]]
 
 
+def everyone_reads(events, players: int, text: str) -> None:
+    for v in range(players):
+        assert texts(events, v)[0] == text, v
+
+
 def zone(state, label: str) -> list:
     return state.zones[next(z.index for z in state.inst.zones if z.label == label)]
 
@@ -156,8 +161,7 @@ def test_multzo_a_tile_drawn_from_the_discards_is_named_to_everyone():
         for before, after, action, events in play("multzo", 3, seed):
             if action.text.startswith("draw") and action.values:
                 (tile,) = action.values
-                for v in range(3):
-                    assert texts(events, v)[0] == f"draw {tile.name} from the discards"
+                everyone_reads(events, 3, f"draw {tile.name} from the discards")
                 found += 1
     assert found >= 3
 
@@ -182,7 +186,7 @@ def test_packkub_played_and_melded_tiles_are_named_to_everyone():
     for before, after, action, events in play("packkub", 2, 0):
         if action.text.startswith("play "):
             (tile,) = action.values
-            assert [texts(events, v)[0] for v in (0, 1)] == [f"play {tile.name}"] * 2
+            everyone_reads(events, 2, f"play {tile.name}")
             plays += 1
         elif action.text == "meld the played tiles":
             laid = ", ".join(t.name for t in zone(before, "played"))
@@ -241,8 +245,7 @@ def test_multiplay_a_claimed_cube_is_named_to_everyone():
         if action.text.startswith("claim "):
             ((cube, cell),) = action.values
             assert before.cell_of(cube) is cell
-            for v in range(3):
-                assert texts(events, v)[0] == f"claim {cube.name} at {cell}"
+            everyone_reads(events, 3, f"claim {cube.name} at {cell}")
             found += 1
     assert found >= 20
 
@@ -251,8 +254,7 @@ def test_partners_every_tile_played_is_named_to_everyone():
     found = 0
     for before, after, action, events in play("partners", 4, 2):
         (tile,) = action.values
-        for v in range(4):
-            assert texts(events, v)[0] == f"play {tile.name}"
+        everyone_reads(events, 4, f"play {tile.name}")
         found += 1
     assert found == 24
 
