@@ -256,7 +256,8 @@ def test_a_bad_die_is_a_located_error(change, message):
     with pytest.raises(RulepackError) as exc:
         rulepack.loads(text, "bad.rules")
     d = exc.value.diagnostics[0]
-    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.strip() == change.split("\n")[-1].strip())
+    last = change.split("\n")[-1].strip()
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.strip() == last)
     assert message in d.message and (d.location.line, d.location.column) == (line, 3)
 
 
@@ -280,3 +281,24 @@ def test_rolling_a_piece_that_is_no_die_is_a_located_error():
     state = rulepack.loads(text, "bad.rules").new_game(2, seed=0)
     with pytest.raises(RulepackError, match="only dice"):
         state.apply("roll the dice")
+
+
+def test_the_screen_names_a_die_with_the_face_it_shows():
+    from rulepack.cli.render import value_text
+    state = GAME.new_game(2, seed=3)
+    state.apply("roll the dice")
+    red = die(state, "red die")
+    [shown] = [p for p in state.view(1)["zones"]["cup"]["pieces"] if p["id"] == red.id]
+    assert shown["rolls"] == "pips"
+    assert value_text(shown, []) == f"red die showing {state.rolled[red.id]}"
+
+
+def test_a_score_that_reads_a_die_is_read_again_after_every_roll():
+    # (the analysis caches scores by the zones and variables they read)
+    from rulepack.analysis.reads import score_reads
+    scored = DICE.replace("var total per player = 0\n",
+                          "var total per player = 0\nscore(p) = SCORE\nwinner highest score\n")
+    for score, reads in [("total[p]", ([], ["total"])), ("total[p] + sum(cup.pips)", None),
+                         ("count(cup where pips == 6)", None)]:
+        inst = rulepack.loads(scored.replace("SCORE", score)).instance(2, {})
+        assert score_reads(inst) == reads, score
