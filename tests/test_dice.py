@@ -302,3 +302,13 @@ def test_a_score_that_reads_a_die_is_read_again_after_every_roll():
                          ("count(cup where pips == 6)", None)]:
         inst = rulepack.loads(scored.replace("SCORE", score)).instance(2, {})
         assert score_reads(inst) == reads, score
+
+
+@pytest.mark.render
+def test_a_picture_shows_the_face_a_die_rolled():
+    from rulepack.render.appearance import Appearance
+    state = GAME.new_game(2, seed=3)
+    state.apply("roll the dice")
+    app = Appearance(GAME.ir["components"], ["player 1", "player 2"])
+    faces = {p["name"]: app.look(p).text for p in state.view(0)["zones"]["cup"]["pieces"]}
+    assert faces == {d: str(state.rolled[die(state, d).id]) for d in ("red die", "blue die")}
