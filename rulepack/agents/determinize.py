@@ -201,8 +201,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         if piece.rolls is not None and piece.id not in rolled:
             _, faces, weights = piece.rolls
             rolled[piece.id] = faces[rng.roll(faces, weights, piece.name)]
-    if rolled:
-        st.rolled = rolled
+    st.rolled = rolled
     st.active = list(view["active"])
     flow = view["flow"]
     hidden_pick = _HiddenPicker(inst, zones, seen, rng, face)

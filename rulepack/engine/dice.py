@@ -44,7 +44,7 @@ def roll(st: "State", pieces: list[Any]) -> None:
 
 def roll_text(event: ChanceEvent, sees: Callable[[Piece], bool], look: Callable[[Piece], str],
               render: Callable[[Any], str]) -> str:
-    """A roll as a player reads it: ``roll suns die: 3`` when ``sees(die)``, else
+    """A roll as a player reads it: ``roll red die: 3`` when ``sees(die)``, else
     ``roll a die`` (``look(die)``: how the hidden die looks)."""
     die, face = event.outcome
     if not sees(die):

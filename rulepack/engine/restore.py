@@ -51,8 +51,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
             rolls = inst.pieces[i].rolls
             if rolls is None or v not in rolls[1]:
                 raise bad(f"{inst.pieces[i].name} cannot show {v!r}")
-        if rolled:
-            st.rolled = rolled
+        st.rolled = rolled
         st.active = list(data.get("active", [True] * inst.num_players))
         st.vars = {k: decode(inst, v) for k, v in data["variables"].items()}
         st.rng = Rng(int(data.get("rng", 0)))
