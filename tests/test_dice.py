@@ -312,3 +312,22 @@ def test_a_picture_shows_the_face_a_die_rolled():
     app = Appearance(GAME.ir["components"], ["player 1", "player 2"])
     faces = {p["name"]: app.look(p).text for p in state.view(0)["zones"]["cup"]["pieces"]}
     assert faces == {d: str(state.rolled[die(state, d).id]) for d in ("red die", "blue die")}
+
+
+def test_explain_lists_a_die_s_faces(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main
+    path = tmp_path / "dice.rules"
+    path.write_text(DICE, encoding="utf-8")
+    out = CliRunner().invoke(main, ["explain", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    components = json.loads(out.output)["components"]
+    assert components["die"]["rolls"] == {"attribute": "pips", "faces": [1, 2, 3, 4, 5, 6],
+                                          "weights": None}
+    assert components["coin"]["rolls"] == {"attribute": "side", "faces": ["heads", "tails"],
+                                           "weights": [1, 3]}
+    text = CliRunner().invoke(main, ["explain", str(path)]).output
+    assert "rolls side: heads, tails weights 1, 3" in text
