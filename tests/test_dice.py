@@ -331,3 +331,29 @@ def test_explain_lists_a_die_s_faces(tmp_path):
                                            "weights": [1, 3]}
     text = CliRunner().invoke(main, ["explain", str(path)]).output
     assert "rolls side: heads, tails weights 1, 3" in text
+
+
+def test_pig_banks_what_it_rolls_and_loses_it_on_a_null():
+    # the bundled example: the rolls chosen through explicit chance
+    state = rulepack.load("pig").new_game(2, seed=0, chance="explicit")
+    faces = state.inst.kind_pieces["die"][0].rolls[1]      # null, ace, 2, 3, 4, 5
+
+    def roll(face):
+        state.apply("roll the die")
+        assert state.chance_node.kind == "roll"
+        state.apply_chance(faces.index(face))
+
+    while state.is_chance_node():               # who starts
+        state.apply_chance(0)
+    first = state.current_player
+    assert [a.text for a in state.legal_actions()] == ["roll the die"]
+    roll(5)
+    roll(3)
+    assert state.vars["at_stake"] == 8
+    roll("null")                                # the 8 at stake are lost
+    assert state.vars["at_stake"] == 0 and state.current_player == 1 - first
+    roll("ace")
+    roll(4)
+    state.apply("hold")
+    assert state.vars["banked"][1 - first] == 5 and state.vars["banked"][first] == 0
+    assert state.current_player == first

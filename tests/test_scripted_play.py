@@ -28,6 +28,7 @@ GAMES = [
     ("tic-tac-toe", 2, 1, "X (you): mark a1"),
     ("connect-four", 2, 1, "red (you): drop in column 1"),
     ("ladders", 1, 1, "Your only move: turn the next tile (played for you)"),
+    ("pig", 2, 1, "rolls first; the first to bank 50 points wins"),
 ]
 
 #: how each game's result is told: a winner by seat name, or a lost patience
