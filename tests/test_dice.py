@@ -357,3 +357,29 @@ def test_pig_banks_what_it_rolls_and_loses_it_on_a_null():
     state.apply("hold")
     assert state.vars["banked"][1 - first] == 5 and state.vars["banked"][first] == 0
     assert state.current_player == first
+
+
+def test_a_ruleset_adapting_a_library_component_may_make_it_roll_otherwise():
+    game = rulepack.loads("""\
+game suited {
+  players 1
+}
+use piecepack (die, coin)
+component die {
+  rolls shown: suits
+}
+component coin {
+  up shows rank
+}
+zone cup: pile
+var shown = []
+setup {
+  move die to cup face up
+  roll cup
+  set shown = [d.shown for d in cup]
+}
+""")
+    die_rolls = game.instance(1, {}).kind_pieces["die"][0].rolls
+    assert die_rolls == ("shown", ("suns", "moons", "crowns", "arms"), None)
+    assert all(s in ("suns", "moons", "crowns", "arms") for s in game.new_game(1).vars["shown"])
+    assert game.instance(1, {}).kind_pieces["coin"][0].sides == (("rank",), None)
