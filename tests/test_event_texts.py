@@ -12,7 +12,7 @@ text names every piece the viewer saw at any moment of it.
   show or hide pieces, written out from its rules (Multzo's face-down discard and
   showdown, PackKub's draw, play and meld, Mismemory's flip and keep (blind too,
   where the keeper does not see it either), Multiplay's claim, Partners'
-  play, Ladders' turn and climb, and the open games' moves).
+  play, Ladders' turn and climb, Pig's rolls, and the open games' moves).
 """
 
 from __future__ import annotations
@@ -278,3 +278,17 @@ def test_open_games_read_the_same_to_everyone(name):
     # every piece is face up: each player reads the action's own text
     for before, after, action, events in play(name, 2, 0):
         assert texts(events, 0)[0] == texts(events, 1)[0] == action.text
+
+
+def test_pig_every_roll_is_told_to_everyone_with_its_face():
+    # the die lies face up on the table: every player sees what each roll shows
+    rolls = 0
+    for before, after, action, events in play("pig", 3, 0):
+        if action.text != "roll the die":
+            continue
+        die = after.inst.kind_pieces["die"][0]
+        for v in range(3):
+            told = [e.text for e in events[v] if e.kind == "chance"]
+            assert told[0] == f"roll {die.name}: {after.rolled[die.id]}"
+        rolls += 1
+    assert rolls >= 20
