@@ -61,19 +61,20 @@ class CellLookup:
     rest: dict[str, Any] | None
 
 
-def grid_collection(of: dict[str, Any], grids: set[str], shadowed: Callable[[str], bool]
-                    ) -> tuple[dict[str, Any], str] | None:
+def grid_collection(of: dict[str, Any], grids: set[str], families: set[str],
+                    shadowed: Callable[[str], bool]) -> tuple[dict[str, Any], str] | None:
     """``(IR of the grid, elements)`` when ``of`` is a grid the ruleset names
     (``board``, or one of a family: ``board[p]``), ``cells(...)`` or
-    ``empty(...)`` of one; else ``None``. ``grids``: the names of grid zones and
-    grid families; ``shadowed(name)``: whether a name means something else here."""
+    ``empty(...)`` of one; else ``None``. ``grids``: the names of grid zones,
+    ``families`` of families of grids; ``shadowed(name)``: whether a name means
+    something else here."""
     elements = "pieces"
     if of.get("k") == "call" and of.get("fn") in ("cells", "empty") and \
             len(of.get("args") or []) == 1 and not shadowed(of["fn"]):
         elements = "cells" if of["fn"] == "cells" else "empty"
         of = of["args"][0]
-    zone = of["of"] if of.get("k") == "index" else of
-    if zone.get("k") != "name" or shadowed(zone["name"]) or zone["name"] not in grids:
+    zone, names = (of["of"], families) if of.get("k") == "index" else (of, grids)
+    if zone.get("k") != "name" or shadowed(zone["name"]) or zone["name"] not in names:
         return None
     return of, elements
 
@@ -122,16 +123,17 @@ def match(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope") -> CellLo
         return None          # a component's own 'row' or 'col' attribute: not the cell's
     if "row" in scope.locals or "col" in scope.locals:
         return None
-    grids = set()
+    grids, families = set(), set()
     for name, g in scope.globals.items():
-        if g.kind == "zone" and inst.zone_kinds[g.value.index] == "grid" or \
-                g.kind == "zone_family" and _family_kind(inst, g.value["zones"]) == "grid":
+        if g.kind == "zone" and inst.zone_kinds[g.value.index] == "grid":
             grids.add(name)
+        elif g.kind == "zone_family" and _family_kind(inst, g.value["zones"]) == "grid":
+            families.add(name)
 
     def shadowed(name: str) -> bool:
         return name in scope.locals or (name in ("cells", "empty")
                                         and scope.globals.get(name) is not None)
-    target = grid_collection(node["of"], grids, shadowed)
+    target = grid_collection(node["of"], grids, families, shadowed)
     if target is None:
         return None
 
