@@ -383,3 +383,17 @@ setup {
     assert die_rolls == ("shown", ("suns", "moons", "crowns", "arms"), None)
     assert all(s in ("suns", "moons", "crowns", "arms") for s in game.new_game(1).vars["shown"])
     assert game.instance(1, {}).kind_pieces["coin"][0].sides == (("rank",), None)
+
+
+def test_the_observation_tensor_ends_with_the_faces_of_the_dice_seen():
+    state = GAME.new_game(2, seed=5)
+    state.apply("hide the red die")                      # rolled in player 1's hand
+    red = die(state, "red die")
+    faces = {0: state.observation_tensor(0)[-14:], 1: state.observation_tensor(1)[-14:]}
+    # red die 1..6, blue die 1..6 (never rolled: 1), the coin heads, tails (heads)
+    expected_red = [float(f == state.rolled[red.id]) for f in range(1, 7)]
+    assert faces[0] == expected_red + [1.0] + [0.0] * 5 + [1.0, 0.0]
+    assert faces[1] == [0.0] * 6 + [1.0] + [0.0] * 5 + [1.0, 0.0]      # red unseen
+    assert state.observation_tensor_shape() == [len(state.observation_tensor(0))]
+    plain = rulepack.load("multzo").new_game(2, seed=0)
+    assert len(plain.observation_tensor(0)) == plain.observation_tensor_shape()[0]
