@@ -17,7 +17,7 @@ _FUNCTIONS = ("abs", "after", "all", "any", "at", "best", "cell", "cells", "coun
               "empty", "ends", "first", "flatten", "is_active", "knows", "last", "matches",
               "max", "min", "neighbours", "only", "order", "partition", "partitionable",
               "random", "score", "step", "sum", "unique", "usable")
-_STATEMENTS = ("move", "flip", "shuffle", "let", "set", "reset", "for", "if", "else", "while",
+_STATEMENTS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else", "while",
                "repeat", "rounds", "turns", "choose", "do", "eliminate", "claim", "arrange", "say",
                "action")
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -43,7 +43,7 @@ class RulesLexer(RegexLexer):
              bygroups(Whitespace, Keyword.Declaration, Whitespace, Keyword, Whitespace, Keyword)),
             (r"^([ \t]*)(language|use|score|heuristic|require|setup|play)\b",
              bygroups(Whitespace, Keyword.Declaration)),
-            (r"^([ \t]*)(title|source|players|seats|teams|copies|called|back|draw)\b",
+            (r"^([ \t]*)(title|source|players|seats|teams|copies|called|back|draw|rolls)\b",
              bygroups(Whitespace, Keyword)),
             (r"^([ \t]*)(at)(\s+)(most)\b", bygroups(Whitespace, Keyword, Whitespace, Keyword)),
             (r"(?<=[0-9A-Za-z_)\]] )(decisions)\b(?=[ \t]*(#.*)?$)", Keyword),
@@ -56,6 +56,7 @@ class RulesLexer(RegexLexer):
             (r"(?<=: |, )(size|same|distinct|consecutive|covers|each|wild)\b", Keyword),
             (r"\b(seen)(\s+)(by)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"(?<=up |wn )(shows)\b", Keyword),       # up shows, down shows
+            (r"(?<=[0-9A-Za-z_)\]] )weights\b(?= )", Keyword),   # rolls N: ... weights ...
             (r"\b(per)(\s+)(player)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"\b(one)(\s+)(of)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"(?<=[0-9A-Za-z_)\]] )x(?= [0-9A-Za-z_(])(?! (in|and|or|by|where|if|then|else|"

@@ -379,6 +379,9 @@ def merge_libraries(ir: dict[str, Any]) -> dict[str, Any]:
                 merged_c["derived"] = merged_c["derived"] + mine["derived"]
                 if mine.get("draw") is not None:
                     merged_c["draw"] = mine["draw"]
+                for key in ("rolls", "up_shows", "down_shows"):   # a die's faces, the sides
+                    if mine.get(key) is not None:
+                        merged_c[key] = mine[key]
                 if mine.get("at"):
                     merged_c["at"] = mine["at"]
                 merged["components"] = [x for x in merged["components"] if x is not mine]

@@ -83,8 +83,9 @@ def _check(read: Callable[[], dict[str, Any]], display: str) -> list[Diagnostic]
 
 def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
     """Warnings about a valid ruleset: patterns, variables and defines never used;
-    a score that decides nothing (no ``winner`` rule, no ``end game winners``); a
-    ``where`` that finds one grid cell by its row and column (:func:`cell_lookups`)."""
+    a score that decides nothing (no ``winner`` rule, no ``end game winners``). (A
+    ``where`` that finds one grid cell by its row and column is no longer warned
+    about: it compiles to a lookup, see :mod:`rulepack.compiler.lookup`.)"""
     out: list[Diagnostic] = []
     used = _names_used(ir)
     for p in ir.get("patterns", []):
@@ -103,46 +104,6 @@ def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
         out.append(_warn("the ruleset has a score but no winner rule, so every game is a draw "
                          "(add 'winner highest score' or 'winner lowest score', or say who wins "
                          "with 'end game winners ...')", score, file, "score-without-winner"))
-    for node, grid in cell_lookups(ir):
-        out.append(_warn(f"this 'where' looks at every cell of the grid {grid!r} to find the one "
-                         f"at a row and column: cell({grid}, ROW, COLUMN) goes straight to it "
-                         f"(and at(cell({grid}, ROW, COLUMN)) to its piece)", node, file,
-                         "slow-cell-lookup"))
-    return out
-
-
-def cell_lookups(ir: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    """The ``where`` filters over a grid (the zone, ``cells(G)`` or ``empty(G)``)
-    whose condition requires ``row == R and col == C``: one cell found by looking
-    at all of them. Each with the grid's name."""
-    grids = {z["name"] for z in ir.get("zones", []) if z.get("kind") == "grid"}
-    found = []
-    for node in nodes(ir):
-        if node.get("k") != "where":
-            continue
-        of = node.get("of") or {}
-        if of.get("k") == "call" and of.get("fn") in ("cells", "empty") and of.get("args"):
-            of = of["args"][0]
-        if of.get("k") != "name" or of.get("name") not in grids:
-            continue
-        if {"row", "col"} <= _equated(node.get("cond") or {}):
-            found.append((node, of["name"]))
-    return sorted(found, key=lambda f: tuple(f[0].get("at") or (0, 0)))
-
-
-def _equated(cond: dict[str, Any]) -> set[str]:
-    """The pseudo-attributes ``row``/``col`` that an ``and`` of conditions fixes by ``==``."""
-    if cond.get("k") != "op":
-        return set()
-    if cond.get("op") == "and":
-        return set().union(*(_equated(a) for a in cond.get("args", [])))
-    if cond.get("op") != "==":
-        return set()
-    out = set()
-    for a, b in (cond["args"], cond["args"][::-1]):
-        if a.get("k") == "name" and a.get("name") in ("row", "col") and \
-                not ({"row", "col"} & names_in(b)):
-            out.add(a["name"])
     return out
 
 

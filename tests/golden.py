@@ -128,6 +128,7 @@ CONFIGS: dict[str, list[Config]] = {
     "connect-four": [_c("connect-four", 2, (0, 1, 2))],
     "partners": [_c("partners", 4, (0, 1, 2))],
     "ladders": [_c("ladders", 1, (0, 1, 2))],
+    "pig": [_c("pig", 2, (0, 1, 2)), _c("pig", 4, (0,), goal=20)],
 }
 
 

@@ -31,6 +31,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "connect-four": (2, {}, 1, 12, None),
     "partners": (4, {}, 1, 9, None),
     "ladders": (1, {}, 1, 12, None),
+    "pig": (2, {}, 1, 7, None),
 }
 
 

@@ -1,6 +1,6 @@
 """Warnings of ``rulepack validate`` (docs/language.md §11): a score that decides
-nothing (no ``winner``, no ``end game winners``) and a ``where`` that finds one grid
-cell by its row and column (``cell(GRID, ROW, COLUMN)`` is the direct lookup)."""
+nothing (no ``winner``, no ``end game winners``); none for a ``where`` that finds
+one grid cell by its row and column, which is a lookup now."""
 
 from __future__ import annotations
 
@@ -51,14 +51,9 @@ def test_end_game_winners_is_a_winner_rule_too():
     "let c = first(board where row == 1 and (col == r and 1 == 1))",
     "let c = first(cells(board) where 2 == row and col == r)",
 ])
-def test_one_cell_found_by_where_is_warned_about_at_the_where(line: str):
-    [w] = warnings(line=line)
-    assert w.code == "slow-cell-lookup"
-    assert "cell(board, ROW, COLUMN) goes straight to it" in w.message
-    assert w.location.line == 9
-    # at the filtered collection, just inside 'first('
-    start = GAME.splitlines()[8].index("LINE") + 1
-    assert w.location.column == start + line.index("first(") + len("first(")
+def test_one_cell_found_by_where_is_a_lookup_and_not_warned_about(line: str):
+    # (rulepack/compiler/lookup.py; its results: tests/test_cell_lookup.py)
+    assert warnings(line=line) == []
 
 
 @pytest.mark.parametrize("line", [

@@ -27,9 +27,9 @@ def observation_space(table: Table) -> spaces.Dict:
     lay = tensor_layout(table.instance)
     high = np.full(lay.size, float(max(1, lay.pieces)), np.float32)
     low = np.zeros(lay.size, np.float32)
-    scores = lay.size - lay.players
-    low[scores:] = -np.inf
-    high[scores:] = np.inf
+    scores = lay.size - lay.faces - lay.players      # (the dice's faces come last)
+    low[scores:scores + lay.players] = -np.inf
+    high[scores:scores + lay.players] = np.inf
     size = table.new_state().num_distinct_actions()
     return spaces.Dict({
         "observation": spaces.Box(low, high, (lay.size,), np.float32),

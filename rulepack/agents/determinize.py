@@ -6,6 +6,7 @@ builds a :class:`~rulepack.engine.state.State` in which every piece the
 view shows is where the view shows it, and every hidden place is filled with a
 piece the player has not seen, dealt at random from the player's own
 generator (pieces the player remembers go where it remembers them first).
+A die the view shows shows its face; a hidden one a face rolled at random.
 The flow position and the variables come from the view's ``flow`` section; a
 variable the player may not see (``seen by owner``, ``seen by nobody``) is
 guessed as its declared initial value.
@@ -71,9 +72,13 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         else:
             holes.append((zi, pos, entry["kind"]))
 
+    rolled: dict[int, Any] = {}         # the faces the dice the view shows show
+
     def place_visible(zi: int, pos: Any, data: dict[str, Any]) -> None:
         piece = inst.pieces[data["id"]]
         seen.add(piece.id)
+        if piece.rolls is not None:
+            rolled[piece.id] = decode(inst, data[piece.rolls[0]])
         face[piece.id] = data.get("face") == "up"
         if data.get("owner") is not None:
             from rulepack.engine.values import Player
@@ -191,6 +196,12 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                 st.loc[p.id] = zi
     st.face = face
     st.owner = owner
+    # a die the player cannot see shows a face rolled from the player's generator
+    for piece in inst.pieces:
+        if piece.rolls is not None and piece.id not in rolled:
+            _, faces, weights = piece.rolls
+            rolled[piece.id] = faces[rng.roll(faces, weights, piece.name)]
+    st.rolled = rolled
     st.active = list(view["active"])
     flow = view["flow"]
     hidden_pick = _HiddenPicker(inst, zones, seen, rng, face)

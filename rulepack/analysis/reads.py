@@ -6,8 +6,9 @@ every time) as soon as the expression, or a ``define`` it calls, might read
 anything else of a game in progress: a piece's ``face``, ``owner``, ``zone``,
 ``cell``, ``row`` or ``col``, the turn order (``others``, ``active``, ``next``,
 ``is_active``), another ``score``, a chance (``random``), a pattern or grid
-function, or an expression kind not listed in :data:`KINDS`. Piece attributes,
-constants, options and symbols are fixed for a game and count as nothing.
+function, the face a die shows (a ``rolls`` attribute), or an expression kind not
+listed in :data:`KINDS`. Other piece attributes, constants, options and symbols
+are fixed for a game and count as nothing.
 
 :class:`ScoreCache` then compares, at each reading, the contents of those zones
 and the values of those variables with the last reading's (plain values only: a
@@ -45,13 +46,16 @@ class _Unknown(Exception):
     """The expression may read something other than zones and variables."""
 
 
-def expression_reads(node: Any, globals_: dict[str, Any]) -> tuple[list[int], list[str]] | None:
+def expression_reads(node: Any, globals_: dict[str, Any],
+                     rolled: frozenset[str] | set[str] = frozenset()
+                     ) -> tuple[list[int], list[str]] | None:
     """The zone indices and variable names an expression may read, sorted, or
     ``None`` if it may read more (see the module's docstring).
 
     :param node: expression IR.
     :param globals_: the instance's global names
         (:attr:`~rulepack.compiler.instance.Instance.globals`: ``kind`` and ``value``).
+    :param rolled: the attributes dice show (they change with each roll).
     """
     zones: set[int] = set()
     names: set[str] = set()
@@ -70,7 +74,7 @@ def expression_reads(node: Any, globals_: dict[str, Any]) -> tuple[list[int], li
                 raise _Unknown
             if k == "name":
                 name(n["name"])
-            elif k == "attr" and n["name"] in OTHER_STATE:
+            elif k == "attr" and (n["name"] in OTHER_STATE or n["name"] in rolled):
                 raise _Unknown
             elif k == "call":
                 call(n["fn"])
@@ -85,6 +89,8 @@ def expression_reads(node: Any, globals_: dict[str, Any]) -> tuple[list[int], li
             names.add(text)
             return
         g = globals_.get(text)
+        if g is None and text in rolled:     # a die's face, or a local of that name
+            raise _Unknown
         if g is None:                        # a local, an attribute or a fixed word
             return
         if g.kind in ("var", "player_var"):
@@ -115,7 +121,7 @@ def score_reads(inst: Any) -> tuple[list[int], list[str]] | None:
     score = inst.ir.get("score")
     if not score or inst.score_fn is None:
         return None
-    return expression_reads(score["expr"], inst.globals)
+    return expression_reads(score["expr"], inst.globals, inst.rolled_attributes)
 
 
 def frozen(value: Any) -> Any:

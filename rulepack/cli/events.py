@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.agents.bots import pieces_of
 from rulepack.engine.actions import Narration
 from rulepack.engine.sightings import apply_watched
+from rulepack.engine.dice import roll_text
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
 
@@ -73,6 +74,9 @@ def chance_text(state: "State", event: ChanceEvent, viewer: Viewer) -> str:
     """``"shuffle stack"``, ``"random choice: player 2"``."""
     if event.outcome is None or event.kind == "shuffle":   # the order stays secret
         return event.text
+    if event.kind == "roll":               # the face, to whoever sees the die
+        return roll_text(event, lambda d: viewer is None or state.visible(d, viewer),
+                         lambda d: d.look(state.face[d.id]), renderer(state, viewer))
     return f"{event.text}: {renderer(state, viewer)(event.outcome)}"
 
 
@@ -114,7 +118,10 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
     A piece the viewer saw before the action and cannot see after it is named only
     if it is the one piece that went out of the viewer's sight: when two or more did
     (Mismemory: keep one of two face-up tiles secretly, put the other face down),
-    the viewer cannot tell which one the action chose.
+    the viewer cannot tell which one the action chose (nor, when it does not see
+    the piece afterwards, can the actor's log remember it: Mismemory's blind
+    variant, ruling Y4). A narration names the pieces the viewer saw before it was
+    said or sees after the step.
 
     :raises RulepackError: the ruleset fails while running.
     """
@@ -137,7 +144,8 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
         shown = seen | _visible_ids(state, pieces, v) | \
             (set(during[v]) & {p.id for p in pieces} if v is not None else set())
         events: list[Event] = []
-        for entry in new:
+        now: set[int] | None = None       # what the viewer sees after the step
+        for at, entry in enumerate(new, start):
             if isinstance(entry, Action):
                 text = entry.render(renderer(state, v, shown))
                 if v is not None and v == entry.player:
@@ -148,7 +156,14 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
             elif isinstance(entry, Reveal):
                 events.append(Event("reveal", None, entry.text))
             elif isinstance(entry, Narration) and entry.tells(v):
-                # its pieces named as the viewer sees them once the step is over
-                events.append(Event("say", None, entry.render(renderer(state, v))))
+                # its pieces named if the viewer saw them before it was said (a
+                # showdown's hands, turned face up, then gathered with the round)
+                # or sees them once the step is over
+                saw = None
+                if v is not None:
+                    if now is None:
+                        now = _visible_ids(state, every, v)
+                    saw = now | {pid for pid, when in during[v].items() if when <= at}
+                events.append(Event("say", None, entry.render(renderer(state, v, saw))))
         out[v] = events
     return out

@@ -57,8 +57,8 @@ def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
 
     Keys: ``name``, ``title``, ``source`` (or ``None``), ``min_players``,
     ``max_players``, ``options`` (name → ``values``, ``default``, ``help``),
-    ``components`` (kind → ``pieces``, ``attributes``; for the smallest player
-    count), ``zones`` (list of ``name``, ``kind``, ``per``, ``seen_by``),
+    ``components`` (kind → ``pieces``, ``attributes``, and for a die ``rolls``:
+    ``attribute``, ``faces``, ``weights``; for the smallest player count), ``zones`` (list of ``name``, ``kind``, ``per``, ``seen_by``),
     ``patterns`` (name → constraint texts, or alternatives joined by ``or``),
     ``phases``, ``ending`` (how the game ends and who wins: lines of text, see
     :func:`ending_lines`) and ``rulings`` (list of ``file``, ``line``, ``rulings``,
@@ -75,9 +75,15 @@ def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
             values = ", ".join(str(_lit(v)) for v in spec["values"])
         options[name] = {"values": values, "default": str(_lit(spec["default"])),
                          "help": spec.get("help") or ""}
-    components = {kind: {"pieces": len(pieces),
-                         "attributes": sorted({a for p in pieces for a in p.attrs})}
-                  for kind, pieces in inst.kind_pieces.items()}
+    components: dict[str, dict[str, Any]] = {
+        kind: {"pieces": len(pieces), "attributes": sorted({a for p in pieces for a in p.attrs})}
+        for kind, pieces in inst.kind_pieces.items()}
+    for kind, pieces in inst.kind_pieces.items():
+        rolls = pieces[0].rolls if pieces else None
+        if rolls is not None:          # a die: the attribute a roll sets, its faces
+            components[kind]["rolls"] = {"attribute": rolls[0],
+                                         "faces": [_lit(f) for f in rolls[1]],
+                                         "weights": None if rolls[2] is None else list(rolls[2])}
     zones = []
     for z in game.ir.get("zones", []):
         info = next(i for i in inst.zones if i.name == z["name"])
@@ -127,7 +133,14 @@ def explain(game: Game, path: Path | None) -> RenderableType:
     comps = Table("component", "pieces", "attributes", box=box.SIMPLE,
                   title=f"Components (for {lo} players)")
     for kind, c in data["components"].items():
-        comps.add_row(kind, str(c["pieces"]), ", ".join(c["attributes"]))
+        attributes = ", ".join(c["attributes"])
+        if "rolls" in c:
+            r = c["rolls"]
+            faces = ", ".join(str(f) for f in r["faces"])
+            weights = "" if r["weights"] is None else \
+                " weights " + ", ".join(str(w) for w in r["weights"])
+            attributes += ("; " if attributes else "") + f"rolls {r['attribute']}: {faces}{weights}"
+        comps.add_row(kind, str(c["pieces"]), attributes)
     parts.append(comps)
     zones = Table("zone", "kind", "per", "face-down pieces seen by", box=box.SIMPLE, title="Zones")
     for z in data["zones"]:

@@ -52,7 +52,7 @@ def value_text(value: Any, seats: list[str], nested: bool = False) -> str:
         if value.get("hidden"):
             return f"a face-down {value.get('kind', 'piece')}"
         if "name" in value and "id" in value:
-            return str(value["name"])
+            return _piece_label(value, True)
         if "player" in value and len(value) == 1:
             return seat_name(seats, value["player"])
         for key in ("zone", "cell", "pattern"):
@@ -69,6 +69,8 @@ def value_text(value: Any, seats: list[str], nested: bool = False) -> str:
 
 def _piece_label(piece: dict[str, Any], own_zone: bool) -> str:
     name = str(piece.get("name", piece.get("kind", "piece")))
+    if isinstance(piece.get("rolls"), str):           # a die: the face it shows
+        name += f" showing {value_text(piece.get(piece['rolls']), [])}"
     if piece.get("face") == "down" and not own_zone:
         name += " (face down)"
     return name

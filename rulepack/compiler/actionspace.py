@@ -492,13 +492,14 @@ class Domains:
 
 def max_chance_outcomes(inst: "Instance") -> int:
     """The most outcomes a chance node of the instance can have: a shuffle's first
-    draw (at most every piece), a ``random(X)`` the most elements of X.
+    draw (at most every piece), a ``random(X)`` the most elements of X, a roll
+    the most faces of a die.
 
     :raises SemanticError: a ``random`` of a collection whose length has no
         bound before play (code ``unbounded-chance``), located at it.
     """
     domains = Domains(inst)
-    best = 1
+    best = max([1] + [len(p.rolls[1]) for p in inst.pieces if p.rolls is not None])
     found = [node for key in ("setup", "phases", "play", "defines")
              for node in nodes(inst.ir.get(key))
              if node.get("k") == "shuffle" or (node.get("k") == "call"

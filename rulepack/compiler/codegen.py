@@ -34,6 +34,7 @@ from rulepack.engine.runtime import (PSEUDO_ATTRIBUTES, attribute, charge, conta
                                      items)
 from rulepack.engine.values import Cell, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
+from rulepack.compiler import lookup
 from rulepack.errors import Location
 from rulepack.ir import names_in, nodes, rename, strip_positions
 
@@ -641,6 +642,9 @@ class SourceGen:
         return self._where(node, scope, py, "$it")
 
     def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, str], name: str) -> str:
+        found = lookup.source(self, node, scope, py, name)    # one grid cell by row and col
+        if found is not None:
+            return found
         x = self._local()
         grid = self._grid_cells(node["of"], scope)
         piece = ""

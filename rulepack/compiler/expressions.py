@@ -17,6 +17,7 @@ from rulepack.engine import ops
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
                                      show)
+from rulepack.compiler import lookup
 from rulepack.compiler.codegen import SourceGen
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, Piece, Player
@@ -396,6 +397,9 @@ class ExprCompiler:
         return self._where(node, scope, "$it")
 
     def _where(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+        found = lookup.closure(self, node, scope, name)    # one grid cell by row and col
+        if found is not None:
+            return found
         of = self.compile(node["of"], scope)
         cond = self.compile(node["cond"], self._candidate_scope(scope, name))
 

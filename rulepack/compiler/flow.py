@@ -20,6 +20,7 @@ from rulepack.errors import SemanticError
 from rulepack.ir import names_in
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment
+from rulepack.engine import dice
 from rulepack.engine.actions import Narration
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
@@ -200,6 +201,18 @@ class FlowCompiler:
                 st.shuffle(z)
                 return nxt
             return shuffle
+        self.emit(factory, node)
+
+    def _s_roll(self, node: dict[str, Any], scope: Scope) -> None:
+        what = self.exprs.compile(node["what"], scope)
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def roll(st: "State") -> int:
+                dice.roll(st, list(items(st, what(st))))
+                return nxt
+            return roll
         self.emit(factory, node)
 
     def _s_let(self, node: dict[str, Any], scope: Scope) -> Scope:

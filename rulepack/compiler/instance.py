@@ -22,6 +22,7 @@ from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
+from rulepack.compiler.dice import compile_rolls
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.drawn import block_positions
 from rulepack.engine.program import HALT, Choice
@@ -123,6 +124,8 @@ class Instance:
         self.seat_names: tuple[str, ...] = tuple(game.get("seats") or ())
         self.globals: dict[str, Global] = {}
         self.attributes: set[str] = set(PSEUDO_ATTRIBUTES)
+        #: the attributes dice show (``rolls``): set by rolls, not fixed
+        self.rolled_attributes: set[str] = set()
         self.exprs = ExprCompiler(self)
         self.build = _BuildState(self)
         self.pieces: list[Piece] = []
@@ -422,6 +425,7 @@ class Instance:
                         for d in derived_top if d.get("of") is None or name in d["of"]]
             template = comp.get("called")
             sides = self._sides(comp, attr_names + [d[0] for d in derived])
+            rolls = compile_rolls(self, comp, attr_names + [d[0] for d in derived])
             kind_list: list[Piece] = []
             for combo in itertools.product(*domains):
                 attrs = dict(zip(attr_names, combo))
@@ -454,7 +458,7 @@ class Instance:
                 label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
                     piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"),
-                                  sides)
+                                  sides, rolls)
                     self.pieces.append(piece)
                     kind_list.append(piece)
                     if len(self.pieces) > MAX_PIECES:
@@ -670,6 +674,11 @@ class Instance:
             if arg not in self.domains:
                 raise SemanticError.at(f"pattern {p['name']!r} uses attribute {arg!r}, which no "
                                        "component has", self._loc(c), code="unknown-attribute")
+            if arg in self.rolled_attributes and not any(arg in x.attrs for x in self.pieces):
+                raise SemanticError.at(f"pattern {p['name']!r}: '{kind} {arg}' reads a fixed "
+                                       f"attribute, and {arg!r} is the face a die shows, which "
+                                       "rolls change (test it with 'each')", self._loc(c),
+                                       code="rolled-in-pattern")
             if kind == "same":
                 same.append(arg)
             elif kind == "distinct":
@@ -693,7 +702,8 @@ class Instance:
         if k == "name":
             name = node["name"]
             if name in self.attributes:
-                return name not in PSEUDO_ATTRIBUTES or name in ("kind", "name")
+                return (name not in PSEUDO_ATTRIBUTES or name in ("kind", "name")) and \
+                    name not in self.rolled_attributes
             g = self.globals.get(name)
             return g is not None and g.kind in ("const", "option", "symbol", "pattern")
         if k == "call" and node.get("fn") in ("random", "score", "at", "knows", "cells",

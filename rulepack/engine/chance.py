@@ -17,6 +17,8 @@ The draws:
 - ``shuffle Z``: successive draws of the piece that comes next (position 0, 1,
   ... of the zone's new order) among the pieces not drawn yet, each 1/remaining;
   the last piece is forced and is no chance node;
+- ``roll D``: one draw per die, one outcome per face, each 1/n or, for a die
+  with weights, ``weight / sum of weights``;
 - a draw with one possible outcome is no chance node.
 
 A draw in an instruction that draws nothing else (a ``shuffle``, a ``let`` or
@@ -73,23 +75,28 @@ class ChanceNeeded(BaseException):
     ``BaseException``: no ``except Exception`` of the flow may take it for an
     error of the ruleset."""
 
-    def __init__(self, kind: str, options: list[Any], draw: int = 0, of: int = 1) -> None:
+    def __init__(self, kind: str, options: list[Any], draw: int = 0, of: int = 1,
+                 weights: Sequence[int] | None = None, label: str | None = None) -> None:
         super().__init__(kind)
         self.kind = kind
         self.options = options
         self.draw = draw
         self.of = of
+        self.weights = weights
+        self.label = label
 
 
 @dataclass(slots=True)
 class ChanceNode:
     """A pending draw: what it is, where in the ruleset, and its outcomes.
 
-    :param kind: ``"random"`` or ``"shuffle"``.
+    :param kind: ``"random"``, ``"shuffle"`` or ``"roll"``.
     :param options: the value each outcome draws (outcome ``i`` draws ``options[i]``).
     :param statement: the statement that draws, as text (``"shuffle stack"``).
     :param location: where that statement is in the ruleset.
     :param draw: for a shuffle, which position is drawn (0-based) of ``of``.
+    :param weights: for a die with weights, one whole number per outcome
+        (probability ``weight / sum``); ``None``: every outcome alike.
     """
 
     kind: str
@@ -98,8 +105,18 @@ class ChanceNode:
     location: Location
     draw: int = 0
     of: int = 1
+    weights: Sequence[int] | None = None
     #: the outcomes' texts, made when first asked for
     _texts: list[str] | None = field(default=None, repr=False, compare=False)
+
+    def fractions(self) -> list[Fraction]:
+        """The exact probability of each outcome."""
+        from fractions import Fraction     # only here: not imported by every game
+        n = len(self.options)
+        if self.weights is None:
+            return [Fraction(1, n)] * n
+        total = sum(self.weights)
+        return [Fraction(w, total) for w in self.weights]
 
     def outcome_text(self, i: int, seats: tuple[str, ...] = ()) -> str:
         """What outcome ``i`` draws; distinct outcomes that look alike (two
@@ -154,14 +171,18 @@ class ExplicitRng(Rng):
         r.previous = self.previous
         return r
 
-    def _draw(self, kind: str, options: list[Any], draw: int = 0, of: int = 1) -> int:
+    def _draw(self, kind: str, options: list[Any], draw: int = 0, of: int = 1,
+              weights: Sequence[int] | None = None, label: str | None = None) -> int:
         if len(options) == 1:
             return 0
         if self.pos < len(self.queue):
             i = self.queue[self.pos]
             self.pos += 1
             return i
-        raise ChanceNeeded(kind, options, draw, of)
+        raise ChanceNeeded(kind, options, draw, of, weights, label)
+
+    def roll(self, faces: Sequence[Any], weights: Sequence[int] | None, label: str) -> int:
+        return self._draw("roll", list(faces), weights=weights, label=label)
 
     def below(self, n: int) -> int:
         if n < 1:
@@ -322,7 +343,8 @@ def _node(inst: "Instance", need: ChanceNeeded, pc: Any) -> ChanceNode:
     at = node.get("at") if isinstance(node, dict) else None
     location = Location(inst.file, at[0] or None, at[1] or None) if at else Location(inst.file)
     statement = _statement_text(node, need)
-    return ChanceNode(need.kind, need.options, statement, location, need.draw, need.of)
+    return ChanceNode(need.kind, need.options, statement, location, need.draw, need.of,
+                      need.weights)
 
 
 def _statement_text(node: Any, need: ChanceNeeded) -> str:
@@ -335,6 +357,8 @@ def _statement_text(node: Any, need: ChanceNeeded) -> str:
         zone = node.get("zone")
         name = zone.get("name") if isinstance(zone, dict) else None
         return f"shuffle {name}{where}" if name else f"shuffle{where}"
+    if need.kind == "roll":
+        return f"roll {need.label}{where}"
     if k in ("let", "set"):
         target = node.get("bind") or node.get("name")
         return f"random for {target}{where}" if isinstance(target, str) else f"random{where}"
@@ -365,21 +389,21 @@ class ExplicitChance:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
         (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
-        The probabilities are exactly ``1/n`` each (see :meth:`chance_fractions`);
-        the list is the caller's own."""
+        The probabilities are exactly ``1/n`` each, or a weighted die's
+        ``weight / sum`` (see :meth:`chance_fractions`); the list is the caller's own."""
         node = self.rng.node
         if node is None:
             return []
-        return uniform(len(node.options))[:]
+        if node.weights is None:
+            return uniform(len(node.options))[:]
+        return [(i, float(f)) for i, f in enumerate(node.fractions())]
 
     def chance_fractions(self) -> list[tuple[int, Fraction]]:
         """:meth:`chance_outcomes` with exact fractions."""
         node = self.chance_node
         if node is None:
             return []
-        n = len(node.options)
-        from fractions import Fraction     # only here: not imported by every game
-        return [(i, Fraction(1, n)) for i in range(n)]
+        return list(enumerate(node.fractions()))
 
     def chance_outcome_text(self, outcome: int) -> str:
         """What outcome ``outcome`` of the pending draw draws, as text.
@@ -430,8 +454,10 @@ class ExplicitChance:
         return int(self.inst.max_chance_outcomes())
 
     def sample_chance(self, rng: Rng) -> int:
-        """An outcome of the pending draw picked with ``rng`` (uniformly)."""
+        """An outcome of the pending draw picked with ``rng`` (by its probabilities)."""
         node = self.chance_node
         if node is None:
             raise IllegalActionError("no chance node here")
+        if node.weights is not None:
+            return rng.weighted(node.weights)
         return rng.below(len(node.options))

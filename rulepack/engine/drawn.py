@@ -29,10 +29,10 @@ _BODIES = frozenset({"body", "then", "else", "actions"})
 
 def draws(node: Any) -> bool:
     """Whether the instruction of statement ``node`` itself may draw a chance
-    event (a ``shuffle``, or ``random(...)`` in its own expressions)."""
+    event (a ``shuffle``, a ``roll``, or ``random(...)`` in its own expressions)."""
     if not isinstance(node, dict):
         return False
-    if node.get("k") == "shuffle":
+    if node.get("k") in ("shuffle", "roll"):
         return True
     return "random" in calls_in({k: v for k, v in node.items() if k not in _BODIES})
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.dice import roll_text
 from rulepack.engine.values import Piece, Player
 from rulepack.errors import Diagnostic, Location, RulesetRuntimeError
 from rulepack.ir import nodes
@@ -53,12 +54,15 @@ class TensorLayout:
     player cannot see, per grid cell whether it holds a piece the player cannot
     see, the seat deciding (one-hot, plus chance), the observing seat (one-hot),
     whether the game is over, and each seat's score (0 without a score rule).
+    Last, per die (piece order) the face it shows, one-hot over its faces, when
+    the player sees it (``faces``: their number over all dice; none without dice).
     """
 
     pieces: int
     zones: int
     cells: int
     players: int
+    faces: int = 0
 
     @property
     def piece_width(self) -> int:
@@ -68,7 +72,7 @@ class TensorLayout:
     def size(self) -> int:
         """Length of the observation tensor."""
         return (self.pieces * self.piece_width + self.zones + self.cells
-                + (self.players + 1) + self.players + 1 + self.players)
+                + (self.players + 1) + self.players + 1 + self.players + self.faces)
 
     @property
     def memory_width(self) -> int:
@@ -86,9 +90,23 @@ def tensor_layout(inst: "Instance") -> TensorLayout:
     layout = inst.__dict__.get("_tensor_layout")
     if layout is None:
         cells = sum(len(z.cells) for z in inst.zones if z.kind == "grid")
+        faces = sum(len(p.rolls[1]) for p in inst.pieces if p.rolls is not None)
         layout = inst.__dict__["_tensor_layout"] = TensorLayout(
-            len(inst.pieces), len(inst.zones), cells, inst.num_players)
+            len(inst.pieces), len(inst.zones), cells, inst.num_players, faces)
     return layout
+
+
+def _face_offsets(inst: "Instance") -> dict[int, int]:
+    """Die id → where its faces start in the tensor's last block."""
+    offsets = inst.__dict__.get("_face_offsets")
+    if offsets is None:
+        offsets, at = {}, 0
+        for p in inst.pieces:
+            if p.rolls is not None:
+                offsets[p.id] = at
+                at += len(p.rolls[1])
+        inst.__dict__["_face_offsets"] = offsets
+    return offsets
 
 
 def _cell_offsets(inst: "Instance") -> list[int]:
@@ -227,6 +245,13 @@ class Observations:
             for seat, score in enumerate(self.scores() or []):
                 if score:
                     out[at + seat] = float(score)
+        if lay.faces:
+            at += lay.players
+            for pid, offset in _face_offsets(inst).items():
+                die = inst.pieces[pid]
+                if self.visible(die, p):
+                    faces = die.rolls[1]  # type: ignore[index]
+                    out[at + offset + faces.index(self.rolled.get(pid, faces[0]))] = 1.0
         return out
 
     def information_state_entries(self: "State", player: int) -> dict[int, float]:  # type: ignore[misc]
@@ -369,6 +394,9 @@ def _event_text(st: "State", event: Any, p: int) -> str:
     if isinstance(event, ChanceEvent):
         if event.kind == "shuffle":
             return f"chance: {event.text}"
+        if event.kind == "roll":
+            return "chance: " + roll_text(event, lambda d: st.visible(d, p),
+                                          lambda d: d.look(st.face[d.id]), st.describe_for(p))
         return f"chance: {event.kind} {st.describe_for(p)(event.outcome)}"
     if isinstance(event, Reveal):
         return event.text
@@ -392,7 +420,7 @@ def game_type(inst: "Instance", start: "State | None" = None) -> dict[str, Any]:
     for key in ("setup", "phases", "play", "defines"):
         for node in nodes(inst.ir.get(key)):
             k = node.get("k")
-            if k == "shuffle" or (k == "call" and node.get("fn") == "random"):
+            if k in ("shuffle", "roll") or (k == "call" and node.get("fn") == "random"):
                 chance = True
             if (k == "move" and node.get("face") == "down") or \
                     (k == "flip" and node.get("face") != "up"):

@@ -46,6 +46,12 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         st.owner = [None] * len(inst.pieces)
         for i, o in data.get("owner", []):
             st.owner[i] = decode(inst, o)
+        rolled = {int(i): decode(inst, v) for i, v in data.get("rolled", [])}
+        for i, v in rolled.items():
+            rolls = inst.pieces[i].rolls
+            if rolls is None or v not in rolls[1]:
+                raise bad(f"{inst.pieces[i].name} cannot show {v!r}")
+        st.rolled = rolled
         st.active = list(data.get("active", [True] * inst.num_players))
         st.vars = {k: decode(inst, v) for k, v in data["variables"].items()}
         st.rng = Rng(int(data.get("rng", 0)))

@@ -73,6 +73,23 @@ class Rng:
         """One element of a non-empty sequence, uniformly."""
         return items[self.below(len(items))]
 
+    def weighted(self, weights: Sequence[int]) -> int:
+        """An index ``i`` drawn with probability ``weights[i] / sum(weights)``
+        (whole numbers, at least one positive)."""
+        x = self.below(sum(weights))
+        for i, w in enumerate(weights):
+            if x < w:
+                return i
+            x -= w
+        raise ValueError("weighted() needs a positive weight")  # pragma: no cover
+
+    def roll(self, faces: Sequence[Any], weights: Sequence[int] | None, label: str) -> int:
+        """The index of the face a die (named ``label``) rolls: uniform over
+        ``faces``, or by ``weights``. One face takes no random number."""
+        if len(faces) == 1:
+            return 0
+        return self.below(len(faces)) if weights is None else self.weighted(weights)
+
     def shuffle(self, items: list[T]) -> None:
         """Fisher–Yates shuffle in place."""
         state = self.state

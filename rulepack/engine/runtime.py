@@ -201,6 +201,10 @@ def _pseudo(st: "State", piece: Piece, name: str) -> Any:
     if name in ("row", "col"):
         cell = st.cell_of(piece)
         return None if cell is None else attribute(st, cell, name)
+    rolls = piece.rolls
+    if rolls is not None and name == rolls[0]:
+        # a die's face: the last roll's, else its first face (rulepack.engine.dice)
+        return st.rolled.get(piece.id, rolls[1][0])
     raise RuleValueError(f"{piece.name} has no attribute {show(name)}")
 
 

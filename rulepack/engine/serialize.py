@@ -108,6 +108,9 @@ def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
         "labels": {"zones": [z.label for z in inst.zones],
                    "pieces": [p.name for p in inst.pieces]},
     }
+    if st.rolled:
+        # the faces rolled dice show (a die never rolled shows its first face)
+        data["rolled"] = [[i, encode(v)] for i, v in sorted(st.rolled.items())]
     if not history:
         del data["history"]
     return data

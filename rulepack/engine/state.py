@@ -83,6 +83,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         self.loc: list[int] = [0] * n_pieces
         self.face: list[bool] = [False] * n_pieces
         self.owner: list[Any] = [None] * n_pieces
+        self.rolled: dict[int, Any] = {}
         self.active: list[bool] = [True] * inst.num_players
         self.vars: dict[str, Any] = {"current": None, "round": 0}
         self.rng = Rng(seed)
@@ -293,6 +294,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         c.loc = self.loc[:]
         c.face = self.face[:]
         c.owner = self.owner[:]
+        c.rolled = self.rolled          # replaced by a roll, never changed in place
         c.active = self.active[:]
         c.vars = dict(self.vars)
         c.rng = self.rng.clone()

@@ -22,7 +22,8 @@ class Table:
 
     ``zones[z]`` lists the pieces of zone ``z`` (a grid: one slot per cell, ``None``
     when empty); ``loc``, ``face`` (``True``: face up) and ``owner`` are indexed by
-    piece id; ``active`` by seat; ``vars`` maps variable names to values.
+    piece id; ``active`` by seat; ``vars`` maps variable names to values;
+    ``rolled`` the faces dice show (see :mod:`rulepack.engine.dice`).
     """
 
     inst: "Instance"
@@ -37,6 +38,10 @@ class Table:
     #: the zones whose lists this position alone holds; the others it shares with
     #: clones and copies before it first changes them (copy on write)
     _owned: set[int]
+
+    #: die id → the face its last roll shows (a die never rolled shows its first
+    #: face); replaced, never changed in place, so clones share it
+    rolled: dict[int, Any] = {}
 
     #: piece id → its slot in the grid it lies on (meaningless for pieces elsewhere);
     #: built when first needed, dropped (``None``) whenever a grid changes. Shared by

@@ -10,7 +10,7 @@ place (copy on write), so a state clone may share them.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Callable, final
+from typing import Any, Callable, Optional, final
 
 
 class Player(int):
@@ -30,6 +30,11 @@ def player_name(p: int, seat_names: tuple[str, ...] | list[str] | None = None) -
     return f"player {int(p) + 1}"
 
 
+#: a die's faces: the attribute a roll sets, the faces in order (the first is
+#: shown until the first roll), and a whole-number weight per face (``None``: alike)
+Rolls = tuple[str, tuple[Any, ...], Optional[tuple[int, ...]]]
+
+
 @final
 class Piece:
     """One physical component: a tile, coin, cube...
@@ -42,14 +47,16 @@ class Piece:
     :param sides: for a two-sided piece, the attributes it shows face up (``None``:
         all, its identity) and face down (``None``: none); ``None`` for an
         ordinary piece.
+    :param rolls: for a die, its :data:`Rolls` (the face it shows is not in
+        ``attrs``: it is the state's, see :mod:`rulepack.engine.dice`).
     """
 
-    __slots__ = ("id", "kind", "attrs", "name", "back", "sides")
+    __slots__ = ("id", "kind", "attrs", "name", "back", "sides", "rolls")
 
     def __init__(self, id: int, kind: str, attrs: dict[str, Any], name: str,
                  back: str | None = None,
-                 sides: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None
-                 ) -> None:
+                 sides: tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None = None,
+                 rolls: Rolls | None = None) -> None:
         self.id = id
         self.kind = kind
         self.attrs = attrs
@@ -58,6 +65,7 @@ class Piece:
         #: says it has another kind's back (a joker with a tile's back)
         self.back = back or kind
         self.sides = sides
+        self.rolls = rolls
 
     def shown(self, up: bool) -> tuple[str, ...]:
         """The attributes a player who cannot identify the piece sees on the side

@@ -24,9 +24,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
-    """A visible piece: id, kind, name, attributes and face."""
+    """A visible piece: id, kind, name, attributes and face; a die also the face
+    it shows, under its attribute's name, and that name as ``"rolls"``
+    (``{"name": "red die", "pips": 4, "rolls": "pips", ...}``)."""
     data: dict[str, Any] = {"id": piece.id, "kind": piece.kind, "name": piece.name}
     data.update(piece.attrs)
+    rolls = piece.rolls
+    if rolls is not None:
+        data[rolls[0]] = encode(st.rolled.get(piece.id, rolls[1][0]))
+        data["rolls"] = rolls[0]
     data["face"] = "up" if st.face[piece.id] else "down"
     if st.owner[piece.id] is not None:
         data["owner"] = int(st.owner[piece.id])

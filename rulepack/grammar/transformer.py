@@ -155,6 +155,13 @@ class ToIR(Transformer[Token, IR]):
                 comp[key] = value
             elif key in ("up_shows", "down_shows"):     # a two-sided piece's sides
                 comp[key] = value
+            elif key == "rolls":                        # a die: the faces a roll shows
+                if "rolls" in comp:
+                    line, col = value["at"]
+                    raise SemanticError.at(f"component {comp['name']!r} rolls twice (a die "
+                                           "shows one face)", Location("<string>", line, col),
+                                           code="duplicate-declaration")
+                comp[key] = value
             else:
                 comp[key].append(value)
         return ("components", comp)
@@ -173,6 +180,11 @@ class ToIR(Transformer[Token, IR]):
 
     def comp_down_shows(self, meta: Meta, names: list[str]) -> tuple[str, Any]:
         return ("down_shows", names)
+
+    def comp_rolls(self, meta: Meta, name: Token, faces: list[IR],
+                   weights: list[IR] | None = None) -> tuple[str, IR]:
+        return ("rolls", {"name": str(name), "faces": faces, "weights": weights,
+                          "at": _at(meta)})
 
     def comp_back(self, meta: Meta, name: Token) -> tuple[str, Any]:
         return ("back", str(name))
@@ -382,6 +394,9 @@ class ToIR(Transformer[Token, IR]):
 
     def shuffle_stmt(self, meta: Meta, zone: IR) -> IR:
         return {"k": "shuffle", "zone": zone, "at": _at(meta)}
+
+    def roll_stmt(self, meta: Meta, what: IR) -> IR:
+        return {"k": "roll", "what": what, "at": _at(meta)}
 
     def let_stmt(self, meta: Meta, bind: Any, expr: IR) -> IR:
         return {"k": "let", "bind": bind, "expr": expr, "at": _at(meta)}

@@ -28,11 +28,11 @@ MAX_SYNTAX_ERRORS = 10
 DECLARATION_KEYWORDS = ("language", "game", "use", "component", "order", "attribute", "option",
                         "zone", "pattern", "const", "define", "var", "score", "heuristic",
                         "require", "winner", "setup", "phase", "play")
-STATEMENT_KEYWORDS = ("move", "flip", "shuffle", "let", "set", "reset", "for", "if", "else",
+STATEMENT_KEYWORDS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else",
                       "while", "repeat", "rounds", "turns", "choose", "end", "do", "eliminate",
                       "claim", "arrange", "say")
 GAME_FIELDS = ("title", "source", "players", "seats", "teams")
-COMPONENT_FIELDS = ("copies", "called", "back", "draw")
+COMPONENT_FIELDS = ("copies", "called", "back", "draw", "rolls")
 DRAW_HINTS = ("shape", "symbol", "colour", "color")
 EXPRESSION_KEYWORDS = ("and", "or", "not", "in", "where", "by", "descending", "top", "bottom",
                        "of", "if", "then", "else", "argmax", "maximal", "run", "through",

@@ -9,7 +9,8 @@ its shape is its ``draw shape`` hint, else its name when that is a shape
 (``cube``, ``disc``...), else the shape of the component it shows as its
 ``back``, else a ``token``; its colour is its ``draw colour`` hint (one colour,
 or one per value of an attribute), else its owner's colour, else white; its
-text is its ``draw symbol`` template, else its name.
+text is its ``draw symbol`` template, else (a die) the face it shows, else its
+name. A piecepack die shows the rank it rolled.
 
 Errors: :class:`~rulepack.errors.RulepackError` located at the ``draw`` hint
 for a colour no SVG renderer knows or an attribute the component lacks.
@@ -210,6 +211,8 @@ class Appearance:
         fill = self._fill(piece, draw) or owner_colour or "#ffffff"
         if draw.get("symbol"):
             text = fill_template(draw["symbol"], piece)
+        elif isinstance(piece.get("rolls"), str):         # a die: the face it shows
+            text = str(piece.get(piece["rolls"]))
         else:
             text = name if any(ch.isalnum() for ch in name) else ""
         edge = "#333333" if owner_colour is None or fill == owner_colour else owner_colour

@@ -1,0 +1,52 @@
+"""Rolling dice: the ``roll`` statement's effect, and how a roll is told.
+
+A die is a piece whose component says ``rolls NAME: FACES`` (see
+:mod:`rulepack.compiler.dice`): ``piece.rolls`` holds the attribute, the faces
+and their weights. The face a die shows is the state's, in ``State.rolled`` (die
+id → face; a die never rolled shows its first face), read like any attribute
+(:func:`rulepack.engine.runtime.attribute`). Each die rolled is one chance event,
+drawn from the state's generator (in explicit chance, a chance node with one
+outcome per face) and recorded as ``ChanceEvent("roll", die name, (die, face))``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulepack.engine.actions import ChanceEvent
+from rulepack.engine.drawn import drawn_at
+from rulepack.engine.runtime import RuleValueError, show
+from rulepack.engine.values import Piece
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.state import State
+
+
+def roll(st: "State", pieces: list[Any]) -> None:
+    """Roll each die of ``pieces``, in order: each shows a face drawn at random.
+
+    :raises RuleValueError: an element is not a die (a piece whose component
+        ``rolls``).
+    """
+    for piece in pieces:
+        if type(piece) is not Piece or piece.rolls is None:
+            what = f"{piece.name}: its component has no 'rolls'" if type(piece) is Piece \
+                else f"{show(piece)}: only dice (pieces whose component 'rolls') roll"
+            raise RuleValueError(f"cannot roll {what}")
+    for piece in pieces:
+        _, faces, weights = piece.rolls
+        face = faces[st.rng.roll(faces, weights, piece.name)]
+        rolled = dict(st.rolled)
+        rolled[piece.id] = face
+        st.rolled = rolled
+        st.history.append(ChanceEvent("roll", piece.name, (piece, face), drawn_at(st)))
+
+
+def roll_text(event: ChanceEvent, sees: Callable[[Piece], bool], look: Callable[[Piece], str],
+              render: Callable[[Any], str]) -> str:
+    """A roll as a player reads it: ``roll red die: 3`` when ``sees(die)``, else
+    ``roll a die`` (``look(die)``: how the hidden die looks)."""
+    die, face = event.outcome
+    if not sees(die):
+        return f"roll a {look(die)}"
+    return f"roll {die.name}: {render(face)}"
