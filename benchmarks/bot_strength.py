@@ -189,7 +189,7 @@ def speed(iterations: int, reference_dir: Path) -> list[dict[str, Any]]:
         sampler = Sampler(state.inst, view, Rng(1))
         sample = sampler.sample if hidden else (lambda rnd: sampler.base.clone())
         search = Search(sample, p, masked_key if hidden else exact_key,
-                        SearchOptions(iterations=iterations, prior=0), Rng(2))
+                        SearchOptions(iterations=iterations, prior=0), Rng(2), observe=hidden)
         started = time.perf_counter()
         search.run()
         seconds = time.perf_counter() - started
