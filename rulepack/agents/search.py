@@ -147,7 +147,7 @@ class Node:
     observations on, the node of a move leads to one node per result the
     searching player may observe (:attr:`outcomes`), whose children come next."""
 
-    __slots__ = ("children", "visits", "reward", "avail", "action", "outcomes")
+    __slots__ = ("children", "visits", "reward", "avail", "action", "outcomes", "keys")
 
     def __init__(self, action: Any = None) -> None:
         self.children: dict[Any, Node] = {}
@@ -156,6 +156,8 @@ class Node:
         self.avail = 0
         self.action = action      # one action with this key (the first one met)
         self.outcomes: dict[Any, Node] | None = None
+        #: observing: id of an action → (the action, its key) at this node
+        self.keys: dict[int, tuple[Any, Any]] | None = None
 
 
 def exact_key(st: "State", action: Any, player: int) -> Any:
@@ -331,7 +333,22 @@ class Search:
             legal = st.legal_actions()
             mover = st.current_player
             children = node.children
-            keys = legal if key is exact_key else [key(st, a, viewer) for a in legal]
+            if key is exact_key:
+                keys = legal
+            elif observing:
+                # at a node keyed by what the searcher knows, an action looks the
+                # same to it in every determinization: its key is kept there
+                memo = known.keys
+                if memo is None:
+                    memo = known.keys = {}
+                keys = []
+                for a in legal:
+                    hit = memo.get(id(a))
+                    if hit is None or hit[0] is not a:
+                        hit = memo[id(a)] = (a, key(st, a, viewer))
+                    keys.append(hit[1])
+            else:
+                keys = [key(st, a, viewer) for a in legal]
             split = known is not node
             fresh = [i for i, k in enumerate(keys) if k not in children]
             if fresh:
@@ -410,10 +427,11 @@ class Search:
             rollout = "heuristic" if inst.heuristic_fn is not None else "random"
         limit = opts.cutoff if rollout == "heuristic" else MAX_PLAYOUT
         rnd = self.random.random
+        legal_actions, apply = st.legal_actions, st._apply
         steps = 0
         while not st.terminal and steps < limit:
-            legal = st.legal_actions()
-            st._apply(legal[int(rnd() * len(legal))])
+            legal = legal_actions()
+            apply(legal[int(rnd() * len(legal))])
             steps += 1
         if st.terminal:
             return rewards(st)
