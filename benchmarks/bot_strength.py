@@ -159,7 +159,8 @@ def hold_match(game: Any, games: int, agents: list[str], options: dict[str, Any]
 # ---------------------------------------------------------------------- speed
 #: ruleset, players, options for the speed table
 SPEED = [("multzo", 3, {}), ("multiplay", 2, {}), ("mismemory", 2, {}),
-         ("packkub", 2, {"rounds": 1}), ("tic-tac-toe", 2, {}), ("connect-four", 2, {})]
+         ("packkub", 2, {"rounds": 1}), ("tic-tac-toe", 2, {}), ("connect-four", 2, {}),
+         ("partners", 4, {}), ("ladders", 1, {})]
 
 
 def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) -> Any:
