@@ -24,7 +24,10 @@ with the same seating.
 (seed 1), then ``--iterations`` iterations of ``ismcts`` (``mcts`` for games
 without hidden pieces) from it, reported as iterations per second; for Multzo
 (3 players) also the time of as many games of the hand-written reference
-(``../shared/reference/multzo_ref.py``, in the same run) and their ratio.
+(``../shared/reference/multzo_ref.py``, in the same run) and their ratio. Each
+search runs ``--rounds`` times (3) taking turns with the reference, and the
+fastest run of each counts, so a burst of load on a shared machine weighs on
+neither; ``--profile`` adds the share of the search's time spent in the engine.
 """
 
 from __future__ import annotations
@@ -156,7 +159,8 @@ def hold_match(game: Any, games: int, agents: list[str], options: dict[str, Any]
 # ---------------------------------------------------------------------- speed
 #: ruleset, players, options for the speed table
 SPEED = [("multzo", 3, {}), ("multiplay", 2, {}), ("mismemory", 2, {}),
-         ("packkub", 2, {"rounds": 1}), ("tic-tac-toe", 2, {}), ("connect-four", 2, {})]
+         ("packkub", 2, {"rounds": 1}), ("tic-tac-toe", 2, {}), ("connect-four", 2, {}),
+         ("partners", 4, {}), ("ladders", 1, {})]
 
 
 def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) -> Any:
@@ -174,38 +178,85 @@ def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) ->
     return state
 
 
-def speed(iterations: int, reference_dir: Path) -> list[dict[str, Any]]:
-    from rulepack.agents.search import Search, SearchOptions, exact_key, masked_key
-    from rulepack.agents.determinize import Sampler
-    from rulepack.agents.value import has_hidden
-    from rulepack.engine.rng import Rng
+def speed(iterations: int, reference_dir: Path, rounds: int = 3,
+          profile: bool = False) -> list[dict[str, Any]]:
+    """The speed table. Each search runs ``rounds`` times from its position (the
+    same work each time) and the fastest run counts; for Multzo the runs take
+    turns with as many rounds of the reference, whose fastest round counts (the
+    machine's load then weighs on both alike). ``profile``: also the share of
+    the search's time spent in the engine (``legal_actions`` and ``_apply``)."""
     rows = []
     for name, players, options in SPEED:
         game = rulepack.load(name)
         state = mid_game(game, players, options)
         p = state.current_player
         view = Decision(state, p).view
-        hidden = has_hidden(view)
-        sampler = Sampler(state.inst, view, Rng(1))
-        sample = sampler.sample if hidden else (lambda rnd: sampler.base.clone())
-        search = Search(sample, p, masked_key if hidden else exact_key,
-                        SearchOptions(iterations=iterations, prior=0), Rng(2))
-        started = time.perf_counter()
-        search.run()
-        seconds = time.perf_counter() - started
-        row = {"ruleset": name, "players": players, "agent": "ismcts" if hidden else "mcts",
+        search = _searcher(state, p, view, iterations)
+        times, refs = [], []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            search().run()
+            times.append(time.perf_counter() - started)
+            if name == "multzo":
+                refs.append(reference(reference_dir, players, iterations))
+        seconds = min(times)
+        row = {"ruleset": name, "players": players, "agent": search.agent,
                "decision": state.decisions, "iterations": iterations, "seconds": seconds,
                "iterations_per_second": iterations / seconds}
-        if name == "multzo":
-            row.update(reference(reference_dir, players, iterations, seconds))
+        if refs and refs[0] is not None:
+            ref = min(refs)
+            row.update({"reference_games": iterations, "reference_seconds": ref,
+                        "search_over_reference": seconds / ref})
+        elif name == "multzo":
+            row["reference"] = f"no {reference_dir / 'multzo_ref.py'}"
+        if profile:
+            row["engine_share"] = engine_share(search)
         rows.append(row)
     return rows
 
 
-def reference(directory: Path, players: int, games: int, seconds: float) -> dict[str, Any]:
+def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int) -> Any:
+    """A function that builds a fresh search of ``state`` as the agent would
+    (``ismcts`` observing where the view hides pieces, else ``mcts``), with
+    ``prior=0`` (iterations only); its ``agent`` attribute names the bot."""
+    from rulepack.agents.search import Search, SearchOptions, exact_key, masked_key
+    from rulepack.agents.determinize import Sampler
+    from rulepack.agents.value import has_hidden
+    from rulepack.engine.rng import Rng
+    hidden = has_hidden(view)
+    sampler = Sampler(state.inst, view, Rng(1))
+    sample = sampler.sample if hidden else (lambda rnd: sampler.base.clone())
+
+    def build() -> Any:
+        return Search(sample, player, masked_key if hidden else exact_key,
+                      SearchOptions(iterations=iterations, prior=0), Rng(2), observe=hidden)
+    build.agent = "ismcts" if hidden else "mcts"          # type: ignore[attr-defined]
+    return build
+
+
+def engine_share(build: Callable[[], Any]) -> float:
+    """The share of one search's time (under the profiler) spent in the engine's
+    ``legal_actions`` and ``_apply``."""
+    import cProfile
+    import pstats
+    profiler = cProfile.Profile()
+    search = build()
+    profiler.runcall(search.run)
+    stats = pstats.Stats(profiler).stats          # type: ignore[attr-defined]
+    total = engine = 0.0
+    for (path, _, func), (_, _, _, cumulative, _) in stats.items():
+        if func == "run" and path.endswith("search.py"):
+            total = cumulative
+        if path.endswith("engine/state.py") and func in ("_apply", "legal_actions"):
+            engine += cumulative
+    return engine / total if total else 0.0
+
+
+def reference(directory: Path, players: int, games: int) -> float | None:
+    """Seconds for ``games`` games of the hand-written reference (``None``: not found)."""
     path = directory / "multzo_ref.py"
     if not path.is_file():
-        return {"reference": f"no {path}"}
+        return None
     spec = importlib.util.spec_from_file_location("multzo_ref", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -214,9 +265,7 @@ def reference(directory: Path, players: int, games: int, seconds: float) -> dict
     started = time.perf_counter()
     for _ in range(games):
         module.play(players, rng)
-    ref = time.perf_counter() - started
-    return {"reference_games": games, "reference_seconds": ref,
-            "search_over_reference": seconds / ref}
+    return time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -228,6 +277,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", action="store_true", help="only the speed table")
     parser.add_argument("--iterations", type=int, default=1000,
                         help="iterations of the speed table")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="runs of each search (and of the reference); the fastest counts")
+    parser.add_argument("--profile", action="store_true",
+                        help="also the engine's share of each search's time")
     parser.add_argument("--reference-dir", default=str(ROOT.parent / "shared" / "reference"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -243,12 +296,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {res}; draws {row['draws']}; target {row['target']}: "
                   f"{'met' if row['met'] else 'NOT met'} ({row['seconds']:.0f} s)", flush=True)
     if args.speed or not args.only:
-        report["speed"] = speed(args.iterations, Path(args.reference_dir))
+        report["speed"] = speed(args.iterations, Path(args.reference_dir), args.rounds,
+                                args.profile)
         if not args.json:
             for r in report["speed"]:
                 extra = ""
+                if "engine_share" in r:
+                    extra += f"; engine {r['engine_share']:.0%} of the search's time"
                 if "search_over_reference" in r:
-                    extra = (f"; {r['reference_games']} reference games "
+                    extra += (f"; {r['reference_games']} reference games "
                              f"{r['reference_seconds']:.2f} s, ratio "
                              f"{r['search_over_reference']:.2f}")
                 print(f"speed {r['ruleset']} ({r['players']}p, {r['agent']}, decision "

@@ -42,7 +42,8 @@ def test_specs_parse_and_check():
     assert check_spec("MCTS: iterations = 30 ,rollout=random") == \
         "mcts:iterations=30,rollout=random"
     for bad in ("nobody", "random:iterations=3", "mcts:iterations", "mcts:depth=2",
-                "mcts:iterations=0", "mcts:c=-1", "mcts:rollout=clever", "mcts:seconds=x"):
+                "mcts:iterations=0", "mcts:c=-1", "mcts:rollout=clever", "mcts:seconds=x",
+                "ismcts:observe=maybe"):
         with pytest.raises(AgentSpecError):
             check_spec(bad)
 
@@ -51,6 +52,8 @@ def test_make_agent_takes_options_and_seed():
     agent = make_agent("mcts:iterations=30,c=1.4", 5, 1)
     assert isinstance(agent, MCTSAgent)
     assert agent.options == SearchOptions(iterations=30, c=1.4)
+    assert make_agent("ismcts:observe=false", 5, 1).options == SearchOptions(observe=False)
+    assert make_agent("ismcts:observe=on", 5, 1).options == SearchOptions(observe=True)
     # seed=N seeds it as a game seeded N would; otherwise the game seed does
     a = make_agent("ismcts:seed=9", 5, 1)
     b = make_agent("ismcts:seed=9", 6, 1)

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Callable
 
+from rulepack.agents.observation import observe, watch
 from rulepack.engine.rng import Rng
 from rulepack.engine.values import Piece
 
@@ -39,6 +40,12 @@ if TYPE_CHECKING:  # pragma: no cover
 #: decisions, then the ruleset's heuristic; ``auto``: ``heuristic`` when the
 #: ruleset declares one, else ``random``.
 ROLLOUTS = ("auto", "random", "heuristic")
+
+#: Observing, a node keyed by what the searcher observed starts each action with
+#: up to this many virtual visits worth the action's mean in the node keyed by
+#: actions alone (which gathers every outcome), so a rarely met outcome is not
+#: searched from nothing.
+OUTCOME_PRIOR = 2
 
 #: A playout longer than this many decisions is stopped and valued as a draw
 #: (or by the heuristic): a random player may never finish some games.
@@ -59,6 +66,10 @@ class SearchOptions:
     :ivar prior: with a heuristic playout, each action at the root starts with
         this many virtual visits worth the heuristic value of its result (0: none).
     :ivar seed: seeds the agent instead of the game seed (see ``make_agent``).
+    :ivar observe: key the node after an action by what the searching player
+        observes of its result too (:mod:`rulepack.agents.observation`), so the
+        tree branches on what a flip or a draw shows; ``None``: the agent's
+        default (on for ``ismcts``, off for ``mcts`` and ``pimc``).
     """
 
     iterations: int | None = None
@@ -69,6 +80,7 @@ class SearchOptions:
     samples: int = 10
     prior: int = 2
     seed: int | None = None
+    observe: bool | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is not None and self.iterations < 1:
@@ -103,6 +115,9 @@ class SearchOptions:
             if name not in kinds:
                 raise ValueError(f"unknown option {name!r} (options: {', '.join(kinds)})")
             kind = kinds[name].type
+            if "bool" in str(kind):
+                values[name] = _flag(name, text)
+                continue
             try:
                 if "int" in str(kind):
                     values[name] = int(text)
@@ -115,11 +130,24 @@ class SearchOptions:
         return cls(**values)
 
 
+def _flag(name: str, text: str) -> bool:
+    """``true``/``false`` (or ``1``/``0``, ``yes``/``no``, ``on``/``off``).
+    :raises ValueError: anything else."""
+    word = text.strip().lower()
+    if word in ("true", "1", "yes", "on"):
+        return True
+    if word in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"{name}={text!r} is not true or false")
+
+
 class Node:
     """A node of the tree: its children by key, and for the move into it its
-    visits, summed reward (for the player who moved) and availability."""
+    visits, summed reward (for the player who moved) and availability. With
+    observations on, the node of a move leads to one node per result the
+    searching player may observe (:attr:`outcomes`), whose children come next."""
 
-    __slots__ = ("children", "visits", "reward", "avail", "action")
+    __slots__ = ("children", "visits", "reward", "avail", "action", "outcomes", "keys")
 
     def __init__(self, action: Any = None) -> None:
         self.children: dict[Any, Node] = {}
@@ -127,6 +155,9 @@ class Node:
         self.reward = 0.0
         self.avail = 0
         self.action = action      # one action with this key (the first one met)
+        self.outcomes: dict[Any, Node] | None = None
+        #: observing: id of an action → (the action, its key) at this node
+        self.keys: dict[int, tuple[Any, Any]] | None = None
 
 
 def exact_key(st: "State", action: Any, player: int) -> Any:
@@ -200,15 +231,19 @@ class Search:
     :param key: how a child is keyed (:func:`exact_key` or :func:`masked_key`).
     :param options: budgets and policy.
     :param rng: the agent's generator: it seeds the playouts and chance.
+    :param observe: key the node after each move by what ``player`` observes
+        of its result too (see :mod:`rulepack.agents.observation`);
+        ``options.observe``, when set, decides instead.
     """
 
     def __init__(self, sample: Callable[[random.Random], "State"], player: int,
                  key: Callable[["State", Any, int], Any], options: SearchOptions,
-                 rng: Rng) -> None:
+                 rng: Rng, observe: bool = False) -> None:
         self.sample = sample
         self.player = player
         self.key = key
         self.options = options
+        self.observing = observe if options.observe is None else options.observe
         self.random = random.Random(rng.below(1 << 62))
         self.root = Node()
         self.margins = Margins()
@@ -243,78 +278,141 @@ class Search:
         """Give every action of the root ``weight`` virtual visits, one per
         determinization, each worth the heuristic value of the position the
         action leads to there."""
-        from rulepack.agents.value import evaluate
-        children = self.root.children
         for _ in range(weight):
-            st = self.sample(self.random)
-            n = st.num_players
-            done = set()
-            for action in st.legal_actions():
-                k = self.key(st, action, self.player)
-                if k in done:
-                    continue
-                done.add(k)
-                child = st.clone()
-                child._apply(action)
-                if child.terminal:
-                    value = rewards(child)
-                else:
-                    value = self.margins([evaluate(child, p) for p in range(n)])
-                node = children.get(k)
-                if node is None:
-                    node = children[k] = Node(action)
-                node.visits += 1
-                node.avail += 1
-                node.reward += value[self.player]
+            self.value_children(self.root, self.sample(self.random))
+
+    def value_children(self, node: Node, st: "State") -> None:
+        """Give every action of ``st`` (one per key) a virtual visit under ``node``,
+        worth to the player who moves the heuristic value of the position the
+        action leads to (the result, if the game ends there)."""
+        from rulepack.agents.value import evaluate
+        children = node.children
+        mover = st.current_player
+        n = st.num_players
+        key = self.key
+        viewer = self.player
+        done = set()
+        for action in st.legal_actions():
+            k = key(st, action, viewer)
+            if k in done:
+                continue
+            done.add(k)
+            after = st.clone()
+            after._apply(action)
+            if after.terminal:
+                value = rewards(after)
+            else:
+                value = self.margins([evaluate(after, p) for p in range(n)])
+            child = children.get(k)
+            if child is None:
+                child = children[k] = Node(action)
+            child.visits += 1
+            child.avail += 1
+            child.reward += value[mover]
 
     def iterate(self) -> None:
+        """One iteration: a sample, the walk down, one new node, a playout, the
+        backup. Observing, the walk follows two trees at once: the tree keyed by
+        actions alone (which decides when to stop and expand) and the tree keyed
+        by actions and what the searcher observed of their results, whose
+        statistics choose the action, each new node starting from the first
+        tree's (see :data:`OUTCOME_PRIOR`)."""
         rnd = self.random
         st = self.sample(rnd)
         self.sample_inst = st.inst
         st.rng = Rng(rnd.getrandbits(62))       # chance is sampled anew each iteration
         key = self.key
         viewer = self.player
+        observing = self.observing
         c = self.options.c
-        node = self.root
+        log, sqrt = math.log, math.sqrt
+        node = self.root          # keyed by actions
+        known = self.root         # keyed by actions and observations (observing only)
         path: list[tuple[Node, int]] = []        # (child, the player who moved into it)
         while not st.terminal:
             legal = st.legal_actions()
             mover = st.current_player
             children = node.children
-            keys = [key(st, a, viewer) for a in legal]
+            if key is exact_key:
+                keys = legal
+            elif observing:
+                # at a node keyed by what the searcher knows, an action looks the
+                # same to it in every determinization: its key is kept there
+                memo = known.keys
+                if memo is None:
+                    memo = known.keys = {}
+                keys = []
+                for a in legal:
+                    hit = memo.get(id(a))
+                    if hit is None or hit[0] is not a:
+                        hit = memo[id(a)] = (a, key(st, a, viewer))
+                    keys.append(hit[1])
+            else:
+                keys = [key(st, a, viewer) for a in legal]
+            split = known is not node
             fresh = [i for i, k in enumerate(keys) if k not in children]
             if fresh:
                 i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
-                for k in keys:
-                    child = children.get(k)
-                    if child is not None:
-                        child.avail += 1
-                child = Node(legal[i])
-                child.avail = 1
-                children[keys[i]] = child
+                for tree in ((children, known.children) if split else (children,)):
+                    for k in keys:
+                        child = tree.get(k)
+                        if child is not None:
+                            child.avail += 1
+                    child = tree.get(keys[i])
+                    if child is None:
+                        child = tree[keys[i]] = Node(legal[i])
+                        child.avail = 1
+                    path.append((child, mover))
                 st._apply(legal[i])
-                path.append((child, mover))
                 break
             best = None
             best_value = -1.0
             seen = set()
+            own = known.children
             for i, k in enumerate(keys):
                 if k in seen:
                     continue
                 seen.add(k)
                 child = children[k]
                 child.avail += 1
-                value = child.reward / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits)
+                visits = child.visits
+                if split:
+                    mine = own.get(k)
+                    if mine is None:
+                        mine = own[k] = Node(legal[i])
+                    mine.avail += 1
+                    w = visits if visits < OUTCOME_PRIOR else OUTCOME_PRIOR
+                    n = mine.visits + w
+                    value = (mine.reward + w * child.reward / visits) / n + c * sqrt(
+                        log(mine.avail) / n)
+                else:
+                    value = child.reward / visits + c * sqrt(log(child.avail) / visits)
                 if value > best_value:
                     best, best_value, best_i = child, value, i
             assert best is not None
             # among actions sharing the key, any one (they look alike to the searcher)
             same = [i for i, k in enumerate(keys) if k == keys[best_i]] if \
                 len(seen) < len(keys) else [best_i]
-            st._apply(legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]])
+            action = legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]]
             path.append((best, mover))
             node = best
+            if observing:
+                if split:
+                    best = own[keys[best_i]]
+                    path.append((best, mover))
+                start = watch(st)
+                st._apply(action)
+                seen_now = observe(st, start, viewer)
+                outcomes = best.outcomes
+                if outcomes is None:
+                    outcomes = best.outcomes = {}
+                nxt = outcomes.get(seen_now)
+                if nxt is None:
+                    nxt = outcomes[seen_now] = Node()
+                known = nxt
+            else:
+                st._apply(action)
+                known = node
         reward = self.playout(st)
         for child, mover in path:
             child.visits += 1
@@ -329,10 +427,11 @@ class Search:
             rollout = "heuristic" if inst.heuristic_fn is not None else "random"
         limit = opts.cutoff if rollout == "heuristic" else MAX_PLAYOUT
         rnd = self.random.random
+        legal_actions, apply = st.legal_actions, st._apply
         steps = 0
         while not st.terminal and steps < limit:
-            legal = st.legal_actions()
-            st._apply(legal[int(rnd() * len(legal))])
+            legal = legal_actions()
+            apply(legal[int(rnd() * len(legal))])
             steps += 1
         if st.terminal:
             return rewards(st)

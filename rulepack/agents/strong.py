@@ -93,19 +93,22 @@ class MCTSAgent(SearchAgent):
 class ISMCTSAgent(SearchAgent):
     """Single-observer information-set MCTS: a new determinization each iteration,
     consistent with everything the agent has seen; the tree keyed by actions as
-    the agent sees them."""
+    the agent sees them and, after each action, by what the agent observes of
+    its result (where the view hides something; option ``observe``)."""
 
     name = "ismcts"
 
     def search(self, decision: Any, view: dict[str, Any]) -> dict[str, float]:
         sampler = self.sampler(decision, view)
-        if has_hidden(view):
+        hidden = has_hidden(view)
+        if hidden:
             sample = sampler.sample
             key = masked_key
         else:
             base = sampler.base
             sample, key = (lambda rnd: base.clone()), exact_key
-        root = Search(sample, decision.player, key, self.options, self.rng).run()
+        root = Search(sample, decision.player, key, self.options, self.rng,
+                      observe=hidden).run()
         return votes_of(root, decision.player, sampler.base)
 
 
