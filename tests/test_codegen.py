@@ -172,12 +172,46 @@ def test_a_where_inside_an_iterable_compiles():
         var k = 2
         setup { move cube to pool face up }
         play {
-          set out = [x.n * 2 for x in (pool where n % k == 0 and n // k <= 2)]
+          set out = [x.n * 2 for x in (pool where n % k == 0 and n // (k + 1) <= 1)]
         }
     ''')
     state = rulepack.loads(src).new_game(2, 0)
     assert state.vars["out"] == [4, 8]
     assert any("def W" in g.source for g in state.inst.exprs.source.generated)
+
+
+ARITHMETIC_ON_A_HOISTED_VARIABLE = textwrap.dedent('''
+    game t { players 2 }
+    component cube { called "{n}"  n: [1, 2, 3, 4, 5, 6] }
+    zone pool: row
+    var out = none
+    var k = K
+    setup { move cube to pool face up }
+    play {
+      set out = [x.n for x in (pool where n % k == 0 and n // k <= 2 and n > k - 1)]
+    }
+''')
+
+
+@pytest.mark.parametrize("k, expected", [(2, [2, 4]), (3, [3, 6]), (1, [1, 2]), (-2, [2, 4, 6])])
+def test_arithmetic_on_a_variable_read_before_the_loop_tests_it_once(k, expected):
+    """``n % k`` in a where, with ``k`` read once before the loop: whether ``k`` is a
+    whole number (not 0) is tested there too, once, and the fast path is taken."""
+    state = rulepack.loads(ARITHMETIC_ON_A_HOISTED_VARIABLE.replace("K", str(k))).new_game(2, 0)
+    assert state.vars["out"] == expected
+    src = "".join(g.source for g in state.inst.exprs.source.generated)
+    assert "is int and H" in src and "!= 0)," in src       # the flag, set before the loop
+    assert "type(T" not in src.split("for L")[-1]             # no test per element
+
+
+@pytest.mark.parametrize("k, message", [("0", "division by zero"),
+                                        ("none", "cannot"), ('"2"', "cannot")])
+def test_arithmetic_on_a_hoisted_variable_keeps_its_errors(k, message):
+    """The flag only chooses the fast path: a 0 or a value that is not a number
+    still fails as the checked operators fail, located at the expression."""
+    with pytest.raises(RulesetRuntimeError) as err:
+        rulepack.loads(ARITHMETIC_ON_A_HOISTED_VARIABLE.replace("K", k)).new_game(2, 0)
+    assert message in str(err.value) and ":9:" in str(err.value)
 
 
 #: Expressions whose generated code takes the typed shortcuts (known whole

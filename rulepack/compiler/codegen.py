@@ -143,7 +143,8 @@ class SourceGen:
         self._consts = 0
         self._prelude: list[str] = []
         #: what is known of the values of generated loop variables: ``"cell"`` (a
-        #: cell of a grid) or ``"piece"``; specialises the code reading them
+        #: cell of a grid), ``"piece"``, or ``"slot"`` (what lies on a cell: a piece
+        #: or ``None``); specialises the code reading them
         self._kinds: dict[str, str] = {}
         #: sources known to give a whole number (an ``int``, never a ``bool``):
         #: whole-number literals, counts, attributes every piece has as a whole
@@ -161,6 +162,9 @@ class SourceGen:
         self._logic: dict[str, tuple[str, str, str]] = {}
         #: calls computed once into a local (canonical IR text → the local's name)
         self._cse: dict[str, str] = {}
+        #: locals read before a comprehension's loop → the flags asked of them
+        #: (``"int"``/``"nonzero"`` → the flag's local), see :meth:`_int_flag`
+        self._flaggable: dict[str, dict[str, str]] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
         self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
         self._roots = 0
@@ -318,6 +322,14 @@ class SourceGen:
         else:
             x = self._local("T")
             first = f"({x} := {src})"
+        if self._kinds.get(src) == "slot":
+            # what lies on a cell: a piece or none (whose attributes are none)
+            read = {"owner": f"O[{x}.id]", "face": f"('up' if F[{x}.id] else 'down')",
+                    "cell": f"st.cell_of({x})"}.get(name)
+            if read is None and name in self._common_attributes:
+                read = f"{x}.attrs[{n}]"
+            if read is not None:
+                return f"({read} if {first} is not None else None)"
         if name == "owner":
             return f"(O[{x}.id] if type({first}) is Piece else attribute(st, {x}, {n}))"
         if name == "face":
@@ -399,6 +411,13 @@ class SourceGen:
         ints = a in self._ints and b in self._ints
         if ints and (not nonzero or (b.isdigit() and b != "0")):
             out = f"({a} {fast} {b})"
+            return self._int(out) if fast in ("-", "*", "//", "%") else out
+        jb = self._int_flag(b, nonzero)
+        if jb is not None and (a in self._ints or a in self._flaggable):
+            # a local read before the loop on the right: its test made once, there
+            ja = None if a in self._ints else self._int_flag(a, False)
+            guard = jb if ja is None else f"{ja} and {jb}"
+            out = f"({a} {fast} {b} if {guard} else {slow}({a}, {b}))"
             return self._int(out) if fast in ("-", "*", "//", "%") else out
         x, y = self._local("T"), self._local("T")
         if b in self._ints and (_literal(b) or self._simple(b)) and (not nonzero or _literal(b)):
@@ -606,6 +625,12 @@ class SourceGen:
         of = self.expr(side["of"], scope, py)
         if self._kinds.get(of) == "piece":
             return f"(F[{of}.id] is {want})"
+        if self._kinds.get(of) == "slot":      # a piece or none (whose face is none)
+            x, first = of, of
+            if not self._simple(of):
+                x = self._local("T")
+                first = f"({x} := {of})"
+            return f"((F[{x}.id] is {want}) if {first} is not None else {op == '!='})"
         x = self._local("T")
         return (f"((F[{x}.id] is {want}) if type({x} := {of}) is Piece "
                 f"else (attribute(st, {x}, 'face') {op} {other['value']!r}))")
@@ -655,6 +680,7 @@ class SourceGen:
             self._cell_zone[x] = grid
             piece = self._local("A")
             self._cell_piece[x] = piece
+            self._kinds[piece] = "slot"
         else:
             of = self._iterable(self.expr(node["of"], scope, py), py)
         kind = self._element_kind(node["of"], scope)
@@ -662,6 +688,7 @@ class SourceGen:
             self._kinds[x] = kind
         hoist, py = self._hoisted([node["cond"]], scope, py, (name,))
         cond = self.condition(node["cond"], self._candidate(scope, name), {**py, name: x})
+        hoist = self._flags(hoist)
         loop = f"{hoist}for {x} in"       # hoist: "for (H2,) in ((V['roll'],),) "
         zone = self._zone_index(node["of"], scope)
         if zone is not None:
@@ -724,6 +751,7 @@ class SourceGen:
         inner = scope.with_locals(*names)
         expr = self.expr(node["expr"], inner, inner_py)
         cond = f" if {self.condition(node['if'], inner, inner_py)}" if node.get("if") else ""
+        hoist = self._flags(hoist)
         if isinstance(bind, str):
             loop = f"{hoist}for {target} in _charge(st, {self._items(source)})"
         else:
@@ -753,8 +781,36 @@ class SourceGen:
         if not names:
             return "", py
         hoisted = {n: self._local("H") for n in names}
+        for h in hoisted.values():
+            self._flaggable[h] = {}
         reads = ", ".join(f"V[{n!r}]" for n in names)
         return f"for ({', '.join(hoisted.values())},) in (({reads},),) ", {**py, **hoisted}
+
+    def _int_flag(self, src: str, nonzero: bool) -> str | None:
+        """For a local read before a comprehension's loop (see :meth:`_hoisted`): a
+        local set there too, true when it holds a whole number (not 0 if
+        ``nonzero``), so that arithmetic in the loop tests it once, not per
+        element. ``None`` for any other source."""
+        flags = self._flaggable.get(src)
+        if flags is None:
+            return None
+        key = "nonzero" if nonzero else "int"
+        if key not in flags:
+            flags[key] = self._local("J")
+        return flags[key]
+
+    def _flags(self, hoist: str) -> str:
+        """``hoist`` (the ``for`` clause of :meth:`_hoisted`) followed by the
+        clauses setting the flags :meth:`_int_flag` handed out for its locals."""
+        if not hoist:
+            return hoist
+        names = hoist[hoist.index("(") + 1:hoist.index(")")].rstrip(",").split(", ")
+        out = hoist
+        for h in names:
+            for key, j in self._flaggable.pop(h, {}).items():
+                test = f"type({h}) is int" + (f" and {h} != 0" if key == "nonzero" else "")
+                out += f"for {j} in (({test}),) "
+        return out
 
     def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["bind"]
@@ -821,6 +877,12 @@ class SourceGen:
         _, inner_py = self._hoisted([node["where"]], scope, py, (name,))
         reads = [f"    {local} = V[{n!r}]" for n, local in inner_py.items() if n not in py]
         cond = self.condition(node["where"], self._candidate(scope, name), {**inner_py, name: x})
+        for n, local in inner_py.items():
+            if n not in py:
+                for key, j in self._flaggable.pop(local, {}).items():
+                    test = f"type({local}) is int" + (f" and {local} != 0"
+                                                      if key == "nonzero" else "")
+                    reads.append(f"    {j} = {test}")
         # a local function with the condition inline (ops.maximal_run, unrolled)
         fn = self._local("R")
         params = ", ".join(["start", "d"] + list(dict.fromkeys(py.values())))
@@ -870,10 +932,14 @@ class SourceGen:
             if fn == "at":
                 if args[0] in self._cell_piece:
                     return self._cell_piece[args[0]]
+                src = None
                 if args[0] in self._cell_zone:
-                    return f"Z[{self._cell_zone[args[0]]}][{args[0]}.slot]"
-                if self._kinds.get(args[0]) == "cell":
-                    return f"Z[{args[0]}.zone][{args[0]}.slot]"
+                    src = f"Z[{self._cell_zone[args[0]]}][{args[0]}.slot]"
+                elif self._kinds.get(args[0]) == "cell":
+                    src = f"Z[{args[0]}.zone][{args[0]}.slot]"
+                if src is not None:
+                    self._kinds[src] = "slot"
+                    return src
                 c = first = args[0]
                 if not self._simple(c):
                     c = self._local("T")

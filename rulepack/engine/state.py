@@ -206,9 +206,13 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             action = matches[0]
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        start = len(self.history)
-        self._take(action)
-        return self.history.since(start)
+        history = self.history
+        start = history._n
+        if self.rng.explicit:
+            self._take(action)      # stops at the chance nodes that follow
+        else:
+            self._apply(action)
+        return history._items[start:history._n]
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
@@ -216,7 +220,9 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         alt = choice.alternatives[action.alt]
         names = alt.single_names
         if names is not None:
-            if names:
+            if len(names) == 1:
+                self.vars[names[0]] = action.values[0]
+            elif names:
                 self.vars.update(zip(names, action.values))
         else:
             for (_, binder, _), value in zip(alt.params, action.values):

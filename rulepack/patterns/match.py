@@ -84,6 +84,9 @@ class Pattern:
 
     def matches(self, st: "State", group: Sequence[Piece]) -> bool:
         """True if the whole group matches the pattern."""
+        lo, hi = self.size
+        if not lo <= len(group) <= hi:     # before any key or search: the common no
+            return False
         if self.pure:
             key = tuple(p.id for p in group)
             hit = self._match_cache.get(key)
