@@ -343,3 +343,48 @@ def test_a_where_over_grid_cells_reads_each_cells_piece_as_the_closures_do(cond,
     generated = run()
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert run() == generated
+
+
+def _zone_attribute_ruleset(discs: bool, read: str) -> str:
+    return textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "cube {n}"  n: [1, 2, 3, 4, 5, 6] }
+        DISCS
+        zone pool: row
+        zone bag: pile
+        var total = none
+        var ns = none
+        setup {
+          move cube where n > 2 to pool face up
+          move cube where n <= 2 to bag face up
+        }
+        play {
+          set total = sum(pool.n) + sum(bag.n)
+          set ns = READ
+        }
+    ''').replace("DISCS", 'component disc { called "disc {m}"  m: [10, 20] }' if discs else "") \
+        .replace("READ", read)
+
+
+def test_a_zones_attribute_is_read_piece_by_piece_and_summed_directly():
+    """``sum(ZONE.ATTR)`` where every piece has ATTR as a whole number: each piece's
+    value read directly into a list, summed by Python's own ``sum``."""
+    state = rulepack.loads(_zone_attribute_ruleset(False, "bag.n")).new_game(2, 0)
+    assert state.vars["total"] == 1 + 2 + 3 + 4 + 5 + 6
+    assert sorted(state.vars["ns"]) == [1, 2]
+    source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
+    assert "sum([" in source and "attrs['n'] for" in source
+
+
+def test_an_attribute_some_pieces_lack_keeps_the_checking_path():
+    """Where some piece of the game lacks the attribute, ``ZONE.ATTR`` is read by the
+    checking function: the same values, and the same error for a piece without it."""
+    state = rulepack.loads(_zone_attribute_ruleset(True, "bag.n")).new_game(2, 0)
+    assert state.vars["total"] == 21 and sorted(state.vars["ns"]) == [1, 2]
+    source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
+    assert "attrs['n'] for" not in source
+    with pytest.raises(RulesetRuntimeError, match="has no attribute 'n'"):
+        game = rulepack.loads(_zone_attribute_ruleset(True, "bag.n").replace(
+            "move cube where n <= 2 to bag face up",
+            "move cube where n <= 2 to bag face up\n  move disc to bag face up"))
+        game.new_game(2, 0)

@@ -48,7 +48,7 @@ ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 
 #: Names every generated function may use, besides its own constants.
 BASE_NAMESPACE: dict[str, Any] = {
-    "__builtins__": {"len": len, "list": list, "any": any, "all": all, "bool": bool,
+    "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
                      "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple},
     "Piece": Piece, "Cell": Cell, "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
@@ -157,6 +157,8 @@ class SourceGen:
         #: sources known to give a new ``list`` (comprehensions, list literals):
         #: used as collections as they are, joined with ``+`` directly
         self._lists: set[str] = set()
+        #: those of :attr:`_lists` known to hold whole numbers only
+        self._int_lists: set[str] = set()
         #: ``and``/``or`` sources → their operands, to drop the conversions to a
         #: truth value where only truth counts (see :meth:`_truth`)
         self._logic: dict[str, tuple[str, str, str]] = {}
@@ -537,7 +539,18 @@ class SourceGen:
         return f"({a} if {c} else {b})"
 
     def _e_attr(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        return self._attr(self.expr(node["of"], scope, py), node["name"])
+        of = self.expr(node["of"], scope, py)
+        name = node["name"]
+        if self._element_kind(node["of"], scope) == "piece" and \
+                name in self._common_attributes and name not in PSEUDO_ATTRIBUTES:
+            # ZONE.NAME (or PIECES.NAME): each piece's value, read directly (every
+            # piece has it); a list of whole numbers where every piece's is one
+            x = self._local()
+            out = self._list(f"[{x}.attrs[{name!r}] for {x} in items(st, {of})]")
+            if name in self._int_attributes:
+                self._int_lists.add(out)
+            return out
+        return self._attr(of, name)
 
     def _e_index(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         base = node["of"]
@@ -929,6 +942,8 @@ class SourceGen:
             return self._define(fn, g.value, node, scope, py)
         args = [self.expr(a, scope, py) for a in node["args"]]
         if fn in _UNARY:
+            if fn == "sum" and args[0] in self._int_lists:
+                return self._int(f"sum({args[0]})")
             if fn == "at":
                 if args[0] in self._cell_piece:
                     return self._cell_piece[args[0]]
