@@ -388,3 +388,31 @@ def test_an_attribute_some_pieces_lack_keeps_the_checking_path():
             "move cube where n <= 2 to bag face up",
             "move cube where n <= 2 to bag face up\n  move disc to bag face up"))
         game.new_game(2, 0)
+
+
+def test_a_maximal_runs_cells_are_read_as_pieces_or_none():
+    """In ``maximal run ... where owner == X`` each cell's content is a piece or
+    none: read without a type test, the run's list counted with ``len`` and its
+    ``ends`` a new list — the same runs as before, holes and empty cells included."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "{n}"  n: [1, 2, 3, 4, 5] }
+        zone board: grid 1 x 7 without [(1, 4)]
+        var runs = none
+        var sizes = none
+        setup {
+          move cube to board face up
+        }
+        play {
+          for x in board where n <= 2 { claim x for players[0] }
+          set runs = [maximal run through c along (0, 1) where owner == players[0] for c in cells(board)]
+          set sizes = [count(maximal run through c along (0, 1) where owner == players[0]) + count(ends(maximal run through c along (0, 1) where owner == players[0], (0, 1))) for c in cells(board)]
+        }
+    ''')
+    state = rulepack.loads(src).new_game(2, 0)
+    # cubes 1..5 fill columns 1, 2, 3, 5, 6 (4 is a hole, 7 stays empty); 1 and 2 claimed
+    cols = [[c.col + 1 for c in run] for run in state.vars["runs"]]
+    assert cols == [[1, 2], [1, 2], [], [], [], []]
+    assert state.vars["sizes"] == [3, 3, 0, 0, 0, 0]       # the run, and its end at column 3
+    source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
+    assert "is not None else None) == " in source

@@ -885,6 +885,7 @@ class SourceGen:
         through = self.expr(node["through"], scope, py)
         along = self.expr(node["along"], scope, py)
         x = self._local()
+        self._kinds[x] = "slot"              # what lies on each cell: a piece or none
         name = "$cell_piece"
         # the variables the condition reads, read once before the walk
         _, inner_py = self._hoisted([node["where"]], scope, py, (name,))
@@ -927,7 +928,7 @@ class SourceGen:
             "            line.append(start)",
             "    return line"]))
         args = ", ".join([through, along] + list(dict.fromkeys(py.values())))
-        return f"{fn}({args})"
+        return self._list(f"{fn}({args})")   # a new list of cells
 
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         of = self.expr(node["of"], scope, py)
@@ -964,7 +965,11 @@ class SourceGen:
         if fn in _CALLS:
             if fn == "count" and args[0] in self._lists:
                 return self._int(f"len({args[0]})")
+            if fn in ("any", "all") and args[0] in self._lists:
+                return f"{fn}({args[0]})"
             src = _CALLS[fn].format(*args)
+            if fn == "ends":
+                return self._list(src)             # always a new list of cells
             return self._int(src) if fn == "count" else src
         if fn in ("best", "partition", "partitionable", "matches"):
             pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
