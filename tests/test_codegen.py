@@ -416,3 +416,52 @@ def test_a_maximal_runs_cells_are_read_as_pieces_or_none():
     assert state.vars["sizes"] == [3, 3, 0, 0, 0, 0]       # the run, and its end at column 3
     source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
     assert "is not None else None) == " in source
+
+
+PARAMETER_KINDS = textwrap.dedent('''
+    game t { players 2 }
+    component cube { called "{n}"  n: [1, 2, 3] }
+    zone board: grid 2 x 2
+    zone pool: row
+    var seen = []
+    setup { move cube to pool face up }
+    play {
+      choose by players[0] {
+        action "put {x} at {c}" for x in pool for c in empty(board) {
+          move x to c
+          set seen = seen + [x.n, at(c).n, c.row]
+        }
+      }
+      choose by players[0] {
+        action "look at {d}" for d in cells(board) {
+          CHANGE
+          set seen = seen + [at(d)]
+        }
+      }
+    }
+''')
+
+
+def test_an_actions_parameters_drawn_from_cells_or_a_zone_are_read_as_such():
+    """``for c in empty(board)``: the parameter is a cell in the action's body, read
+    without a type test (``at(c)`` directly; ``x.n`` of a piece from a zone)."""
+    game = rulepack.loads(PARAMETER_KINDS.replace("CHANGE", ""))
+    state = game.new_game(2, 0)
+    put = state.legal_actions()[0]                     # the first cube at the first cell
+    state.apply(put)
+    look = [a for a in state.legal_actions() if a.text.endswith("a2")][0]
+    state.apply(look)
+    assert state.vars["seen"] == [1, 1, 1, None]
+    source = state.inst.flow_source
+    assert "type(V['c']) is Cell" not in source and "V['x'].attrs['n']" in source
+    assert "type(V['d']) is Cell" not in source
+
+
+def test_a_parameter_the_body_sets_keeps_its_type_tests():
+    """A parameter changed by ``set`` in its action may hold anything after: no kind."""
+    game = rulepack.loads(PARAMETER_KINDS.replace("CHANGE", "set d = none"))
+    state = game.new_game(2, 0)
+    state.apply(state.legal_actions()[0])
+    with pytest.raises(RulesetRuntimeError, match=r"at\(\) needs a cell, not none"):
+        state.apply(state.legal_actions()[0])          # at(none): the checked path's error
+    assert "type(V['d']) is Cell" in state.inst.flow_source

@@ -240,6 +240,8 @@ class SourceGen:
         handled (the closure stays)."""
         self._ns = {}
         self._prelude = []
+        # a local's kind holds in its own scope only (see _e_name)
+        self._kinds = {k: v for k, v in self._kinds.items() if not k.startswith("V[")}
         try:
             if bind is not None and node.get("k") == "where":
                 body = self._where(node, scope, {}, bind)
@@ -468,7 +470,11 @@ class SourceGen:
         if name in py:
             return py[name]
         if name in scope.locals:
-            return f"V[{name!r}]"
+            src = f"V[{name!r}]"
+            kind = scope.kinds.get(name)
+            if kind is not None:
+                self._kinds[src] = kind
+            return src
         if scope.candidate is not None and name in scope.attributes:
             if scope.candidate == "$self":
                 raise Unsupported("$self")
@@ -647,6 +653,11 @@ class SourceGen:
         x = self._local("T")
         return (f"((F[{x}.id] is {want}) if type({x} := {of}) is Piece "
                 f"else (attribute(st, {x}, 'face') {op} {other['value']!r}))")
+
+    def element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
+        """What the elements of the collection ``node`` certainly are: ``"cell"``,
+        ``"piece"``, or ``None`` (unknown)."""
+        return self._element_kind(node, scope)
 
     def _element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
         """What the elements of the collection ``node`` are known to be: ``"cell"``

@@ -580,6 +580,13 @@ class FlowCompiler:
             names = [n for p in alt_ir["params"] for n in _bind_names(p["bind"])]
             body_scope = scope.with_locals(*[n for n in names if n not in scope.locals])
             body_scope.in_action += 1
+            changed = _set_names(alt_ir.get("body") or [])
+            for p in alt_ir["params"]:
+                if isinstance(p["bind"], str) and p["bind"] not in changed:
+                    # a parameter's value is one of its source's elements
+                    kind = self.exprs.source.element_kind(p["in"], body_scope)
+                    if kind is not None:
+                        body_scope.kinds[p["bind"]] = kind
             self.block(alt_ir.get("body") or [], body_scope)
             self.jump(done, alt_ir)
         self.place(done)
@@ -787,3 +794,18 @@ def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None]
     def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
         return _bind_lines(bind, binder, g.expr(value), g), False
     return src
+
+
+def _set_names(node: Any) -> set[str]:
+    """The names that ``set`` statements in ``node`` (statements, nested) assign."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            if n.get("k") == "set":
+                out.add(n["name"])
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return out

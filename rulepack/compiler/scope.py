@@ -42,17 +42,23 @@ class Scope:
     deterministic: bool = False  # True inside guards and parameters: no chance allowed
     static: bool = False  # computed once per instance, before any state exists
     declares_symbols: bool = False  # unknown bare names become symbols (constants, attribute values)
+    #: what the values of some locals certainly are (``"cell"``, ``"piece"``): the
+    #: parameters of an action drawn from cells or a zone, which nothing changes
+    kinds: dict[str, str] = field(default_factory=dict)
 
     def child(self, **changes: Any) -> "Scope":
         """A copy with some fields changed; ``locals`` is copied, not shared."""
         data = dict(self.__dict__)
         data["locals"] = list(self.locals)
+        data["kinds"] = dict(self.kinds)
         data.update(changes)
         return Scope(**data)
 
     def with_locals(self, *names: str) -> "Scope":
         s = self.child()
         s.locals.extend(names)
+        for n in names:
+            s.kinds.pop(n, None)
         return s
 
     def location(self, node: dict[str, Any] | None, path: str | None = None) -> Location:
