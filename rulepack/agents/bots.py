@@ -330,6 +330,13 @@ def play_out(state: "State", agents: list[Any],
         of the history before it (a game record, for instance).
     """
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
+    if not observers and on_action is None and after_action is None:
+        # nobody watches: the same game, without the bookkeeping (simulations)
+        while not state.is_terminal():
+            player = state.current_player
+            index = agents[player].choose(Decision(state, player))
+            state._apply(state.legal_actions()[index])
+        return state
     while not state.is_terminal():
         player = state.current_player
         decision = Decision(state, player)
