@@ -465,3 +465,42 @@ def test_a_parameter_the_body_sets_keeps_its_type_tests():
     with pytest.raises(RulesetRuntimeError, match=r"at\(\) needs a cell, not none"):
         state.apply(state.legal_actions()[0])          # at(none): the checked path's error
     assert "type(V['d']) is Cell" in state.inst.flow_source
+
+
+def test_a_parameters_where_and_the_action_lookups_are_one_loop(monkeypatch):
+    """``action ... for c in cells(board) where at(c) != none and at(c).face == down``:
+    the where's loop builds the legal actions itself (no list of cells first), and
+    after ``at(c) != none`` the cell's piece is read as a piece — the same legal
+    actions as the closures give, step by step."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "{n}"  n: [1, 2, 3, 4, 5] }
+        zone board: grid 2 x 3 without [(2, 2)]
+        setup { move cube to board face down }
+        play {
+          turns from players[0] until count(board where face == down) == 0 {
+            choose {
+              action "turn {c}" for c in cells(board) where at(c) != none and at(c).face == down {
+                flip at(c) up
+              }
+            }
+          }
+        }
+    ''')
+    def texts(game):
+        state, seen = game.new_game(2, 0), []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            seen.append([a.text for a in legal])
+            state.apply(legal[-1])
+        return seen
+    game = rulepack.loads(src)
+    generated = texts(game)
+    source = game.new_game(2, 0).inst.flow_source
+    a0 = source[source.index("def A0"):]
+    fused = [line for line in a0.split("\n") if "out += [get(" in line]
+    assert fused and "S0 =" not in a0
+    assert ".id] is False)" in fused[0] and "is not None else" not in fused[0]
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert texts(rulepack.loads(src)) == generated
+    assert [len(x) for x in generated] == [5, 4, 3, 2, 1]

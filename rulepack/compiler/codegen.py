@@ -106,7 +106,8 @@ class Unsupported(Exception):
 class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
-    __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list", "truth")
+    __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list", "truth",
+                 "comprehension")
 
     def __init__(self, name: str, source: str, where: Location,
                  constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
@@ -123,6 +124,9 @@ class GeneratedExpression:
         self.is_list = False
         #: the body where only its truth counts (a condition)
         self.truth = body
+        #: for a body ``[X CLAUSES]`` (a where that keeps its candidates): ``(X,
+        #: CLAUSES)``, so that a caller may build its own list from the same loop
+        self.comprehension: tuple[str, str] | None = None
 
 
 class SourceGen:
@@ -159,6 +163,8 @@ class SourceGen:
         self._lists: set[str] = set()
         #: those of :attr:`_lists` known to hold whole numbers only
         self._int_lists: set[str] = set()
+        #: where-comprehensions ``[X CLAUSES]`` → ``(X, CLAUSES)``
+        self._comprehensions: dict[str, tuple[str, str]] = {}
         #: ``and``/``or`` sources → their operands, to drop the conversions to a
         #: truth value where only truth counts (see :meth:`_truth`)
         self._logic: dict[str, tuple[str, str, str]] = {}
@@ -259,6 +265,7 @@ class SourceGen:
                                      tuple(self._prelude))
         record.is_list = body in self._lists
         record.truth = self._truth(body)
+        record.comprehension = self._comprehensions.get(body)
         return record
 
     def module_source(self) -> str:
@@ -570,7 +577,10 @@ class SourceGen:
 
     def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         op = node["op"]
-        args = [self.expr(a, scope, py) for a in node["args"]]
+        if op == "and":
+            args = self._and_args(node["args"], scope, py)
+        else:
+            args = [self.expr(a, scope, py) for a in node["args"]]
         if op == "not":
             return f"(not {args[0]})"
         if op == "neg":
@@ -614,6 +624,20 @@ class SourceGen:
         if op in _ARITH:
             return f"{_ARITH[op]}({a}, {b})"
         raise Unsupported(op)
+
+    def _and_args(self, nodes: list[dict[str, Any]], scope: Scope,
+                  py: dict[str, str]) -> list[str]:
+        """The sources of ``A and B``; where ``A`` is ``X != none`` for a cell's
+        content ``X`` (a piece or none), ``B`` reads ``X`` as the piece it then is."""
+        a = self.expr(nodes[0], scope, py)
+        x = a[1:-len(" is not None)")] if a.endswith(" is not None)") else ""
+        if not (a.startswith("(") and x.isidentifier() and self._kinds.get(x) == "slot"):
+            return [a, self.expr(nodes[1], scope, py)]
+        self._kinds[x] = "piece"
+        try:
+            return [a, self.expr(nodes[1], scope, py)]
+        finally:
+            self._kinds[x] = "slot"
 
     # ------------------------------------------------------------------ collections
     def _in_constant(self, node: dict[str, Any], scope: Scope, py: dict[str, str],
@@ -720,13 +744,16 @@ class SourceGen:
             # empty cells skipped in the same comprehension)
             index, kind = zone
             if kind == "grid":
-                return self._list(f"[{x} {loop} _charge(st, Z[{index}]) if {x} is not None "
-                                  f"and {cond}]")
-            return self._list(f"[{x} {loop} _charge(st, Z[{index}]) if {cond}]")
-        if grid is not None:
-            return self._list(f"[{x} {hoist}for {x}, {piece} in zip(_charge(st, {of}), Z[{grid}]) "
-                              f"if {cond}]")
-        return self._list(f"[{x} {loop} _charge(st, {self._items(of)}) if {cond}]")
+                clauses = f"{loop} _charge(st, Z[{index}]) if {x} is not None and {cond}"
+            else:
+                clauses = f"{loop} _charge(st, Z[{index}]) if {cond}"
+        elif grid is not None:
+            clauses = f"{hoist}for {x}, {piece} in zip(_charge(st, {of}), Z[{grid}]) if {cond}"
+        else:
+            return self._list(f"[{x} {loop} _charge(st, {self._items(of)}) if {cond}]")
+        out = self._list(f"[{x} {clauses}]")
+        self._comprehensions[out] = (x, clauses)     # pieces or cells: values fit for keys
+        return out
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
         """The index of the grid of ``cells(GRID)``, for a grid the ruleset names."""

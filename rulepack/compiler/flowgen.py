@@ -224,6 +224,19 @@ class FlowGen:
             params = alt.params
             if len(params) == 1 and len(params[0][0]) == 1 and alt.post_guard is None:
                 # the common case in one comprehension: a lookup per action
+                record = self.source.by_function.get(params[0][2])
+                if record is not None and record.comprehension is not None:
+                    # the parameter's where and the lookups in one loop
+                    x, clauses = record.comprehension
+                    self.expr(params[0][2])          # its constants and prelude
+                    new = f"_new_action(D, {x}, {choice.index}, {make}, ({x},), player)"
+                    body += [f"{ind}try:",
+                             f"{ind}    get = D.get",
+                             f"{ind}    out += [get({x}) or {new} {clauses}]",
+                             f"{ind}except TypeError:  # a value that cannot be a key (a list)",
+                             f"{ind}    out += [Action({choice.index}, {make}, ({x},), player) "
+                             f"{clauses}]"]
+                    continue
                 src = self.items(params[0][2])
                 new = f"_new_action(D, X0, {choice.index}, {make}, (X0,), player)"
                 body += [f"{ind}S0 = {src}",
