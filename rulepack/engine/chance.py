@@ -109,6 +109,21 @@ class ChanceNode:
     #: the outcomes' texts, made when first asked for
     _texts: list[str] | None = field(default=None, repr=False, compare=False)
 
+    def next_draw(self, options: list[Any]) -> "ChanceNode":
+        """The shuffle's draw after this one, among ``options`` (the pieces not
+        drawn yet); made without the dataclass's ``__init__``: a shuffle makes one
+        per piece."""
+        node = _new_node(ChanceNode)
+        node.kind = self.kind
+        node.options = options
+        node.statement = self.statement
+        node.location = self.location
+        node.draw = self.draw + 1
+        node.of = self.of
+        node.weights = None
+        node._texts = None
+        return node
+
     def fractions(self) -> list[Fraction]:
         """The exact probability of each outcome."""
         from fractions import Fraction     # only here: not imported by every game
@@ -133,6 +148,9 @@ class ChanceNode:
         if self.kind == "shuffle":
             return f"{self.statement}: {shown} comes {self.draw + 1} of {self.of}"
         return f"{self.statement}: {shown}"
+
+
+_new_node = object.__new__
 
 
 class ExplicitRng(Rng):
@@ -303,6 +321,10 @@ _SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
 # flow on that state is slower (a playout's live state is read for the whole game).
 def _forget_said(st: "State") -> None:
     """Drop what was said of the position (it is about to change)."""
+    # the class defaults (ExplicitChance) answer these reads while nothing was said
+    if st._obs_strings is None and st._step_lines is None and st._view_chain is None \
+            and st._last_seen is None:
+        return
     for key in _SAID:
         if getattr(st, key, None) is not None:
             delattr(st, key)
@@ -433,8 +455,7 @@ class ExplicitChance:
             rng.queue.append(outcome)   # the state's own generator's (clones copy it)
             options = node.options[:]
             del options[outcome]
-            rng.node = ChanceNode("shuffle", options, node.statement, node.location,
-                                  node.draw + 1, node.of)
+            rng.node = node.next_draw(options)
             _forget_said(self)  # type: ignore[arg-type]
             return
         queue = rng.queue + [outcome]
