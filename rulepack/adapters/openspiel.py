@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+import rulepack
+
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.actions import Action
 from rulepack.engine.chance import CHANCE, uniform
@@ -55,10 +57,14 @@ assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), _TERMINAL)
 
 
 def _bundled_options() -> dict[str, Any]:
-    """Each option of a bundled ruleset with its default (first declaration wins)."""
+    """Each option of a bundled ruleset with its default (first declaration wins).
+
+    Read from each ruleset unchecked and not kept: a game loads (and keeps) only
+    the ruleset it plays; every bundled one kept compiled would be some 27,000
+    more objects that each full garbage collection of the process walks."""
     out: dict[str, Any] = {}
     for name in bundled_rulesets():
-        for option, value in load_ruleset(name).default_options().items():
+        for option, value in rulepack.load(name, check=False).default_options().items():
             out.setdefault(option, value)
     return out
 
