@@ -27,6 +27,13 @@ position is then (instructions draw before they change anything); any other
 draw runs its step again from the start. The draws of one shuffle after its
 first need no run at all: the next draw's pieces are known. Chance costs a
 replay, never a guess.
+
+A state remembers the positions its game went through (before each step: the
+path of its information states). Where every draw of the instance lets the
+flow go on from its instruction, so that no step ever runs again from its
+start, a position is kept as a record of the step that reached it (where it
+started, its action, its outcomes) and made again, once, when asked for;
+elsewhere a step copies the position before it.
 """
 
 from __future__ import annotations
