@@ -188,6 +188,44 @@ def test_going_on_from_the_drawing_instruction_is_running_the_step_again(
     assert decisions_reached() == fast_moves and len(fast_moves) > 20
 
 
+@pytest.mark.parametrize("name,players", [("multzo", 3), ("mismemory", 2), ("multiplay", 2),
+                                          ("packkub", 2), ("tic-tac-toe", 2)])
+def test_the_path_kept_as_steps_is_the_path_of_copies(name, players, monkeypatch):
+    """Where every draw lets the flow go on from its instruction, the positions
+    before steps are kept as records of the steps and made again when asked
+    for: they are the positions a copy before each step keeps (the game's own
+    positions at its decisions), and every seat's information state and tensor
+    are those of the same game played with copies."""
+    game = load(name)
+    moves, _ = _moves(game, players, 5, 150)
+    from rulepack.engine import chance
+
+    def play():
+        state = game.new_game(players, seed=0, chance="explicit")
+        at_decisions = []
+        for m in moves:
+            if not state.is_chance_node():
+                at_decisions.append(state.to_json())
+            state.apply_id(m)
+        return state, at_decisions
+
+    kept, at_decisions = play()
+    assert isinstance(kept.rng._previous, chance._Step)     # records, not copies
+    path = []
+    at = kept.rng.previous
+    while at is not None:
+        path.append(at.to_json())
+        at = at.rng.previous
+    assert path[::-1] == at_decisions and len(path) > 5
+    seen = {p: (kept.information_state_string(p), kept.information_state_tensor(p))
+            for p in range(players)}
+    monkeypatch.setattr(chance, "_replayable", lambda inst: False)
+    copied, _ = play()
+    assert isinstance(copied.rng._previous, type(copied))   # copies
+    assert seen == {p: (copied.information_state_string(p), copied.information_state_tensor(p))
+                    for p in range(players)}
+
+
 def _swapped(value, x, y):
     if value is x:
         return y

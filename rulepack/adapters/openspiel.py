@@ -40,8 +40,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+import rulepack
+
 from rulepack.adapters.common import Table, load_ruleset
-from rulepack.engine.chance import CHANCE
+from rulepack.engine.actions import Action
+from rulepack.engine.chance import CHANCE, uniform
 from rulepack.engine.observe import game_type, tensor_layout
 from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import TERMINAL, State
@@ -54,10 +57,14 @@ assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), _TERMINAL)
 
 
 def _bundled_options() -> dict[str, Any]:
-    """Each option of a bundled ruleset with its default (first declaration wins)."""
+    """Each option of a bundled ruleset with its default (first declaration wins).
+
+    Read from each ruleset unchecked and not kept: a game loads (and keeps) only
+    the ruleset it plays; every bundled one kept compiled would be some 27,000
+    more objects that each full garbage collection of the process walks."""
     out: dict[str, Any] = {}
     for name in bundled_rulesets():
-        for option, value in load_ruleset(name).default_options().items():
+        for option, value in rulepack.load(name, check=False).default_options().items():
             out.setdefault(option, value)
     return out
 
@@ -175,7 +182,7 @@ class _Holder:
     pickles as its table's parameters and the ids applied (replayed on load).
     """
 
-    __slots__ = ("table", "state", "moves", "texts", "seed")
+    __slots__ = ("table", "state", "moves", "texts", "seed", "legal", "ids", "by_id")
 
     def __init__(self, table: Table, state: State | None, moves: list[int],
                  seed: int | None = None) -> None:
@@ -186,6 +193,21 @@ class _Holder:
         self.seed = seed
         #: after how many moves, how many legal actions read alike
         self.texts: tuple[int, dict[str, int]] | None = None
+        #: the engine's legal list last seen, its ids ascending and id → action
+        #: (the engine keeps one list per decision: its identity says it is the same)
+        self.legal: list[Action] | None = None
+        self.ids: list[int] = []
+        self.by_id: dict[int, Action] = {}
+
+    def legal_ids(self, st: State) -> list[int]:
+        """The ids of ``st``'s legal actions, ascending (a list of the holder's:
+        callers copy it)."""
+        legal = st.legal_actions()
+        if legal is not self.legal:
+            by_id = self.by_id = {a.id: a for a in legal}
+            self.ids = sorted(by_id)
+            self.legal = legal
+        return self.ids
 
     def get(self) -> State:
         if self.state is None:
@@ -232,7 +254,7 @@ class RulepackState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         rp = self._rp
-        return (rp.state or rp.get()).legal_action_ids()
+        return rp.legal_ids(rp.state or rp.get())[:]
 
     # is_chance_node and legal_actions answer Python callers at once, as
     # OpenSpiel's own C++ methods answer them (which its C++ code still calls):
@@ -251,7 +273,7 @@ class RulepackState(pyspiel.State):
         st = rp.state or rp.get()
         if player is None and st.decider is not None and not st.terminal \
                 and st.decisions < self._limit:
-            return st.legal_action_ids()          # the common case, at once
+            return rp.legal_ids(st)[:]            # the common case, at once
         now = self.current_player()
         if player is None:
             player = now
@@ -260,14 +282,18 @@ class RulepackState(pyspiel.State):
         if now == CHANCE:
             return list(range(len(st.rng.node.options)))
         if player == now:
-            return st.legal_action_ids()
+            return rp.legal_ids(st)[:]
         if player < 0:
             raise ValueError(f"legal_actions: player {player} does not move here")
         return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         rp = self._rp
-        return (rp.state or rp.get()).chance_outcomes()
+        st = rp.state or rp.get()
+        node = st.rng.node
+        if node is not None and node.weights is None:
+            return uniform(len(node.options))[:]      # State.chance_outcomes, inline
+        return st.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         rp = self._rp
@@ -275,7 +301,14 @@ class RulepackState(pyspiel.State):
         if st.rng.node is not None:
             st.apply_chance(action)
         else:
-            st.apply_id(action)
+            # the legal action with this id, from the holder's table (State.apply_id
+            # would search the legal list for it)
+            legal = st.legal_actions()
+            taken = rp.by_id.get(action) if legal is rp.legal else None
+            if taken is None:
+                st.apply_id(action)
+            else:
+                st.apply(taken)
         rp.moves.append(action)
 
     def _action_to_string(self, player: int, action: int) -> str:

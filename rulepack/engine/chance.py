@@ -27,6 +27,13 @@ position is then (instructions draw before they change anything); any other
 draw runs its step again from the start. The draws of one shuffle after its
 first need no run at all: the next draw's pieces are known. Chance costs a
 replay, never a guess.
+
+A state remembers the positions its game went through (before each step: the
+path of its information states). Where every draw of the instance lets the
+flow go on from its instruction, so that no step ever runs again from its
+start, a position is kept as a record of the step that reached it (where it
+started, its action, its outcomes) and made again, once, when asked for;
+elsewhere a step copies the position before it.
 """
 
 from __future__ import annotations
@@ -109,6 +116,21 @@ class ChanceNode:
     #: the outcomes' texts, made when first asked for
     _texts: list[str] | None = field(default=None, repr=False, compare=False)
 
+    def next_draw(self, options: list[Any]) -> "ChanceNode":
+        """The shuffle's draw after this one, among ``options`` (the pieces not
+        drawn yet); made without the dataclass's ``__init__``: a shuffle makes one
+        per piece."""
+        node = _new_node(ChanceNode)
+        node.kind = self.kind
+        node.options = options
+        node.statement = self.statement
+        node.location = self.location
+        node.draw = self.draw + 1
+        node.of = self.of
+        node.weights = None
+        node._texts = None
+        return node
+
     def fractions(self) -> list[Fraction]:
         """The exact probability of each outcome."""
         from fractions import Fraction     # only here: not imported by every game
@@ -135,6 +157,9 @@ class ChanceNode:
         return f"{self.statement}: {shown}"
 
 
+_new_node = object.__new__
+
+
 class ExplicitRng(Rng):
     """The generator of an explicit-chance state: it draws only queued outcomes.
 
@@ -144,7 +169,7 @@ class ExplicitRng(Rng):
     the step.
     """
 
-    __slots__ = ("queue", "pos", "node", "resume", "step", "previous")
+    __slots__ = ("queue", "pos", "node", "resume", "step", "_previous", "here")
     explicit = True
 
     def __init__(self, seed: int = 0, queue: list[int] | None = None) -> None:
@@ -156,9 +181,22 @@ class ExplicitRng(Rng):
         self.resume: "_Resume | None" = None
         #: the action that started the step (``None``: the setup)
         self.step: Action | None = None
-        #: the position before the last step (the path of the game, for
-        #: information states); ``None`` at the start
-        self.previous: "State | None" = None
+        #: the position before the last step (see :attr:`previous`)
+        self._previous: "State | _Step | None" = None
+        #: how the position was reached (``None``: not kept; see :class:`_Step`)
+        self.here: "_Step | None" = None
+
+    @property
+    def previous(self) -> "State | None":
+        """The position before the last step (the path of the game, for
+        information states); ``None`` at the start. Made again from the step
+        that reached it when it was not kept (see :class:`_Step`)."""
+        before = self._previous
+        return before.position() if isinstance(before, _Step) else before
+
+    @previous.setter
+    def previous(self, before: "State | _Step | None") -> None:
+        self._previous = before
 
     def clone(self) -> "ExplicitRng":
         r = ExplicitRng.__new__(ExplicitRng)   # every State.clone() makes one
@@ -168,7 +206,8 @@ class ExplicitRng(Rng):
         r.node = self.node
         r.resume = self.resume
         r.step = self.step
-        r.previous = self.previous
+        r._previous = self._previous
+        r.here = self.here
         return r
 
     def _draw(self, kind: str, options: list[Any], draw: int = 0, of: int = 1,
@@ -213,26 +252,84 @@ def start(st: "State", mode: str) -> None:
     if mode not in MODES:
         raise ValueError(f"chance must be one of {', '.join(MODES)}, not {mode!r}")
     st.rng = ExplicitRng(st.seed)
-    _run_on(st, _Resume(st.clone(), None, None, None), [])
+    before = st.clone()
+    _run_on(st, _Resume(before, None, None, None, before, []), [])
 
 
 def take(st: "State", action: Action) -> None:
     """Apply a legal ``action`` to an explicit-chance state (stopping at the
-    first chance node it meets)."""
-    snapshot = st.clone()
-    _run_on(st, _Resume(snapshot, action, None, snapshot), [])
+    first chance node it meets). The position before the step is a copy made
+    now, or, in an instance whose every draw lets the flow go on from its
+    instruction (:func:`_replayable`), the recipe of the step that reached it."""
+    before: "State | _Step | None" = getattr(st.rng, "here", None)
+    if before is None:
+        before = st.clone()
+    _run_on(st, _Resume(before, action, None, before, before, []), [])
 
 
 @dataclass(slots=True)
 class _Resume:
     """Where a step runs (again) from: a position, and the action that starts the
-    step (``None``: the setup) or the instruction to go on at (``pc``); and the
-    position before the step (``previous``, for information states)."""
+    step (``None``: the setup) or the instruction to go on at (``pc``); the
+    position before the step (``previous``, for information states), the one
+    the step started from (``origin``: ``previous``, or before the setup the
+    empty table) and the outcomes drawn in the step before ``pc`` (``drawn``).
+    A position may be a :class:`_Step` (made again when needed)."""
 
-    snapshot: "State"
+    snapshot: "State | _Step"
     action: Action | None
     pc: int | None
-    previous: "State | None"
+    previous: "State | _Step | None"
+    origin: "State | _Step"
+    drawn: list[int]
+
+
+class _Step:
+    """A position kept as the step that reached it: the position the step
+    started from (``origin``), its action (``None``: the setup) and every outcome
+    it drew, in order. :meth:`position` runs the step again from there (once:
+    the position is kept then), with the same outcomes: the same position, as a
+    step that went on from a drawing instruction reaches what a full run
+    reaches. A game's path costs a small record per step instead of a copy of
+    the position; a position of it is made only when an information state asks
+    for it."""
+
+    __slots__ = ("origin", "action", "drawn", "made")
+
+    def __init__(self, origin: "State | _Step", action: Action | None,
+                 drawn: list[int]) -> None:
+        self.origin = origin
+        self.action = action
+        self.drawn = drawn
+        self.made: "State | None" = None
+
+    def position(self) -> "State":
+        """The position (do not change it: clone it)."""
+        if self.made is not None:
+            return self.made
+        # the steps not made yet, back to a position that is (iterative: a path
+        # may be longer than Python's recursion limit)
+        todo: list[_Step] = []
+        at: State | _Step = self
+        while type(at) is _Step and at.made is None:
+            todo.append(at)
+            at = at.origin
+        for step in reversed(todo):
+            origin = step.origin
+            st = _position(origin).clone()
+            st.rng = ExplicitRng(st.seed)
+            previous = origin if step.action is not None else None
+            _run_on(st, _Resume(origin, step.action, None, previous, origin, []),
+                    list(step.drawn))
+            assert st.rng.node is None, "a step made again drew more than it drew"
+            st.rng.here = step
+            step.made = st
+        assert self.made is not None
+        return self.made
+
+
+def _position(at: "State | _Step") -> "State":
+    return at.position() if isinstance(at, _Step) else at
 
 
 def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
@@ -264,8 +361,11 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         if isinstance(pc, int) and _one_draw(st.inst, pc):
             mid = st.clone()
             kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
-            # st is at mid's position: nothing to restore
-            _stop_at(st, _Resume(mid, at.action, pc, at.previous), kept, node, restore=False)
+            # st is at mid's position: nothing to restore; the outcomes drawn
+            # before this instruction are the step's still
+            drawn = at.drawn + queue[:len(queue) - len(kept)]
+            _stop_at(st, _Resume(mid, at.action, pc, at.previous, at.origin, drawn), kept, node,
+                     restore=False)
         else:
             _stop_at(st, at, queue, node)
         return
@@ -273,6 +373,32 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     rng.queue = []             # the generator of the step: emptied for the next one
     rng.pos = 0
     rng.previous = at.previous
+    rng.here = _Step(at.origin, at.action, at.drawn + queue) if _replayable(st.inst) else None
+
+
+def _replayable(inst: "Instance") -> bool:
+    """Whether every draw of the instance is in an instruction that draws nothing
+    else (:func:`_one_draw`), so no chance node ever sends a step back to its
+    start: the positions before steps can then be kept as :class:`_Step`
+    records (a step back to its start would make the position again, running
+    the game's path so far)."""
+    known: bool | None = inst.__dict__.get("_replayable")
+    if known is None:
+        def draws(node: Any) -> int:
+            return sum(1 for n in nodes(node) if n.get("k") in ("shuffle", "roll")
+                       or (n.get("k") == "call" and n.get("fn") == "random"))
+        found = 0
+        known = True
+        for pc, node in enumerate(inst.code_nodes):
+            n = draws(node) if isinstance(node, dict) else 0
+            if n:
+                known = known and _one_draw(inst, pc)
+                found += n
+        # a draw outside the flow's instructions (in a function, say) is not seen
+        # here: then no records
+        known = known and found == draws(inst.ir)
+        inst.__dict__["_replayable"] = known
+    return known
 
 
 def _one_draw(inst: "Instance", pc: int) -> bool:
@@ -303,6 +429,10 @@ _SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
 # flow on that state is slower (a playout's live state is read for the whole game).
 def _forget_said(st: "State") -> None:
     """Drop what was said of the position (it is about to change)."""
+    # the class defaults (ExplicitChance) answer these reads while nothing was said
+    if st._obs_strings is None and st._step_lines is None and st._view_chain is None \
+            and st._last_seen is None:
+        return
     for key in _SAID:
         if getattr(st, key, None) is not None:
             delattr(st, key)
@@ -323,7 +453,7 @@ def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode,
     outcomes ``queue`` and the one to come (``restore``: ``st`` is put back at
     ``at.snapshot``'s position first; without, it is there already)."""
     if restore:
-        restored = at.snapshot.clone()
+        restored = _position(at.snapshot).clone()
         st.__dict__.clear()
         st.__dict__.update(restored.__dict__)
     st.pending = None           # nobody decides at a chance node
@@ -433,8 +563,7 @@ class ExplicitChance:
             rng.queue.append(outcome)   # the state's own generator's (clones copy it)
             options = node.options[:]
             del options[outcome]
-            rng.node = ChanceNode("shuffle", options, node.statement, node.location,
-                                  node.draw + 1, node.of)
+            rng.node = node.next_draw(options)
             _forget_said(self)  # type: ignore[arg-type]
             return
         queue = rng.queue + [outcome]
@@ -442,7 +571,7 @@ class ExplicitChance:
             # the step runs again from its start: from the position before it (at a
             # node met inside an instruction, the state is at that position already,
             # as every chance node leaves it; nothing changes a state there)
-            fresh = rng.resume.snapshot.clone()
+            fresh = _position(rng.resume.snapshot).clone()
             self.__dict__.clear()
             self.__dict__.update(fresh.__dict__)
         _run_on(self, rng.resume, queue)  # type: ignore[arg-type]
