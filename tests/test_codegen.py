@@ -224,6 +224,9 @@ SHORTCUTS = [
     "[1, 2] + [c.n for c in pool if c.n < 2]", "[c.n % k for c in pool]",
     "[(c.n < k, 7 > c.n, c.n + k) for c in pool]", "1 % (k - 2)", "k in [2, 3]",
     "[c.face == up for c in pool]", "[c.face != down for c in (pool where n > 3)]",
+    # a where's bare 'face': the candidate's face read from the face table
+    "pool where face == up", "pool where face != up and n > 2", "pool where down == face",
+    "sum(pool.n) + count(pool where n > k)",
     # argmax whose condition and key share a call: computed once per element
     "argmax c in pool if count([c]) > 0 by [count([c]), c.n]",
     "argmax c in pool if count([c]) > 0 by (if c.n > 3 then [count([c])] else count([c]))",

@@ -659,13 +659,21 @@ class SourceGen:
         when ``X`` is a piece; ``None`` if the comparison is not of that form."""
         for i in (0, 1):
             side, other = nodes[i], nodes[1 - i]
-            if side.get("k") == "attr" and side.get("name") == "face" and \
-                    other.get("k") == "lit" and other.get("value") in ("up", "down"):
+            if other.get("k") != "lit" or other.get("value") not in ("up", "down"):
+                continue
+            if side.get("k") == "attr" and side.get("name") == "face":
                 break
+            if side.get("k") == "name" and side["name"] == "face" and "face" not in py and \
+                    "face" not in scope.locals and scope.candidate not in (None, "$self") and \
+                    "face" in scope.attributes:
+                break                   # a where's bare 'face': the candidate's
         else:
             return None
         want = (other["value"] == "up") == (op == "==")
-        of = self.expr(side["of"], scope, py)
+        if side.get("k") == "name":
+            of = self._name_src(scope.candidate, py)
+        else:
+            of = self.expr(side["of"], scope, py)
         if self._kinds.get(of) == "piece":
             return f"(F[{of}.id] is {want})"
         if self._kinds.get(of) == "slot":      # a piece or none (whose face is none)
