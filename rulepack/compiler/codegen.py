@@ -671,6 +671,7 @@ class SourceGen:
             return None
         want = (other["value"] == "up") == (op == "==")
         if side.get("k") == "name":
+            assert scope.candidate is not None       # checked above
             of = self._name_src(scope.candidate, py)
         else:
             of = self.expr(side["of"], scope, py)

@@ -218,14 +218,15 @@ class Pattern:
             return None
         lo, hi = self.size
         if self.same:
-            return partial(_best_same, attr=self.same[0], lo=lo, hi=hi)
+            # positional: a partial with keywords makes a dict at every call
+            return partial(_best_same, self.same[0], lo, hi)
         if self.distinct:
-            return partial(_best_distinct, attr=self.distinct[0][0], lo=lo, hi=hi)
+            return partial(_best_distinct, self.distinct[0][0], lo, hi)
         attr, order = self.consecutive[0]
         hi = min(hi, len(order))
         if max(order.values(), default=-1) < SPAN_TABLE_LIMIT:
             return _SpanTable(attr, order, lo, hi)
-        return partial(_best_consecutive, attr=attr, order=order, lo=lo, hi=hi)
+        return partial(_best_consecutive, attr, order, lo, hi)
 
     def partition(self, st: "State", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
@@ -245,7 +246,7 @@ class Pattern:
         return usable_pieces(st, self, mandatory, optional)
 
 
-def _best_same(pieces: Sequence[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
+def _best_same(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list[Piece]:
     """``same attr``: the first group of equal values (in order of first appearance)
     with the most members, up to ``hi``; the first members of it."""
     values = [x.attrs.get(attr) for x in pieces]
@@ -261,7 +262,7 @@ def _best_same(pieces: Sequence[Piece], attr: str, lo: int, hi: int) -> list[Pie
     return []      # pragma: no cover - the largest group is among the values
 
 
-def _best_distinct(pieces: Sequence[Piece], attr: str, lo: int, hi: int) -> list[Piece]:
+def _best_distinct(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list[Piece]:
     """``distinct attr``: as many pieces as there are different values (up to ``hi``),
     the first such combination: each member the earliest piece that still leaves
     enough new values after it."""
@@ -287,8 +288,8 @@ def _best_distinct(pieces: Sequence[Piece], attr: str, lo: int, hi: int) -> list
     return chosen
 
 
-def _best_consecutive(pieces: Sequence[Piece], attr: str, order: dict[Any, int], lo: int,
-                      hi: int) -> list[Piece]:
+def _best_consecutive(attr: str, order: dict[Any, int], lo: int, hi: int,
+                      pieces: Sequence[Piece]) -> list[Piece]:
     """``consecutive attr``: the longest unbroken span of values present (up to
     ``hi``), one piece per value; among spans of that length, the combination
     first in collection order (each value's earliest piece, in collection order)."""
