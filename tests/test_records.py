@@ -10,6 +10,7 @@ the record is written as the game goes, never only at the end."
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -31,10 +32,16 @@ def run(*args: str, input: str | None = None) -> Any:
     return CliRunner().invoke(main, list(args), input=input)
 
 
+@functools.cache
+def bundled(name: str) -> Any:
+    """A bundled ruleset, loaded once for the module: the games are what is recorded."""
+    return rulepack.load(name)
+
+
 def record_random_game(path: Path, name: str, players: int, options: dict[str, Any],
                        seed: int) -> Any:
     """Play random legal actions, writing the record; returns the final state."""
-    game = rulepack.load(name)
+    game = bundled(name)
     state = game.new_game(players, seed=seed, options=options)
     writer = RecordWriter(path, game, state, name, ["random"] * players)
     rng = random.Random(seed)
