@@ -10,7 +10,6 @@ the record is written as the game goes, never only at the end."
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from pathlib import Path
@@ -24,18 +23,17 @@ from rulepack.cli.main import main
 from rulepack.records import (FORMAT, RecordError, RecordWriter, read_record, replay,
                               ruleset_hash, state_hash)
 
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
+
 GAMES = [("multzo", 3, {}), ("multiplay", 2, {}), ("mismemory", 2, {}),
          ("packkub", 2, {"rounds": 1}), ("packkub", 3, {"rounds": 1, "jokers": 2})]
 
 
 def run(*args: str, input: str | None = None) -> Any:
     return CliRunner().invoke(main, list(args), input=input)
-
-
-@functools.cache
-def bundled(name: str) -> Any:
-    """A bundled ruleset, loaded once for the module: the games are what is recorded."""
-    return rulepack.load(name)
 
 
 def record_random_game(path: Path, name: str, players: int, options: dict[str, Any],
