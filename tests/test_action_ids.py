@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-import functools
 
 import pytest
 
@@ -16,10 +15,10 @@ from rulepack.errors import IllegalActionError, SemanticError
 from rulepack.loader import bundled_rulesets
 
 
-@functools.cache
-def load(name):
-    """A bundled ruleset, loaded once for the module."""
-    return rulepack.load(name)
+try:  # a bundled ruleset, loaded once for every test module of the process
+    from bundled import bundled as load
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled as load
 
 
 def _counts():

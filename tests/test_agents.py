@@ -16,11 +16,15 @@ import random
 
 import pytest
 
-import rulepack
 from rulepack.agents.bots import (Decision, GreedyAgent, LookaheadAgent, Memory,
                                          MemoryAgent, RandomAgent, make_agent, play_out)
 from rulepack.agents.determinize import determinize
 from rulepack.engine.rng import Rng
+
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
 
 try:
     from mismemory_positions import collected, game, position, ranks
@@ -195,7 +199,7 @@ def test_determinization_rebuilds_the_view_and_the_legal_actions(name, players, 
     player gives a state whose ``view(p)`` is the original view and whose legal actions,
     as ``p`` reads them, are the original ones — with and without a memory of earlier
     views; and the rebuilt state plays on."""
-    g = rulepack.load(name)
+    g = bundled(name)
     every = 3 if name != "packkub" else 7
     checked = 0
     for seed in range(2):
@@ -246,7 +250,7 @@ def test_determinization_puts_remembered_tiles_where_they_were_seen():
 def test_greedy_beats_random_at_multiplay():
     """A few games of Multiplay, two players, seats alternating: the greedy agent wins
     them all or nearly (its immediate score gain is a strong guide there)."""
-    g = rulepack.load("multiplay")
+    g = bundled("multiplay")
     wins = 0
     games = 4
     for seed in range(games):
@@ -263,7 +267,7 @@ def test_greedy_beats_random_at_multiplay():
 def test_lookahead_agent_is_deterministic_for_a_seed(name, players):
     """The same game seed and agent seeds give the same game, action for action;
     another agent seed may play otherwise but is just as reproducible."""
-    g = rulepack.load(name)
+    g = bundled(name)
 
     def game(agent_seed: int):
         state = g.new_game(players, 3)
@@ -285,7 +289,7 @@ def test_greedy_plays_every_tile_it_can_at_packkub():
     can be played it plays one: it never draws, melds early or ends its turn while a
     tile of its hand could still go to the table. (Every step leads somewhere legal, so
     its turns end with every playable tile melded.)"""
-    g = rulepack.load("packkub")
+    g = bundled("packkub")
     checked = 0
     for seed in range(3):
         greedy_seat = seed % 2
@@ -318,7 +322,7 @@ def test_greedy_beats_random_clearly_at_packkub():
     players, 56.7% of 300 against a fair share of 33%; 4 players, 44% of 200.)"""
     from rulepack.cli.simulate import simulate
     games = 24
-    summary = simulate(rulepack.load("packkub"), games, ["greedy", "random", "random", "random"],
+    summary = simulate(bundled("packkub"), games, ["greedy", "random", "random", "random"],
                        seed=1, options={"rounds": 1}, rotate=True)
     greedy, *randoms = summary["agents"]
     assert greedy["name"] == "greedy"

@@ -13,6 +13,11 @@ from rulepack.analysis.reads import frozen, score_reads
 from rulepack.analysis.runner import game_seed
 from rulepack.engine.state import State
 
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
+
 HEAD = """game t { players 2 }
 component chip { colour: red, blue }
 zone bag: pile
@@ -70,7 +75,7 @@ def test_frozen_copies_plain_values_and_refuses_zones():
 def test_the_cache_gives_fresh_scores_with_fewer_reads(monkeypatch):
     """20 Multzo games watched: at every turn's first decision the cached scores
     equal a fresh reading, and the scores are computed far less often."""
-    game = rulepack.load("multzo")
+    game = bundled("multzo")
     asked = computed = 0
     real_cache = trace.ScoreCache
 
@@ -99,7 +104,7 @@ def test_legal_actions_come_grouped_by_alternative(name: str):
     """What the watcher's coverage count relies on: the alternatives of the legal
     actions never decrease, at every decision of random games."""
     from rulepack.engine.rng import Rng
-    game = rulepack.load(name)
+    game = bundled(name)
     players = 3 if name in ("multzo", "packkub") else 2
     for seed in range(1 if name == "packkub" else 2):     # a PackKub game is long
         st = game.new_game(players, seed=seed)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import functools
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,10 @@ from rulepack.errors import IllegalActionError
 from rulepack.loader import bundled_rulesets
 
 
-@functools.cache
-def load(name):
-    """A bundled ruleset, loaded once for the module."""
-    return rulepack.load(name)
+try:  # a bundled ruleset, loaded once for every test module of the process
+    from bundled import bundled as load
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled as load
 
 
 def play(state, rng, limit=10_000):

@@ -111,10 +111,12 @@ def test_an_error_in_a_generated_block_is_located_at_its_instruction(tmp_path):
 
 
 def test_language_suite_passes_on_closures_alone():
-    """Every construct test of tests/test_language.py, run with the generator off."""
+    """Every construct test of tests/test_language.py, run with the generator off (in one
+    process: ``-n 0``, not the two xdist workers of the suite's own options)."""
     env = dict(os.environ, RULEPACK_CODEGEN="0")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                           "tests/test_language.py"], cwd=ROOT, env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-n", "0",
+                           "-p", "no:cacheprovider", "tests/test_language.py"],
+                          cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:]
 

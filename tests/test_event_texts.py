@@ -21,10 +21,15 @@ import random
 
 import pytest
 
-import rulepack
 from rulepack.cli.events import step
 from rulepack.cli.render import event_text
 from rulepack.loader import bundled_rulesets
+
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
+
 
 #: the bundled rulesets whose players discard face up, and a player count
 DISCARDING = {"multzo": 3}
@@ -32,7 +37,7 @@ DISCARDING = {"multzo": 3}
 
 def play(name: str, players: int, seed: int, pick=None):
     """Yield (state before, action, events per viewer) for a random game."""
-    state = rulepack.load(name).new_game(players, seed=seed)
+    state = bundled(name).new_game(players, seed=seed)
     rng = random.Random(seed)
     viewers = list(range(players))
     while not state.is_terminal():
@@ -86,7 +91,7 @@ def test_the_drawn_tile_is_named_to_its_drawer_only():
 
 @pytest.mark.parametrize("name", bundled_rulesets())
 def test_a_piece_seen_after_the_step_is_named(name: str):
-    game = rulepack.load(name)
+    game = bundled(name)
     players = game.min_players
     for before, after, action, events in play(name, players, 2):
         for v in range(players):
@@ -141,7 +146,7 @@ def test_multzo_a_showdown_names_the_tiles_every_player_saw_revealed():
     # round gathers them face down in the same step
     found = 0
     for seed in range(2):
-        state = rulepack.load("multzo").new_game(2, seed=seed)
+        state = bundled("multzo").new_game(2, seed=seed)
         rng = random.Random(seed)
         while not state.is_terminal():
             action = rng.choice(state.legal_actions())
@@ -209,7 +214,7 @@ def test_mismemory_the_kept_tile_is_named_to_its_keeper_only_who_sees_it(blind):
     state_options = {"blind": blind}
     found = 0
     for seed in range(4):
-        state = rulepack.load("mismemory").new_game(2, seed=seed, options=state_options)
+        state = bundled("mismemory").new_game(2, seed=seed, options=state_options)
         rng = random.Random(seed)
         while not state.is_terminal():
             action = rng.choice(state.legal_actions())

@@ -6,13 +6,17 @@ import random
 
 import pytest
 
-import rulepack
 from rulepack.engine import inspect
 from rulepack.engine.values import Piece
 
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
+
 
 def test_zones_by_label_in_zone_order() -> None:
-    state = rulepack.load("multzo").new_game(3, seed=2)
+    state = bundled("multzo").new_game(3, seed=2)
     labels = inspect.zone_labels(state)
     assert labels[:3] == ["box", "stack", "discards"]
     assert "hand[player 3]" in labels
@@ -32,14 +36,14 @@ def test_zones_by_label_in_zone_order() -> None:
 
 
 def test_grid_cells_row_by_row() -> None:
-    state = rulepack.load("mismemory").new_game(2, seed=0, options={"grid": "4x6"})
+    state = bundled("mismemory").new_game(2, seed=0, options={"grid": "4x6"})
     cells = inspect.grid_cells(state, "board")
     assert [c for c, _ in cells[:7]] == ["a1", "b1", "c1", "d1", "e1", "f1", "a2"]
     assert [p for _, p in cells if p is not None] == inspect.zone_pieces(state, "board")
 
 
 def test_declared_variables_only_and_canonical_values() -> None:
-    state = rulepack.load("multzo").new_game(3, seed=1)
+    state = bundled("multzo").new_game(3, seed=1)
     rng = random.Random(1)
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -59,8 +63,7 @@ def test_declared_variables_only_and_canonical_values() -> None:
 
 
 def test_piece_info_gives_the_attributes_and_the_face():
-    import rulepack
-    state = rulepack.load("multzo").new_game(3, seed=1)
+    state = bundled("multzo").new_game(3, seed=1)
     hand = inspect.zone_pieces(state, "hand[player 1]")
     info = inspect.piece_info(state, hand[0])
     assert info["kind"] == "tile" and info["face"] == "down"

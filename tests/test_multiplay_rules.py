@@ -38,12 +38,12 @@ TIMES_TABLE = [a * b for a in range(1, 13) for b in range(1, 13)]
 MAX_DECISIONS = 400
 
 
+GAME = rulepack.load("multiplay")
+
+
 @pytest.fixture(scope="module")
 def game():
-    return rulepack.load("multiplay")
-
-
-GAME = rulepack.load("multiplay")
+    return GAME
 
 
 def expected_claims(state) -> set[str]:

@@ -14,6 +14,7 @@ rulesets below) against their own ``matches``. Then a table of PackKub size.
 from __future__ import annotations
 
 import json
+import os
 import random
 import textwrap
 from pathlib import Path
@@ -38,6 +39,11 @@ except ImportError:  # tests/ imported as a package
                                          zone_index)
 
 PACKKUB = rulepack.load("packkub")
+
+#: Multiplies how many random positions each cross-check with the brute force tries.
+#: The core suite tries a few dozen per case; CI's second step runs the wide check
+#: with RULEPACK_PROPERTY_SCALE=3 (.ci/run), as many as the suite once tried.
+SCALE = max(1, int(os.environ.get("RULEPACK_PROPERTY_SCALE", "1")))
 
 #: Generic patterns over two sets of piecepack tiles (identical pieces exist).
 GENERIC = textwrap.dedent("""
@@ -179,7 +185,7 @@ def test_meld_partition_agrees_with_brute_force(players, jokers, with_optional):
     ok = lambda g: oracle_meld(g)          # noqa: E731 - the independent reading of P2/P8
     rng = random.Random(1000 * players + 10 * jokers + with_optional)
     found = {True: 0, False: 0}
-    for _ in range(150):
+    for _ in range(50 * SCALE):
         mandatory, optional = random_position(rng, state.inst.pieces, with_optional)
         got = meld.partition(state, mandatory, optional)
         want = oracle_partition(mandatory, optional, ok)
@@ -188,7 +194,7 @@ def test_meld_partition_agrees_with_brute_force(players, jokers, with_optional):
             check_arrangement(got, mandatory, optional, ok)
             check_arrangement(got, mandatory, optional, lambda g: meld.matches(state, g))
         found[got is not None] += 1
-    assert found[True] >= 20 and found[False] >= 20, found
+    assert found[True] >= 7 * SCALE and found[False] >= 7 * SCALE, found
 
 
 def test_meld_partition_edge_cases():
@@ -231,7 +237,7 @@ def test_generic_partition_agrees_with_brute_force(generic_state, covers_state, 
     rng = random.Random(100 * GENERIC_PATTERNS.index(name) + with_optional)
     found = {True: 0, False: 0}
     tiles = state.inst.pieces
-    for _ in range(120):
+    for _ in range(40 * SCALE):
         pool = list(tiles)
         rng.shuffle(pool)
         # bias towards pieces that group: a few suits or ranks only
@@ -248,7 +254,7 @@ def test_generic_partition_agrees_with_brute_force(generic_state, covers_state, 
         if got is not None:
             check_arrangement(got, mandatory, optional, ok)
         found[got is not None] += 1
-    assert found[True] >= 5 and found[False] >= 5, (name, found)
+    assert found[True] >= 2 * SCALE and found[False] >= 2 * SCALE, (name, found)
 
 
 def test_mixed_wild_union_finds_the_partition():
@@ -479,7 +485,7 @@ def assert_agrees(state, pat, mandatory: list, optional: list, ok) -> None:
 
 @pytest.mark.parametrize("method", METHODS, indirect=True)
 @pytest.mark.parametrize("jokers", [0, 2])
-@settings(max_examples=120, deadline=None, derandomize=True,
+@settings(max_examples=40 * SCALE, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_meld_questions_agree_with_brute_force(method, jokers, data):
@@ -495,7 +501,7 @@ def test_meld_questions_agree_with_brute_force(method, jokers, data):
 
 @pytest.mark.parametrize("method", METHODS, indirect=True)
 @pytest.mark.parametrize("name", ["wild_run", "wild_melds", "suited", "pair_or_run"])
-@settings(max_examples=60, deadline=None, derandomize=True,
+@settings(max_examples=20 * SCALE, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_generic_questions_agree_with_brute_force(method, name, generic_state, data):

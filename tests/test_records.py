@@ -23,6 +23,11 @@ from rulepack.cli.main import main
 from rulepack.records import (FORMAT, RecordError, RecordWriter, read_record, replay,
                               ruleset_hash, state_hash)
 
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
+
 GAMES = [("multzo", 3, {}), ("multiplay", 2, {}), ("mismemory", 2, {}),
          ("packkub", 2, {"rounds": 1}), ("packkub", 3, {"rounds": 1, "jokers": 2})]
 
@@ -34,7 +39,7 @@ def run(*args: str, input: str | None = None) -> Any:
 def record_random_game(path: Path, name: str, players: int, options: dict[str, Any],
                        seed: int) -> Any:
     """Play random legal actions, writing the record; returns the final state."""
-    game = rulepack.load(name)
+    game = bundled(name)
     state = game.new_game(players, seed=seed, options=options)
     writer = RecordWriter(path, game, state, name, ["random"] * players)
     rng = random.Random(seed)

@@ -16,7 +16,6 @@ import random
 import pytest
 from click.testing import CliRunner
 
-import rulepack
 from rulepack.agents.belief import Belief
 from rulepack.agents.bots import (AgentSpecError, Decision, RandomAgent, check_spec, make_agent,
                                   notify, parse_spec, play_out, seen_before)
@@ -27,6 +26,11 @@ from rulepack.cli.main import main
 from rulepack.engine.actions import ChanceEvent
 from rulepack.engine.rng import Rng
 from rulepack.errors import RulepackError
+
+try:
+    from bundled import bundled
+except ImportError:  # tests/ imported as a package
+    from tests.bundled import bundled
 
 try:
     from mismemory_positions import position
@@ -80,7 +84,7 @@ def test_the_cli_takes_agent_specs():
 def test_mcts_never_loses_to_random_at_tic_tac_toe():
     """Four games, seats alternating: no loss (the issue's 200-game figure is in
     docs/agents.md)."""
-    g = rulepack.load("tic-tac-toe")
+    g = bundled("tic-tac-toe")
     for seed in range(4):
         seat = seed % 2
         state = g.new_game(2, seed)
@@ -93,7 +97,7 @@ def test_mcts_never_loses_to_random_at_tic_tac_toe():
 def test_mcts_takes_a_win_and_blocks_a_loss():
     """Tic-Tac-Toe: with two in a row and the third square free, it completes the
     row; else it blocks the opponent's."""
-    g = rulepack.load("tic-tac-toe")
+    g = bundled("tic-tac-toe")
     state = g.new_game(2, 0)
     for text in ["mark a1", "mark b2", "mark a2", "mark c3"]:
         state.apply(_named(state, text))
@@ -120,7 +124,7 @@ def _named(state, text):
                                   "mcts:iterations=25"])
 def test_search_agents_are_deterministic_for_a_seed(spec):
     """The same seeds and budget give the same game, decision for decision."""
-    g = rulepack.load("mismemory")
+    g = bundled("mismemory")
 
     def game():
         state = g.new_game(2, 4, max_decisions=16)
@@ -170,7 +174,7 @@ def test_agents_see_views_only(name, players, options, skip):
     """A position, and the same position with every piece the deciding player cannot
     see moved elsewhere among the hidden places: the views are equal, and each search
     agent, seeded alike, takes the same decision in both."""
-    g = rulepack.load(name)
+    g = bundled(name)
     state = g.new_game(players, 11, options=options)
     rng = random.Random(1)
     for _ in range(skip):
@@ -226,7 +230,7 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
     visible just before an action that moved it with no chance involved — lies
     there still if it truly has not moved since (in steps without chance: a step
     that shuffles may move a piece away and back)."""
-    g = rulepack.load(name)
+    g = bundled(name)
     checked = followed = 0
     for seed in range(2):
         state = g.new_game(players, seed, options=options)
