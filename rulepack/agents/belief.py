@@ -8,10 +8,13 @@ tile turned face down where it lies), then, for each kind of back, a single
 vanished piece with a single new hidden place ("the tile I put back went to
 c3", "my discard is the face-down one"). Into a pile it follows a piece to the
 pile. Where several pieces vanish at once into several places, it takes the
-action as the player saw it (its pieces named when the player saw them before
-or after) and replays it on a *particle*, a state consistent with the last view:
-a piece goes where the particle's copy of the action put it, unless chance
-took part in that step. It lets a piece go as soon as it may have moved unseen: its place is
+action as the player saw it (:func:`rulepack.agents.bots.seen_action`) and
+replays it on a *particle*, a state consistent with the last view: a piece goes
+where the particle's copy of the action put it, unless chance took part in that
+step. Where the action as seen names a piece the player did not see (another
+player's secret choice), the pieces it moved are *linked* to the places they
+went, in an order the player cannot tell (:meth:`Belief.links`), when every
+reading of it agrees on those places. It lets a piece go as soon as it may have moved unseen: its place is
 emptied or shown, its zone is shuffled, or, in a stack, row or pile, a hidden
 piece of its kind left that zone. So every place it claims is sure, given the
 views; what it cannot follow is left to chance in the determinizations.
