@@ -381,7 +381,11 @@ class Sampler:
         self.base = determinize(inst, view, rng, memory, known=known, linked=linked)
         assert self.base.knowledge is not None
         sure = self.base.knowledge[1]
-        link_of = {pid: k for k, (pids, _) in enumerate(linked or []) for pid in pids}
+        # a link determinize could not deal (it no longer fits) is not kept apart
+        base = self.base
+        link_of = {pid: k for k, (pids, places) in enumerate(linked or [])
+                   if sorted(map(repr, (_where(base, pid) for pid in pids))) ==
+                   sorted(map(repr, places)) for pid in pids}
         groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
         for zi, zone in enumerate(self.base.zones):
             for pos, p in enumerate(zone):
@@ -408,6 +412,16 @@ class Sampler:
         if self.grids:
             st._slots = None
         return st
+
+
+def _where(st: "State", pid: int) -> tuple[str, Any]:
+    """(zone label, position) of a piece; position ``None`` in a pile."""
+    zi = st.loc[pid]
+    info = st.inst.zones[zi]
+    if info.kind == "pile":
+        return (info.label, None)
+    return (info.label, next(pos for pos, p in enumerate(st.zones[zi])
+                             if p is not None and p.id == pid))
 
 
 def _piece_id(p: Piece) -> int:
