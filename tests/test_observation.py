@@ -112,3 +112,24 @@ def test_the_search_with_observations_is_deterministic():
     second = _search(state, 0, True, 60)
     assert {k: (c.visits, c.reward) for k, c in first.children.items()} == \
         {k: (c.visits, c.reward) for k, c in second.children.items()}
+
+
+def test_another_players_secret_choice_does_not_branch_the_searchers_later_nodes():
+    """Player 2 has flipped a pair and chooses which tile to keep; player 1
+    searches. "keep 3 ... at c" and "keep 4 ... at c" are player 2's own choices
+    (their statistics stay apart), but what follows is keyed by the action as
+    player 1 reads it afterwards, "keep a tile ... at c": no later node of player
+    1 knows which tile was kept."""
+    state = position(2, board={"b2": "3 of suns", "d4": "4 of suns"}, current=1)
+    for text in ("flip the tile at b2", "flip the tile at d4"):
+        state._apply(next(a for a in state.legal_actions() if a.text == text))
+    root = _search(state, 0, True)
+    keeps = [c for c in root.children.values() if c.action.text.startswith("keep ")]
+    kept = {c.action.values[0].id for c in keeps}
+    assert kept == {tile_id(state, "3 of suns"), tile_id(state, "4 of suns")}
+    assert all(not c.outcomes for c in keeps)
+    after = [k[1] for k in root.outcomes]
+    assert after and all(values[0] == ("hidden", "tile") for _, _, values in after)
+    # as many next nodes as cells the other tile went to, whichever was kept
+    cells = {c.action.values[1] for c in keeps if c.visits}
+    assert len({values[1] for _, _, values in after}) == len(cells)

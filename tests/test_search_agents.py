@@ -16,9 +16,9 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from rulepack.agents.belief import Belief
+from rulepack.agents.belief import Belief, _names_hidden
 from rulepack.agents.bots import (AgentSpecError, Decision, RandomAgent, check_spec, make_agent,
-                                  notify, parse_spec, play_out, seen_before)
+                                  notify, parse_spec, play_out, seen_action, seen_before)
 from rulepack.agents.determinize import Sampler, determinize
 from rulepack.agents.search import SearchOptions
 from rulepack.agents.strong import MCTSAgent
@@ -231,7 +231,7 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
     there still if it truly has not moved since (in steps without chance: a step
     that shuffles may move a piece away and back)."""
     g = bundled(name)
-    checked = followed = 0
+    checked = followed = linked = 0
     for seed in range(2):
         state = g.new_game(players, seed, options=options)
         rng = random.Random(seed)
@@ -267,12 +267,18 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
                         and e.kind == "shuffle"}
             for b, q in zip(beliefs, range(players)):
                 notify([(q, _Feed(b))], state, start, before)
+            taken = next(e for e in events if hasattr(e, "alt"))
             for q in range(players):
                 for pid, place in list(seen[q].items()):
                     # (a step with chance may move a piece away and back unseen)
                     if _place(state, pid) != place or place[0] in shuffled or chance:
                         del seen[q][pid]
-                if not chance:      # what it saw go out of sight, it saw go there
+                # what it saw go out of sight, it saw go there — unless the action
+                # as it saw it hides a piece (a choice it did not see: "keep a tile")
+                if _names_hidden(seen_action(state, taken, q, before[q])[2]):
+                    for pid in visible_before[q]:     # where it went, it cannot tell
+                        seen[q].pop(pid, None)
+                elif not chance:
                     for pid in visible_before[q]:
                         seen[q].setdefault(pid, _place(state, pid))
                 look(q)
@@ -281,16 +287,26 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
                 for pid, place in known.items():
                     assert _place(state, pid) == place, (name, seed, k, q, pid)
                 followed += len(known)
-                sampler = Sampler(state.inst, view, Rng(k), known=known)
+                links = beliefs[q].links()
+                for pids, places in links:      # they are there, in some order
+                    assert sorted(map(repr, (_place(state, pid) for pid in pids))) == \
+                        sorted(map(repr, places)), (name, seed, k, q, pids, places)
+                    linked += 1
+                sampler = Sampler(state.inst, view, Rng(k), known=known, linked=links)
                 for st in (sampler.base, sampler.sample(random.Random(k))):
                     assert st.view(q) == view
                     for pid, place in seen[q].items():
                         assert _place(st, pid) == place, (name, seed, k, q,
                                                           state.inst.pieces[pid].name, place)
+                    for pids, places in links:
+                        assert sorted(map(repr, (_place(st, pid) for pid in pids))) == \
+                            sorted(map(repr, places))
                     checked += 1
     assert checked >= 20
     if name in ("mismemory", "multzo"):
         assert followed > 0
+    if name == "mismemory" and not options.get("blind"):
+        assert linked > 0      # another player's kept pair: the tile put back is linked
 
 
 class _Feed:
@@ -307,16 +323,19 @@ class _Feed:
 
 @pytest.mark.parametrize("blind", [False, True])
 def test_the_belief_follows_a_tile_put_back(blind):
-    """Mismemory: the opponent flips a pair and keeps one; the other goes face down
-    to a cell it names — the one where the kept tile lay. The watching player
-    follows that tile there (both vanish at once, and the cell shows a face-down
-    tile again: the belief tells them apart by the action), and every
-    determinization puts it there."""
+    """Mismemory: player 2 flips a pair and keeps one; the other goes face down to
+    a cell they name — the one where the kept tile lay. Player 2 follows their
+    tile there (both vanish at once, and the cell shows a face-down tile again:
+    the belief tells them apart by the action). Player 1 saw both tiles but not
+    which was kept (ruling Y2: "the others see which cell, not which tile"): it
+    follows neither, but links them to that cell and player 2's pile, and its
+    determinizations deal the two between those places only, both ways."""
     state = position(2, board={"b2": "3 of suns", "d4": "4 of suns"}, current=1, blind=blind)
-    belief = Belief()
-    belief.bind(state.inst)
-    belief.observe(state.view(0))
-    observers = [(0, _Feed(belief))]
+    beliefs = [Belief(), Belief()]
+    for seat, belief in enumerate(beliefs):
+        belief.bind(state.inst)
+        belief.observe(state.view(seat))
+    observers = [(seat, _Feed(b)) for seat, b in enumerate(beliefs)]
     for text in ["flip the tile at b2", "flip the tile at d4",
                  "keep 4 of suns and put the other face down at d4"]:
         action = next(a for a in state.legal_actions() if a.text == text)
@@ -326,11 +345,22 @@ def test_the_belief_follows_a_tile_put_back(blind):
         notify(observers, state, start, before)
     three = next(p for p in state.inst.pieces if p.name == "3 of suns")
     four = next(p for p in state.inst.pieces if p.name == "4 of suns")
-    assert belief.known()[three.id] == ("board", _place(state, three.id)[1])
+    actor, watcher = beliefs[1], beliefs[0]
+    assert actor.known()[three.id] == ("board", _place(state, three.id)[1])
     if blind:   # kept face down where nobody sees it: followed into the pile
-        assert belief.known()[four.id] == _place(state, four.id)
+        assert actor.known()[four.id] == _place(state, four.id)
+    assert three.id not in watcher.known() and four.id not in watcher.known()
+    places = sorted(map(repr, [_place(state, three.id), _place(state, four.id)]))
+    assert [(sorted(p), sorted(map(repr, q))) for p, q in watcher.links()] == \
+        [(sorted([three.id, four.id]), places)]
     view = state.view(0)
-    for k in range(5):
-        st = determinize(state.inst, view, Rng(k), known=belief.known())
-        assert _place(st, three.id) == _place(state, three.id)
-        assert _place(st, four.id) == _place(state, four.id)
+    where = set()
+    sampler = Sampler(state.inst, view, Rng(0), known=watcher.known(), linked=watcher.links())
+    for k in range(12):
+        st = sampler.sample(random.Random(k)) if k else \
+            determinize(state.inst, view, Rng(k), known=watcher.known(), linked=watcher.links())
+        assert sorted(map(repr, [_place(st, three.id), _place(st, four.id)])) == places
+        where.add(_place(st, three.id))
+    assert len(where) == 2
+    st = determinize(state.inst, state.view(1), Rng(0), known=actor.known())
+    assert _place(st, three.id) == _place(state, three.id)

@@ -8,10 +8,13 @@ tile turned face down where it lies), then, for each kind of back, a single
 vanished piece with a single new hidden place ("the tile I put back went to
 c3", "my discard is the face-down one"). Into a pile it follows a piece to the
 pile. Where several pieces vanish at once into several places, it takes the
-action as the player saw it (its pieces named when the player saw them before
-or after) and replays it on a *particle*, a state consistent with the last view:
-a piece goes where the particle's copy of the action put it, unless chance
-took part in that step. It lets a piece go as soon as it may have moved unseen: its place is
+action as the player saw it (:func:`rulepack.agents.bots.seen_action`) and
+replays it on a *particle*, a state consistent with the last view: a piece goes
+where the particle's copy of the action put it, unless chance took part in that
+step. Where the action as seen names a piece the player did not see (another
+player's secret choice), the pieces it moved are *linked* to the places they
+went, in an order the player cannot tell (:meth:`Belief.links`), when every
+reading of it agrees on those places. It lets a piece go as soon as it may have moved unseen: its place is
 emptied or shown, its zone is shuffled, or, in a stack, row or pile, a hidden
 piece of its kind left that zone. So every place it claims is sure, given the
 views; what it cannot follow is left to chance in the determinizations.
@@ -75,6 +78,9 @@ class Belief:
 
     def __init__(self, seed: int = 0) -> None:
         self.places: dict[int, Place] = {}
+        #: pieces that went to these places, in an order the player cannot tell
+        #: (another player's secret choice: "keep a tile and put the other at c3")
+        self.linked: list[tuple[list[int], list[Place]]] = []
         self._last: tuple[Any, ...] | None = None
         self._backs: dict[int, str] = {}
         self._waiting: list[tuple[Any, ...]] = []
@@ -91,6 +97,7 @@ class Belief:
         waiting, self._waiting = self._waiting, []
         self._last = None
         self.places = {}
+        self.linked = []
         for args in waiting:
             self.observe(*args)
 
@@ -134,6 +141,7 @@ class Belief:
                     (label in sizes and not _same_prefix(label, last, now))
             if lost:
                 del self.places[pid]
+        self.linked = self._keep_links(last, now, shuffled, moved_unseen)
         # follow what went out of sight
         vanished = [pid for pid in was_visible if pid not in visible]
         new_places: list[Place] = [pl for pl in hidden if pl not in was_hidden]
@@ -144,6 +152,13 @@ class Belief:
                 self.places[pid] = place
                 vanished.remove(pid)
                 new_places.remove(place)
+            if vanished and _names_hidden(action[2]):
+                # a choice the player did not see: the pieces it may have moved
+                # are followed only as a group (or not at all)
+                link = self._link(action, vanished, hidden, piles)
+                if link is not None:
+                    self.linked.append(link)
+                vanished = []
         rest = []
         for pid in vanished:
             place = was_visible[pid]
@@ -186,6 +201,8 @@ class Belief:
         if st is None or st.terminal:
             return found
         choice, alt, values = action
+        if _names_hidden(values):     # a piece it did not see: see _link
+            return found
         try:
             matches = [a for a in st.legal_actions() if a.choice == choice and a.alt == alt
                        and _fits(a.values, values)]
@@ -211,13 +228,110 @@ class Belief:
                 taken.add(place)
         return found
 
+    def _link(self, action: tuple[Any, ...], pids: list[int], hidden: dict[Place, str],
+              piles: dict[tuple[str, str], int]) -> tuple[list[int], list[Place]] | None:
+        """``pids`` (pieces the player saw vanish in an action naming a piece it did
+        not see) and the places they went to, in an order the player cannot
+        tell, if every reading of the action on the particle sends exactly these
+        pieces to exactly these places (without chance); else ``None``."""
+        from rulepack.engine.actions import ChanceEvent
+        st = self._particle
+        if st is None or st.terminal:
+            return None
+        choice, alt, values = action
+        taken = set(self.places.values())
+        for _, places in self.linked:
+            taken.update(places)
+        outcome: list[Place] | None = None
+        try:
+            matches = [a for a in st.legal_actions() if a.choice == choice and a.alt == alt
+                       and _fits(a.values, values)]
+            if not matches:
+                return None
+            for a in matches:
+                after = st.clone()
+                start = len(after.history)
+                after._apply(a)
+                if any(isinstance(e, ChanceEvent) for e in after.history[start:]):
+                    return None
+                places = [_place_of(after, pid) for pid in pids]
+                if any(pl is None for pl in places):
+                    return None
+                reading = sorted(places, key=repr)       # type: ignore[arg-type]
+                if outcome is None:
+                    outcome = reading
+                elif reading != outcome:
+                    return None
+        except Exception:   # the particle cannot run on: nothing is linked
+            return None
+        assert outcome is not None
+        backs = Counter(self._backs.get(pid, "") for pid in pids)
+        for label, pos in outcome:
+            if pos is None:
+                if not any(n > 0 for (lab, _), n in piles.items() if lab == label):
+                    return None
+                continue
+            back = hidden.get((label, pos))
+            if back is None or (label, pos) in taken or backs[back] <= 0:
+                return None
+            backs[back] -= 1
+        return list(pids), list(outcome)
+
+    def _keep_links(self, last: tuple[Any, ...], now: tuple[Any, ...], shuffled: set[str],
+                    moved_unseen: "Counter[str]") -> list[tuple[list[int], list[Place]]]:
+        """The links that still hold: a linked piece shown at one of its link's
+        places leaves the link with that place (a link of one piece is followed);
+        a link whose piece shows up elsewhere, or one of whose places may have
+        changed unseen, is let go."""
+        visible, hidden, piles, sizes = now
+        was_piles = last[2]
+        kept = []
+        for pids, places in self.linked:
+            pids, places = list(pids), list(places)
+            broken = False
+            for pid in [q for q in pids if q in visible]:
+                at = visible[pid]
+                slot = at if at in places else (at[0], None) if (at[0], None) in places \
+                    else None
+                if slot is None:
+                    broken = True
+                    break
+                pids.remove(pid)
+                places.remove(slot)
+            for label, pos in places:
+                if broken:
+                    break
+                if label in shuffled and pos is not None:
+                    broken = True
+                elif pos is None:
+                    broken = any(n < was_piles.get((lab, b), 0) and moved_unseen.get(b, 0) > 0
+                                 for (lab, b), n in piles.items() if lab == label) or \
+                        not any(n > 0 for (lab, _), n in piles.items() if lab == label)
+                else:
+                    broken = (label, pos) not in hidden or \
+                        (label in sizes and not _same_prefix(label, last, now))
+            if broken or not pids:
+                continue
+            if len(pids) == 1:
+                self.places[pids[0]] = places[0]
+            else:
+                kept.append((pids, places))
+        return kept
+
+    def links(self) -> list[tuple[list[int], list[Place]]]:
+        """Groups of hidden pieces the player knows went to a group of places, in an
+        order it cannot tell: ``[(piece ids, places)]`` (the ``linked`` argument of
+        :func:`~rulepack.agents.determinize.determinize`)."""
+        return [(list(p), list(q)) for p, q in self.linked]
+
     def _rebuild(self, view: dict[str, Any]) -> None:
         """A new particle for this view, with every followed piece in its place."""
         if self._inst is None:
             return
         from rulepack.agents.determinize import determinize
         try:
-            self._particle = determinize(self._inst, view, self._rng, known=self.places)
+            self._particle = determinize(self._inst, view, self._rng, known=self.places,
+                                         linked=self.linked)
         except Exception:       # a view the rules cannot rebuild: no particle
             self._particle = None
 
@@ -263,6 +377,16 @@ def _same_prefix(label: str, last: tuple[Any, ...], now: tuple[Any, ...]) -> boo
                 (place in last[1]) != (place in now[1]):
             return False
     return True
+
+
+def _names_hidden(values: Any) -> bool:
+    """Whether an action as seen (:func:`rulepack.agents.bots.seen_action`) holds a
+    piece the player did not see."""
+    for v in values:
+        if type(v) is tuple and v:
+            if v[0] == "hidden" or (v[0] != "piece" and _names_hidden(v)):
+                return True
+    return False
 
 
 def _fits(values: tuple[Any, ...], seen: tuple[Any, ...]) -> bool:

@@ -373,11 +373,16 @@ def pieces_of(value: Any) -> list[Piece]:
 
 def seen_action(state: "State", action: Any, seat: int, before: set[int]) -> tuple[Any, ...]:
     """An action as ``seat`` saw it: ``(choice, alternative, values)`` with each piece
-    as ``("piece", id)`` if the seat saw it before (``before``) or after the action,
-    else ``("hidden", back)``; other values as they are (they are public)."""
+    as ``("piece", id)`` if the seat sees it after the action or, for the seat's own
+    action, saw it before (``before``: it chose it), else ``("hidden", back)``;
+    other values as they are (they are public). Another player's action reads
+    as the history shows it to the seat: a choice made among pieces everyone saw
+    but that ends out of sight ("keep a tile") is not told."""
+    own = getattr(action, "player", seat) == seat
+
     def mask(v: Any) -> Any:
         if type(v) is Piece:
-            if v.id in before or state.visible(v, seat):
+            if (own and v.id in before) or state.visible(v, seat):
                 return ("piece", v.id)
             return ("hidden", v.back)
         if isinstance(v, (list, tuple)):

@@ -38,7 +38,9 @@ Memory = dict[tuple[str, Any], int]
 
 def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                 memory: Memory | None = None, max_decisions: int = 100_000,
-                known: dict[int, tuple[str, Any]] | None = None) -> "State":
+                known: dict[int, tuple[str, Any]] | None = None,
+                linked: list[tuple[list[int], list[tuple[str, Any]]]] | None = None
+                ) -> "State":
     """A state of ``inst`` consistent with ``view`` (and with ``memory``).
 
     :param view: ``State.view(player)`` output for this instance.
@@ -48,6 +50,10 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     :param known: piece id → (zone label, position) of hidden pieces the player
         has followed (see :class:`~rulepack.agents.belief.Belief`); position
         ``None`` for a pile. They go there first, before ``memory``.
+    :param linked: ``[(piece ids, places)]``: pieces the player knows went to
+        these places in an order it cannot tell (see
+        :meth:`~rulepack.agents.belief.Belief.links`); they are dealt among those
+        places at random (each piece to a place of its back), before the others.
     :raises RulesetRuntimeError: the view does not fit the instance.
     """
     from rulepack.engine.state import State
@@ -144,6 +150,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
             in_pile.setdefault(label, []).append(pid)
         else:
             memory[(label, pos)] = pid
+    holes = _deal_links(inst, labels, holes, linked or [], pool, zones, rng)
     for zi, pos, kind in holes:
         label = inst.zones[zi].label
         remembered = memory.get((label, pos))
@@ -227,6 +234,38 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     if not st.terminal and flow.get("pending"):
         st._run(st.pc)
     return st
+
+
+def _deal_links(inst: "Instance", labels: dict[str, int], holes: list[tuple[int, Any, str]],
+                linked: list[tuple[list[int], list[tuple[str, Any]]]],
+                pool: dict[str, list[Piece]], zones: list[list[Any]],
+                rng: Rng) -> list[tuple[int, Any, str]]:
+    """Deal each link's pieces among its places (in place); returns the holes left.
+    A link that no longer fits the holes and the unseen pieces is skipped."""
+    left = list(holes)
+    for pids, places in linked:
+        pieces = [p for p in (inst.pieces[pid] for pid in pids)
+                  if p in pool.get(p.back, ())]
+        spots = []
+        free = list(left)
+        for label, pos in places:
+            zi = labels.get(label)
+            spot = next((h for h in free if h[0] == zi and h[1] == pos), None)
+            if spot is None:
+                break
+            free.remove(spot)
+            spots.append(spot)
+        if len(pieces) != len(pids) or len(spots) != len(places) or \
+                sorted(p.back for p in pieces) != sorted(h[2] for h in spots):
+            continue
+        for back in {h[2] for h in spots}:
+            mine = [p for p in pieces if p.back == back]
+            rng.shuffle(mine)
+            for (zi, pos, _), piece in zip([h for h in spots if h[2] == back], mine):
+                pool[back].remove(piece)
+                _put(zones, zi, pos, piece)
+        left = free
+    return left
 
 
 class _Secret:
@@ -329,20 +368,29 @@ class Sampler:
     piece of the same back. (A variable holding a hidden piece keeps the
     piece :func:`determinize` guessed for it, as good a guess as any.)
 
-    :param inst, view, rng, memory, known: as for :func:`determinize`.
+    Linked pieces (``linked``) are dealt anew among their link's places only.
+
+    :param inst, view, rng, memory, known, linked: as for :func:`determinize`.
     """
 
     def __init__(self, inst: "Instance", view: dict[str, Any], rng: Rng,
                  memory: Memory | None = None,
-                 known: dict[int, tuple[str, Any]] | None = None) -> None:
-        self.base = determinize(inst, view, rng, memory, known=known)
+                 known: dict[int, tuple[str, Any]] | None = None,
+                 linked: list[tuple[list[int], list[tuple[str, Any]]]] | None = None
+                 ) -> None:
+        self.base = determinize(inst, view, rng, memory, known=known, linked=linked)
         assert self.base.knowledge is not None
         sure = self.base.knowledge[1]
-        groups: dict[str, list[tuple[int, int]]] = {}
+        # a link determinize could not deal (it no longer fits) is not kept apart
+        base = self.base
+        link_of = {pid: k for k, (pids, places) in enumerate(linked or [])
+                   if sorted(map(repr, (_where(base, pid) for pid in pids))) ==
+                   sorted(map(repr, places)) for pid in pids}
+        groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
         for zi, zone in enumerate(self.base.zones):
             for pos, p in enumerate(zone):
                 if p is not None and p.id not in sure:
-                    groups.setdefault(p.back, []).append((zi, pos))
+                    groups.setdefault((p.back, link_of.get(p.id, -1)), []).append((zi, pos))
         self.groups = [g for g in groups.values() if len(g) > 1]
         self.piles = {zi for g in self.groups for zi, _ in g
                       if inst.zones[zi].kind == "pile"}
@@ -364,6 +412,16 @@ class Sampler:
         if self.grids:
             st._slots = None
         return st
+
+
+def _where(st: "State", pid: int) -> tuple[str, Any]:
+    """(zone label, position) of a piece; position ``None`` in a pile."""
+    zi = st.loc[pid]
+    info = st.inst.zones[zi]
+    if info.kind == "pile":
+        return (info.label, None)
+    return (info.label, next(pos for pos, p in enumerate(st.zones[zi])
+                             if p is not None and p.id == pid))
 
 
 def _piece_id(p: Piece) -> int:

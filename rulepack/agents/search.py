@@ -160,6 +160,10 @@ class Node:
         self.keys: dict[int, tuple[Any, Any]] | None = None
 
 
+#: Marks an outcome keyed by how the searcher reads another player's action after it.
+_AFTER = object()
+
+
 def exact_key(st: "State", action: Any, player: int) -> Any:
     """Key an action by itself (perfect information, or a single determinization)."""
     return action
@@ -402,10 +406,20 @@ class Search:
                     path.append((best, mover))
                 start = watch(st)
                 st._apply(action)
-                seen_now = observe(st, start, viewer)
-                outcomes = best.outcomes
+                seen_now: Any = observe(st, start, viewer)
+                holder = best
+                if mover != viewer and key is not exact_key:
+                    # another player's choice among pieces the searcher saw, that
+                    # ends out of its sight ("keep a tile"): what follows is keyed
+                    # by the action as the searcher reads it afterwards, so the
+                    # searcher's later nodes do not know which piece was chosen
+                    after = key(st, action, viewer)
+                    if after != keys[best_i]:
+                        holder = known
+                        seen_now = (_AFTER, after, seen_now)
+                outcomes = holder.outcomes
                 if outcomes is None:
-                    outcomes = best.outcomes = {}
+                    outcomes = holder.outcomes = {}
                 nxt = outcomes.get(seen_now)
                 if nxt is None:
                     nxt = outcomes[seen_now] = Node()

@@ -61,7 +61,8 @@ class SearchAgent:
         raise NotImplementedError
 
     def sampler(self, decision: Any, view: dict[str, Any]) -> Sampler:
-        return Sampler(decision.instance, view, self.rng, known=self.belief.known(view))
+        return Sampler(decision.instance, view, self.rng, known=self.belief.known(view),
+                       linked=self.belief.links())
 
 
 def votes_of(root: Node, player: int, ref: Any) -> dict[str, float]:
