@@ -442,9 +442,52 @@ def type_kind(value: Any) -> str:
     return next(iter(kind.basic)) if kind is not None and len(kind.basic) == 1 else "word"
 
 
+#: rulesets whose check passed: ``id(ir)`` → (the IR, the signatures it passed
+#: with); an instance with the same IR and signature passes without a walk
+_PASSED: dict[int, tuple[dict[str, Any], set[Any]]] = {}
+
+
+def _signature(inst: "Instance") -> Any:
+    """All the check reads of an instance besides its IR: each global's kind, the
+    kind of each constant's, option's, symbol's and pattern's value, each zone
+    family's keys (not its players), the pieces' attributes and the file. Two
+    instances of one ruleset (two player counts, say) with equal signatures get
+    the same verdict."""
+    sig: list[tuple[Any, ...]] = []
+    for name, g in sorted(inst.globals.items()):
+        if g.kind in ("const", "option", "symbol", "pattern"):
+            sig.append((name, g.kind, of_value(g.value)))
+        elif g.kind == "zone_family" and isinstance(g.value, dict):
+            per_player = g.value.get("per") == "player"
+            zones = g.value.get("zones")
+            keys = tuple(zones) if isinstance(zones, dict) and not per_player else None
+            sig.append((name, g.kind, per_player, keys))
+        else:
+            sig.append((name, g.kind))
+    return (tuple(sig), frozenset(inst.attributes), inst.file)
+
+
 def check_kinds(inst: "Instance") -> None:
     """Check the kinds of values in a compiled instance (see the module's docstring).
+    A second instance of the same ruleset whose constants, options and zone
+    families have the kinds the first one's had is not walked again (the walk
+    would find what it found: nothing).
 
     :raises SemanticError: a value of the wrong kind, located at the expression.
     """
+    ir = inst.ir
+    try:
+        sig = _signature(inst)
+        hash(sig)
+    except TypeError:          # a value of no hashable kind: check, remember nothing
+        KindChecker(inst).check()
+        return
+    seen = _PASSED.get(id(ir))
+    if seen is not None and seen[0] is ir and sig in seen[1]:
+        return
     KindChecker(inst).check()
+    if seen is None or seen[0] is not ir:
+        if len(_PASSED) >= 64:
+            _PASSED.clear()
+        seen = _PASSED[id(ir)] = (ir, set())
+    seen[1].add(sig)
