@@ -330,18 +330,14 @@ def play_out(state: "State", agents: list[Any],
         of the history before it (a game record, for instance).
     """
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
-    if not observers and on_action is None and after_action is None:
-        # nobody watches: the same game, without the bookkeeping (simulations)
-        while not state.is_terminal():
-            player = state.current_player
-            index = agents[player].choose(Decision(state, player))
-            state._apply(state.legal_actions()[index])
-        return state
+    watched = bool(observers) or on_action is not None or after_action is not None
     while not state.is_terminal():
         player = state.current_player
-        decision = Decision(state, player)
-        index = agents[player].choose(decision)
+        index = agents[player].choose(Decision(state, player))
         action = state.legal_actions()[index]
+        if not watched:          # nobody watches (simulations): no bookkeeping
+            state._apply(action)
+            continue
         if on_action is not None:
             on_action(state, player, action)
         start = len(state.history)

@@ -865,12 +865,13 @@ class SourceGen:
         if not hoist:
             return hoist
         names = hoist[hoist.index("(") + 1:hoist.index(")")].rstrip(",").split(", ")
-        out = hoist
-        for h in names:
-            for key, j in self._flaggable.pop(h, {}).items():
-                test = f"type({h}) is int" + (f" and {h} != 0" if key == "nonzero" else "")
-                out += f"for {j} in (({test}),) "
-        return out
+        return hoist + "".join(f"for {j} in (({test}),) " for h in names
+                               for j, test in self._flag_tests(h))
+
+    def _flag_tests(self, local: str) -> list[tuple[str, str]]:
+        """The flags handed out for ``local`` (forgotten now), each with its test."""
+        return [(j, f"type({local}) is int" + (f" and {local} != 0" if key == "nonzero" else ""))
+                for key, j in self._flaggable.pop(local, {}).items()]
 
     def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         name = node["bind"]
@@ -938,12 +939,8 @@ class SourceGen:
         _, inner_py = self._hoisted([node["where"]], scope, py, (name,))
         reads = [f"    {local} = V[{n!r}]" for n, local in inner_py.items() if n not in py]
         cond = self.condition(node["where"], self._candidate(scope, name), {**inner_py, name: x})
-        for n, local in inner_py.items():
-            if n not in py:
-                for key, j in self._flaggable.pop(local, {}).items():
-                    test = f"type({local}) is int" + (f" and {local} != 0"
-                                                      if key == "nonzero" else "")
-                    reads.append(f"    {j} = {test}")
+        reads += [f"    {j} = {test}" for n, local in inner_py.items() if n not in py
+                  for j, test in self._flag_tests(local)]
         # a local function with the condition inline (ops.maximal_run, unrolled)
         fn = self._local("R")
         params = ", ".join(["start", "d"] + list(dict.fromkeys(py.values())))

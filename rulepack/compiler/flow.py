@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
-from rulepack.ir import names_in
+from rulepack.ir import names_in, nodes as ir_nodes
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment
 from rulepack.engine import dice
@@ -580,7 +580,8 @@ class FlowCompiler:
             names = [n for p in alt_ir["params"] for n in _bind_names(p["bind"])]
             body_scope = scope.with_locals(*[n for n in names if n not in scope.locals])
             body_scope.in_action += 1
-            changed = _set_names(alt_ir.get("body") or [])
+            changed = {n["name"] for n in ir_nodes(alt_ir.get("body") or [])
+                       if n.get("k") == "set"}
             for p in alt_ir["params"]:
                 if isinstance(p["bind"], str) and p["bind"] not in changed:
                     # a parameter's value is one of its source's elements
@@ -794,18 +795,3 @@ def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None]
     def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
         return _bind_lines(bind, binder, g.expr(value), g), False
     return src
-
-
-def _set_names(node: Any) -> set[str]:
-    """The names that ``set`` statements in ``node`` (statements, nested) assign."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, dict):
-            if n.get("k") == "set":
-                out.add(n["name"])
-            stack.extend(n.values())
-        elif isinstance(n, list):
-            stack.extend(n)
-    return out

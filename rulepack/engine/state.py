@@ -206,13 +206,9 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             action = matches[0]
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        history = self.history
-        start = history._n
-        if self.rng.explicit:
-            self._take(action)      # stops at the chance nodes that follow
-        else:
-            self._apply(action)
-        return history._items[start:history._n]
+        start = len(self.history)
+        self._take(action)
+        return self.history.since(start)
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
