@@ -44,7 +44,7 @@ import rulepack
 
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.actions import Action
-from rulepack.engine.chance import CHANCE, uniform
+from rulepack.engine.chance import CHANCE
 from rulepack.engine.observe import game_type, tensor_layout
 from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import TERMINAL, State
@@ -289,11 +289,7 @@ class RulepackState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         rp = self._rp
-        st = rp.state or rp.get()
-        node = st.rng.node
-        if node is not None and node.weights is None:
-            return uniform(len(node.options))[:]      # State.chance_outcomes, inline
-        return st.chance_outcomes()
+        return (rp.state or rp.get()).chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         rp = self._rp
