@@ -404,7 +404,7 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
     report: dict[str, Any] = {
         "python": platform.python_version(), "implementation": platform.python_implementation(),
         "seconds": args.seconds, "rounds": args.rounds, "games": args.games, "seed": args.seed,
-        "references": {}, "skipped": {}}
+        "references": {}, "skipped": {}, "patterns": patterns_status()}
     reference_dir = Path(args.reference_dir)
     for name, ruleset, players, module_name, target in REFERENCES:
         if name not in args.only and not (name == "multzo" and "packkub" in args.only):
@@ -472,6 +472,13 @@ def contender_line(label: str, row: dict[str, Any]) -> str:
             f"{row['decisions_per_game']:9.1f} decisions/game")
 
 
+def patterns_status() -> str:
+    """Whether rulepack's pattern searches run compiled (mypyc) or as Python."""
+    import rulepack.patterns.match  # noqa: F401  (the package decides on import)
+    from rulepack.patterns.native import describe
+    return describe()
+
+
 def print_report(report: dict[str, Any], multzo_ref: dict[str, Any] | None) -> None:
     print(f"rulepack beside hand-written programs: {report['implementation']} {report['python']}, "
           "one core; median of "
@@ -479,6 +486,7 @@ def print_report(report: dict[str, Any], multzo_ref: dict[str, Any] | None) -> N
           + (f"{report['games']} games" if report["games"] else
              f"{report['seconds'] / report['rounds']:.2f} s")
           + " per contender")
+    print(f"pattern searches: {report.get('patterns', 'unknown')}")
     for name, row in report["references"].items():
         print(f"\n{row['game']}, {row['players']} players "
               f"(target: rulepack/reference ≥ {row['target']})")
