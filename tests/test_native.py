@@ -88,3 +88,17 @@ def test_an_edited_source_is_used_instead_of_its_stale_build(tmp_path):
     compiled, *rest = run_probe(tmp_path)
     assert compiled == "False"
     assert "sweep.py" in " ".join(rest[:-1]) and rest[-1] == str(sweep)
+
+
+def test_version_tells_whether_the_searches_run_compiled():
+    """``rulepack --version`` says whether the pattern searches run compiled, as
+    :func:`native.compiled` finds them in the same process."""
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main
+    done = CliRunner().invoke(main, ["--version"])
+    assert done.exit_code == 0
+    lines = done.output.splitlines()
+    assert lines[0] == f"rulepack, version {rulepack.__version__}"
+    assert lines[1] == "pattern searches: " + native.describe()
+    assert ("compiled (mypyc)" in lines[1]) == native.compiled()

@@ -106,8 +106,19 @@ def max_decisions_flag(f: Any) -> Any:
                         help="Stop a game with an error after this many decisions.")(f)
 
 
+def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the version, and whether the pattern searches run compiled."""
+    if not value or ctx.resilient_parsing:
+        return
+    import rulepack.patterns.match  # noqa: F401  (the package decides on import)
+    from rulepack.patterns.native import describe
+    click.echo(f"rulepack, version {__version__}\npattern searches: {describe()}")
+    ctx.exit()
+
+
 @click.group(context_settings=CONTEXT)
-@click.version_option(__version__, prog_name="rulepack")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=print_version, help="Show the version and exit.")
 def main() -> None:
     """Play, check and simulate tabletop games written as rulesets.
 
