@@ -23,7 +23,7 @@ from rulepack.agents.determinize import Sampler, determinize
 from rulepack.agents.search import SearchOptions
 from rulepack.agents.strong import MCTSAgent
 from rulepack.cli.main import main
-from rulepack.engine.actions import ChanceEvent
+from rulepack.engine.actions import ChanceEvent, Reveal
 from rulepack.engine.rng import Rng
 from rulepack.errors import RulepackError
 
@@ -231,7 +231,7 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
     there still if it truly has not moved since (in steps without chance: a step
     that shuffles may move a piece away and back)."""
     g = bundled(name)
-    checked = followed = linked = 0
+    checked = followed = linked = passing = 0
     for seed in range(2):
         state = g.new_game(players, seed, options=options)
         rng = random.Random(seed)
@@ -281,6 +281,14 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
                 elif not chance:
                     for pid in visible_before[q]:
                         seen[q].setdefault(pid, _place(state, pid))
+                    # shown in passing (turned up and down again within the step)
+                    # at a place where it still lies
+                    for e in events:
+                        if isinstance(e, Reveal):
+                            for piece, pos in zip(e.pieces, e.places):
+                                if pos is not None and _place(state, piece.id) == (e.zone, pos):
+                                    seen[q][piece.id] = (e.zone, pos)
+                                    passing += 1
                 look(q)
                 view = state.view(q)
                 known = beliefs[q].known()
@@ -305,6 +313,8 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
     assert checked >= 20
     if name in ("mismemory", "multzo"):
         assert followed > 0
+    if name == "mismemory":
+        assert passing > 0     # a second tile flipped and turned back in the same step
     if name == "mismemory" and not options.get("blind"):
         assert linked > 0      # another player's kept pair: the tile put back is linked
 
@@ -364,3 +374,40 @@ def test_the_belief_follows_a_tile_put_back(blind):
     assert len(where) == 2
     st = determinize(state.inst, state.view(1), Rng(0), known=actor.known())
     assert _place(st, three.id) == _place(state, three.id)
+
+
+def test_the_belief_follows_tiles_shown_in_passing():
+    """Mismemory: a second tile that makes no pair is turned back in the same step,
+    so no view shows it face up; both players follow it (and the first tile)
+    from the step's reveals. Later player 2 keeps one of a pair and puts the
+    other at b2: player 1 links the two tiles to b2 and player 2's pile; when
+    b2 is flipped and turned back in passing, the link resolves: the tile shown
+    is followed at b2, the other into player 2's pile."""
+    state = position(2, board={"b2": "3 of suns", "d4": "4 of suns", "a1": "2 of moons",
+                               "a2": "5 of arms"}, current=0)
+    beliefs = [Belief(), Belief()]
+    for seat, belief in enumerate(beliefs):
+        belief.bind(state.inst)
+        belief.observe(state.view(seat))
+    observers = [(seat, _Feed(b)) for seat, b in enumerate(beliefs)]
+
+    def play(*texts):
+        for text in texts:
+            action = next(a for a in state.legal_actions() if a.text == text)
+            start = len(state.history)
+            before = seen_before(state, action, observers)
+            state._apply(action)
+            notify(observers, state, start, before)
+
+    names = {p.name: p.id for p in state.inst.pieces}
+    play("flip the tile at a1", "flip the tile at a2")        # no pair: both back
+    for b in beliefs:
+        for name in ("2 of moons", "5 of arms"):
+            assert b.known()[names[name]] == _place(state, names[name])
+    play("flip the tile at b2", "flip the tile at d4",
+         "keep 4 of suns and put the other face down at b2")
+    assert names["3 of suns"] not in beliefs[0].known() and beliefs[0].links()
+    play("flip the tile at a1", "flip the tile at b2")         # 3 of suns, shown in passing
+    assert beliefs[0].links() == []
+    assert beliefs[0].known()[names["3 of suns"]] == _place(state, names["3 of suns"])
+    assert beliefs[0].known()[names["4 of suns"]] == _place(state, names["4 of suns"])

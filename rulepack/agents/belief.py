@@ -147,11 +147,20 @@ class Belief:
         new_places: list[Place] = [pl for pl in hidden if pl not in was_hidden]
         for (label, back), n in piles.items():
             new_places.extend([(label, None)] * max(0, n - was_piles.get((label, back), 0)))
-        if vanished and action is not None and not shuffled:
-            for pid, place in self._replay(action, vanished, hidden, piles).items():
+        # pieces shown and hidden again within the step ("flip the tile at c5",
+        # no pair: both turned back): followed by the replay too
+        shown = [(r["zone"], pos, pid) for r in reveals or [] if not r.get("shuffled")
+                 for pos, pid in r.get("places", ())]
+        passing = [pid for _, _, pid in shown if pid not in visible and pid not in was_visible]
+        if (vanished or passing) and action is not None and not shuffled:
+            for pid, place in self._replay(action, vanished + passing, hidden, piles,
+                                           shown, was_hidden).items():
                 self.places[pid] = place
-                vanished.remove(pid)
-                new_places.remove(place)
+                if pid in vanished:
+                    vanished.remove(pid)
+                if place in new_places:
+                    new_places.remove(place)
+            self._settle_links()
             if vanished and _names_hidden(action[2]):
                 # a choice the player did not see: the pieces it may have moved
                 # are followed only as a group (or not at all)
@@ -191,11 +200,16 @@ class Belief:
         return str(entry["kind"])
 
     def _replay(self, action: tuple[Any, ...], pids: list[int], hidden: dict[Place, str],
-                piles: dict[tuple[str, str], int]) -> dict[int, Place]:
+                piles: dict[tuple[str, str], int],
+                shown: list[tuple[str, Any, int]] | None = None,
+                was_hidden: dict[Place, str] | None = None) -> dict[int, Place]:
         """Where ``pids`` went, by the particle's copy of ``action`` (none if the
         action is not the particle's one legal action that reads so, or chance
-        took part)."""
-        from rulepack.engine.actions import ChanceEvent
+        took part). ``shown``: the pieces the step showed, ``(zone, position,
+        piece id)``; a piece shown at a place that was hidden before the step is
+        put there in the particle first, and the replay counts only if it shows
+        exactly these pieces at these places."""
+        from rulepack.engine.actions import ChanceEvent, Reveal
         st = self._particle
         found: dict[int, Place] = {}
         if st is None or st.terminal:
@@ -204,6 +218,10 @@ class Belief:
         if _names_hidden(values):     # a piece it did not see: see _link
             return found
         try:
+            if shown:
+                st = _with_shown(st, shown, was_hidden or {})
+                if st is None:
+                    return found
             matches = [a for a in st.legal_actions() if a.choice == choice and a.alt == alt
                        and _fits(a.values, values)]
             if len(matches) != 1:
@@ -213,8 +231,13 @@ class Belief:
             after._apply(matches[0])
         except Exception:   # the particle cannot run on: nothing is followed through it
             return found
-        if any(isinstance(e, ChanceEvent) for e in after.history[start:]):
+        events = after.history[start:]
+        if any(isinstance(e, ChanceEvent) for e in events):
             return found
+        if shown is not None and sorted(map(repr, shown)) != sorted(map(repr, (
+                (e.zone, pos, p.id) for e in events if isinstance(e, Reveal)
+                for p, pos in zip(e.pieces, e.places)))):
+            return found        # the particle's step shows other pieces than the true one
         taken = set(self.places.values())
         for pid in pids:
             place = _place_of(after, pid)
@@ -318,6 +341,28 @@ class Belief:
                 kept.append((pids, places))
         return kept
 
+    def _settle_links(self) -> None:
+        """A followed piece of a link, at one of the link's places, leaves it with
+        that place (the last piece left is followed); a link one of whose pieces
+        is followed elsewhere is let go."""
+        kept = []
+        for pids, places in self.linked:
+            pids, places = list(pids), list(places)
+            broken = False
+            for pid in [q for q in pids if q in self.places]:
+                if self.places[pid] not in places:
+                    broken = True
+                    break
+                pids.remove(pid)
+                places.remove(self.places[pid])
+            if broken or not pids:
+                continue
+            if len(pids) == 1:
+                self.places[pids[0]] = places[0]
+            else:
+                kept.append((pids, places))
+        self.linked = kept
+
     def links(self) -> list[tuple[list[int], list[Place]]]:
         """Groups of hidden pieces the player knows went to a group of places, in an
         order it cannot tell: ``[(piece ids, places)]`` (the ``linked`` argument of
@@ -407,6 +452,42 @@ def _fits(values: tuple[Any, ...], seen: tuple[Any, ...]) -> bool:
         elif v != s:
             return False
     return True
+
+
+def _with_shown(st: "State", shown: list[tuple[str, Any, int]],
+                was_hidden: dict[Place, str]) -> "State | None":
+    """A copy of ``st`` in which each piece shown at a place that was hidden is
+    there (swapped with the piece of its back the copy had there), or ``None``
+    if some piece cannot be put so."""
+    out = st.clone()
+    labels = {z.label: z.index for z in st.inst.zones}
+    moved = False
+    for label, pos, pid in shown:
+        if pos is None or (label, pos) not in was_hidden:
+            continue
+        piece = st.inst.pieces[pid]
+        zi = labels.get(label)
+        if zi is None or out.inst.zones[zi].kind == "pile":
+            return None
+        other = out.zones[zi][pos]
+        if other is None or other.back != piece.back:
+            return None
+        if other is piece:
+            continue
+        zj = out.loc[pid]
+        home = out._writable(zj)
+        at = home.index(piece)
+        here = out._writable(zi)
+        home[at], here[pos] = other, piece
+        out.loc[pid], out.loc[other.id] = zi, zj
+        out.face[pid], out.face[other.id] = out.face[other.id], out.face[pid]
+        if out.inst.zones[zj].kind == "pile":
+            home.sort(key=lambda p: p.id)
+        moved = True
+    if moved:
+        out._slots = None
+        out._legal = None
+    return out
 
 
 def _place_of(st: "State", pid: int) -> Place | None:
