@@ -354,10 +354,22 @@ class Search:
             else:
                 keys = [key(st, a, viewer) for a in legal]
             split = known is not node
-            fresh = [i for i, k in enumerate(keys) if k not in children]
-            if fresh:
+            # each key is looked up once (hashing an action is not free): equal
+            # keys share one child, so a child stands for its key from here on
+            kids = [children.get(k) for k in keys]
+            if None in kids:
+                fresh = [i for i, child in enumerate(kids) if child is None]
                 i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
-                for tree in ((children, known.children) if split else (children,)):
+                for child in kids:
+                    if child is not None:
+                        child.avail += 1
+                child = children.get(keys[i])      # None, unless an equal key came first
+                if child is None:
+                    child = children[keys[i]] = Node(legal[i])
+                    child.avail = 1
+                path.append((child, mover))
+                if split:
+                    tree = known.children
                     for k in keys:
                         child = tree.get(k)
                         if child is not None:
@@ -373,14 +385,14 @@ class Search:
             best_value = -1.0
             seen = set()
             own = known.children
-            for i, k in enumerate(keys):
-                if k in seen:
+            for i, child in enumerate(kids):
+                if child in seen:
                     continue
-                seen.add(k)
-                child = children[k]
+                seen.add(child)
                 child.avail += 1
                 visits = child.visits
                 if split:
+                    k = keys[i]
                     mine = own.get(k)
                     if mine is None:
                         mine = own[k] = Node(legal[i])
@@ -395,7 +407,7 @@ class Search:
                     best, best_value, best_i = child, value, i
             assert best is not None
             # among actions sharing the key, any one (they look alike to the searcher)
-            same = [i for i, k in enumerate(keys) if k == keys[best_i]] if \
+            same = [i for i, child in enumerate(kids) if child is best] if \
                 len(seen) < len(keys) else [best_i]
             action = legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]]
             path.append((best, mover))
