@@ -6,6 +6,7 @@ From the repository root::
     .venv/bin/python benchmarks/bot_strength.py --games 200 --jobs 2        # everything
     .venv/bin/python benchmarks/bot_strength.py --only tictactoe,connect4   # some matches
     .venv/bin/python benchmarks/bot_strength.py --speed                     # speed only
+    .venv/bin/python benchmarks/bot_strength.py --speed --only multzo       # one ruleset
     .venv/bin/python benchmarks/bot_strength.py --games 20 --json > strength.json
 
 **Matches.** Each is ``rulepack simulate RULESET --rotate`` with the agents
@@ -179,14 +180,17 @@ def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) ->
 
 
 def speed(iterations: int, reference_dir: Path, rounds: int = 3,
-          profile: bool = False) -> list[dict[str, Any]]:
+          profile: bool = False, only: list[str] | None = None) -> list[dict[str, Any]]:
     """The speed table. Each search runs ``rounds`` times from its position (the
     same work each time) and the fastest run counts; for Multzo the runs take
     turns with as many rounds of the reference, whose fastest round counts (the
     machine's load then weighs on both alike). ``profile``: also the share of
-    the search's time spent in the engine (``legal_actions`` and ``_apply``)."""
+    the search's time spent in the engine (``legal_actions`` and ``_apply``).
+    ``only``: these rulesets of :data:`SPEED` alone."""
     rows = []
     for name, players, options in SPEED:
+        if only is not None and name not in only:
+            continue
         game = rulepack.load(name)
         state = mid_game(game, players, options)
         p = state.current_player
@@ -273,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per match")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", help="comma-separated match names: " + ", ".join(MATCHES))
+    parser.add_argument("--only", help="comma-separated match names: " + ", ".join(MATCHES)
+                        + "; with --speed, ruleset names")
     parser.add_argument("--speed", action="store_true", help="only the speed table")
     parser.add_argument("--iterations", type=int, default=1000,
                         help="iterations of the speed table")
@@ -297,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{'met' if row['met'] else 'NOT met'} ({row['seconds']:.0f} s)", flush=True)
     if args.speed or not args.only:
         report["speed"] = speed(args.iterations, Path(args.reference_dir), args.rounds,
-                                args.profile)
+                                args.profile, args.only.split(",") if args.only else None)
         if not args.json:
             for r in report["speed"]:
                 extra = ""
