@@ -6,7 +6,13 @@ From the repository root::
     .venv/bin/python benchmarks/bot_strength.py --games 200 --jobs 2        # everything
     .venv/bin/python benchmarks/bot_strength.py --only tictactoe,connect4   # some matches
     .venv/bin/python benchmarks/bot_strength.py --speed                     # speed only
+    .venv/bin/python benchmarks/bot_strength.py --speed --only multzo       # one ruleset
     .venv/bin/python benchmarks/bot_strength.py --games 20 --json > strength.json
+    .venv/bin/python benchmarks/bot_strength.py --only packkub --games 200 --log packkub.jsonl
+
+With ``--log FILE`` each finished game is appended to ``FILE``, and a run given
+the same file plays only the games of that match and seed it does not hold
+yet: a long match stopped part-way is resumed, with the result of one run.
 
 **Matches.** Each is ``rulepack simulate RULESET --rotate`` with the agents
 below (game ``i`` seats the ``k``-th agent in seat ``(k + i) mod players``), so
@@ -47,11 +53,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import rulepack  # noqa: E402
-from rulepack.analysis.runner import lineup  # noqa: E402
+from rulepack.analysis.backends import run  # noqa: E402
+from rulepack.analysis.runner import Backend, lineup  # noqa: E402
 from rulepack.analysis.stats import wilson_interval  # noqa: E402
 from rulepack.agents.bots import Decision, play_out  # noqa: E402
 from rulepack.cli.session import make_agents  # noqa: E402
-from rulepack.cli.simulate import game_seed, simulate  # noqa: E402
+from rulepack.cli.simulate import GameRecord, SimulationTask, game_seed  # noqa: E402
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS  # noqa: E402
 
 
 def above(rate: float) -> Callable[[dict[str, Any]], bool]:
@@ -91,15 +99,38 @@ MATCHES: dict[str, tuple[str, dict[str, Any], list[str], str, Any]] = {
 }
 
 
-def run_match(name: str, games: int, jobs: int, seed: int) -> dict[str, Any]:
+def run_match(name: str, games: int, jobs: int, seed: int,
+              log: Path | None = None) -> dict[str, Any]:
+    """Play match ``name`` (``games`` games of ``seed``, in ``jobs`` processes).
+
+    :param log: a file of finished games, one JSON line each (``match``, ``seed``,
+        ``index``, ``winners`` — seats —, ``draw``), appended as games finish; the
+        games it already holds for this match and seed are not played again, so
+        a run stopped part-way is resumed, and its result is that of one run.
+    """
     ruleset, options, agents, target, check = MATCHES[name]
     game = rulepack.load(ruleset)
     started = time.perf_counter()
+    done = read_log(log, name, seed) if log is not None else {}
+    results = {i: r for i, r in done.items() if i < games}
+
+    def finished(index: int, record: Any) -> None:
+        entry = {"match": name, "seed": seed, "index": index,
+                 "winners": list(record.winners), "draw": record.draw}
+        results[index] = entry
+        if log is not None:
+            with open(log, "a") as out:
+                out.write(json.dumps(entry) + "\n")
+
+    todo = [i for i in range(games) if i not in results]
     if "hold" in agents:
-        summary = hold_match(game, games, agents, options, seed)
-    else:
-        summary = simulate(game, games, agents, seed=seed, options=options or None,
-                           rotate=True, jobs=jobs)
+        for i in todo:
+            finished(i, hold_game(game, i, agents, options, seed))
+    elif todo:
+        task = SimulationTask(seed, tuple(agents), options or None, DEFAULT_MAX_DECISIONS,
+                              True)
+        run(game, task, todo, Backend(jobs=jobs), finished)
+    summary = tally([results[i] for i in range(games)], agents)
     first = summary["agents"][0]
     if name == "packkub-hold":
         ok = first["wins"] >= summary["agents"][1]["wins"]
@@ -111,10 +142,41 @@ def run_match(name: str, games: int, jobs: int, seed: int) -> dict[str, Any]:
         ok = check(first)
     return {"match": name, "ruleset": ruleset, "options": options, "agents": agents,
             "games": games, "target": target, "met": bool(ok),
-            "results": [{k: a[k] for k in ("name", "wins", "win_rate", "win_rate_ci95")}
-                        for a in summary["agents"]],
-            "draws": summary["draws"], "seconds": time.perf_counter() - started,
+            "results": summary["agents"], "draws": summary["draws"],
+            "seconds": time.perf_counter() - started, "resumed": len(done),
             "command": command(ruleset, options, agents, games, seed)}
+
+
+def read_log(log: Path, name: str, seed: int) -> dict[int, dict[str, Any]]:
+    """The games of match ``name`` and ``seed`` that ``log`` holds, by index
+    (none if the file does not exist); lines of other matches or seeds are skipped."""
+    if not log.exists():
+        return {}
+    out = {}
+    for line in log.read_text().splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            if entry["match"] == name and entry["seed"] == seed:
+                out[int(entry["index"])] = entry
+    return out
+
+
+def tally(results: list[dict[str, Any]], agents: list[str]) -> dict[str, Any]:
+    """Each agent's wins (a shared win counts for each winner), win rate and 95%
+    Wilson interval, and the draws, of games seated as ``simulate --rotate`` seats
+    them (``results``: log entries, see :func:`run_match`)."""
+    players = len(agents)
+    games = len(results)
+    wins = [0] * players
+    for r in results:
+        for w in r["winners"]:
+            wins[(w - r["index"]) % players] += 1    # the entry in seat w that game
+    out = []
+    for k, name in enumerate(agents):
+        lo, hi = wilson_interval(wins[k], games)
+        out.append({"name": name, "wins": wins[k], "win_rate": wins[k] / max(games, 1),
+                    "win_rate_ci95": [lo, hi]})
+    return {"agents": out, "draws": sum(bool(r["draw"]) for r in results)}
 
 
 def command(ruleset: str, options: dict[str, Any], agents: list[str], games: int,
@@ -125,35 +187,25 @@ def command(ruleset: str, options: dict[str, Any], agents: list[str], games: int
             f"{opts} {seats}").replace("  ", " ")
 
 
-def hold_match(game: Any, games: int, agents: list[str], options: dict[str, Any],
-               seed: int) -> dict[str, Any]:
-    """The scripted hold player against a registered agent, seated as ``simulate
-    --rotate`` seats them (one process)."""
+def hold_game(game: Any, index: int, agents: list[str], options: dict[str, Any],
+              seed: int) -> GameRecord:
+    """Game ``index`` of the scripted hold player against a registered agent,
+    seated as ``simulate --rotate`` seats them."""
     from packkub_strategies import HoldAgent
 
     from rulepack.agents.bots import agent_seed
     players = len(agents)
-    wins = [0] * players
-    draws = 0
-    for i in range(games):
-        s = game_seed(seed, i)
-        seats = lineup(agents, i, True)
-        bots = make_agents([k if k != "hold" else "random" for k in seats], s)
-        for seat, kind in enumerate(seats):
-            if kind == "hold":
-                bots[seat] = HoldAgent(agent_seed(s, seat))
-        state = game.new_game(players, seed=s, options=options)
-        play_out(state, [bots[p] for p in range(players)])
-        winners = state.result()["winners"]
-        draws += not winners
-        for w in winners:
-            wins[agents.index(seats[w])] += 1
-    out = []
-    for k, name in enumerate(agents):
-        lo, hi = wilson_interval(wins[k], games)
-        out.append({"name": name, "wins": wins[k], "win_rate": wins[k] / games,
-                    "win_rate_ci95": [lo, hi]})
-    return {"agents": out, "draws": draws}
+    s = game_seed(seed, index)
+    seats = lineup(agents, index, True)
+    bots = make_agents([k if k != "hold" else "random" for k in seats], s)
+    for seat, kind in enumerate(seats):
+        if kind == "hold":
+            bots[seat] = HoldAgent(agent_seed(s, seat))
+    state = game.new_game(players, seed=s, options=options)
+    play_out(state, [bots[p] for p in range(players)])
+    result = state.result()
+    return GameRecord(index=index, winners=tuple(result["winners"]), draw=bool(result["draw"]),
+                      scores=None, decisions=state.decisions)
 
 
 # ---------------------------------------------------------------------- speed
@@ -179,14 +231,17 @@ def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) ->
 
 
 def speed(iterations: int, reference_dir: Path, rounds: int = 3,
-          profile: bool = False) -> list[dict[str, Any]]:
+          profile: bool = False, only: list[str] | None = None) -> list[dict[str, Any]]:
     """The speed table. Each search runs ``rounds`` times from its position (the
     same work each time) and the fastest run counts; for Multzo the runs take
     turns with as many rounds of the reference, whose fastest round counts (the
     machine's load then weighs on both alike). ``profile``: also the share of
-    the search's time spent in the engine (``legal_actions`` and ``_apply``)."""
+    the search's time spent in the engine (``legal_actions`` and ``_apply``).
+    ``only``: these rulesets of :data:`SPEED` alone."""
     rows = []
     for name, players, options in SPEED:
+        if only is not None and name not in only:
+            continue
         game = rulepack.load(name)
         state = mid_game(game, players, options)
         p = state.current_player
@@ -273,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per match")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", help="comma-separated match names: " + ", ".join(MATCHES))
+    parser.add_argument("--only", help="comma-separated match names: " + ", ".join(MATCHES)
+                        + "; with --speed, ruleset names")
     parser.add_argument("--speed", action="store_true", help="only the speed table")
     parser.add_argument("--iterations", type=int, default=1000,
                         help="iterations of the speed table")
@@ -283,11 +339,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="also the engine's share of each search's time")
     parser.add_argument("--reference-dir", default=str(ROOT.parent / "shared" / "reference"))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--log", type=Path,
+                        help="append each finished game to this file, and resume from it: "
+                             "the games it holds for a match and seed are not played again")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {"matches": [], "speed": []}
     names = [] if args.speed else (args.only.split(",") if args.only else list(MATCHES))
     for name in names:
-        row = run_match(name.strip(), args.games, args.jobs, args.seed)
+        row = run_match(name.strip(), args.games, args.jobs, args.seed, args.log)
         report["matches"].append(row)
         if not args.json:
             res = ", ".join(f"{r['name']} {r['wins']}/{args.games} {r['win_rate']:.1%} "
@@ -297,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{'met' if row['met'] else 'NOT met'} ({row['seconds']:.0f} s)", flush=True)
     if args.speed or not args.only:
         report["speed"] = speed(args.iterations, Path(args.reference_dir), args.rounds,
-                                args.profile)
+                                args.profile, args.only.split(",") if args.only else None)
         if not args.json:
             for r in report["speed"]:
                 extra = ""

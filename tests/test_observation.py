@@ -133,3 +133,30 @@ def test_another_players_secret_choice_does_not_branch_the_searchers_later_nodes
     # as many next nodes as cells the other tile went to, whichever was kept
     cells = {c.action.values[1] for c in keeps if c.visits}
     assert len({values[1] for _, _, values in after}) == len(cells)
+
+
+def test_a_shared_cache_of_looks_changes_no_observation():
+    """``observe(..., looks)``, the cache a search keeps over its iterations,
+    gives every player the key it gets without one, step after step of random
+    games (pieces turned face up and down, moved into and out of sight)."""
+    import random
+
+    import rulepack
+    for name, players, options in (("mismemory", 2, None), ("multzo", 3, None),
+                                   ("packkub", 2, {"rounds": 1})):
+        state = rulepack.load(name).new_game(players, seed=3, options=options)
+        rnd = random.Random(3)
+        looks: dict = {}
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            action = rnd.choice(state.legal_actions())
+            before = state.clone()
+            start = watch(state)
+            state._apply(action)
+            for p in range(players):
+                again = before.clone()
+                begin = watch(again)
+                again._apply(action)
+                assert observe(state, start, p, looks) == observe(again, begin, p)
+        assert looks                       # the cache was used

@@ -392,6 +392,8 @@ class Sampler:
                 if p is not None and p.id not in sure:
                     groups.setdefault((p.back, link_of.get(p.id, -1)), []).append((zi, pos))
         self.groups = [g for g in groups.values() if len(g) > 1]
+        #: the zones a sample deals pieces into (made the sample's own first)
+        self.touched = sorted({zi for g in self.groups for zi, _ in g})
         self.piles = {zi for g in self.groups for zi, _ in g
                       if inst.zones[zi].kind == "pile"}
         self.grids = any(inst.zones[zi].kind == "grid" for g in self.groups for zi, _ in g)
@@ -401,11 +403,13 @@ class Sampler:
         st = self.base.clone()
         zones = st.zones
         loc = st.loc
+        for zi in self.touched:
+            st._writable(zi)
         for group in self.groups:
             pieces = [zones[zi][pos] for zi, pos in group]
             rnd.shuffle(pieces)
             for (zi, pos), p in zip(group, pieces):
-                st._writable(zi)[pos] = p
+                zones[zi][pos] = p
                 loc[p.id] = zi
         for zi in self.piles:
             zones[zi].sort(key=_piece_id)

@@ -45,8 +45,13 @@ def watch(st: "State") -> int:
     return len(st.history)
 
 
-def observe(st: "State", start: int, player: int) -> tuple[Any, ...]:
+def observe(st: "State", start: int, player: int,
+            looks: dict[int, Any] | None = None) -> tuple[Any, ...]:
     """What ``player`` observes of the step since :func:`watch` returned ``start``.
+
+    :param looks: a cache of how pieces of ``st``'s instance look in a zone
+        hidden from ``player`` (see :func:`_zone`), kept by a caller that
+        observes many steps of one instance for one player; ``None``: none.
 
     :returns: a hashable tuple: ``(zone index, contents as the player sees
         them)`` for each zone the step changed or revealed a piece in (by zone
@@ -63,14 +68,17 @@ def observe(st: "State", start: int, player: int) -> tuple[Any, ...]:
                 zones.update(loc[p.id] for p in entry.pieces)   # where they are now
             elif t is ChanceEvent and entry.kind == "random":
                 drawn.append(_masked(st, entry.outcome, player))
-    out: list[Any] = [(z, _zone(st, z, player)) for z in sorted(zones)]
+    if looks is None:
+        looks = {}
+    out: list[Any] = [(z, _zone(st, z, player, looks)) for z in sorted(zones)]
     if drawn:
         out.append(tuple(drawn))
     return tuple(out)
 
 
-def _zone(st: "State", z: int, player: int) -> tuple[Any, ...]:
-    """Zone ``z`` as ``player`` sees it."""
+def _zone(st: "State", z: int, player: int, looks: dict[int, Any]) -> tuple[Any, ...]:
+    """Zone ``z`` as ``player`` sees it. ``looks``: piece id * 2 + face up → what
+    the piece shows in a zone hidden from ``player`` (filled as met)."""
     pieces = st.zones[z]
     info = st.inst.zones[z]
     seen = info.seen_by
@@ -79,19 +87,40 @@ def _zone(st: "State", z: int, player: int) -> tuple[Any, ...]:
             return tuple(p.id for p in pieces)
         return tuple(None if p is None else p.id for p in pieces)
     face = st.face
-    visible = st.visible
     if info.kind == "pile":
         shown: list[Any] = []
         hidden: list[str] = []
         for p in pieces:
-            if visible(p, player):
-                shown.append(p.id)
+            k = p.id * 2 + face[p.id]
+            look = looks.get(k)
+            if look is None:
+                look = looks[k] = _look(p, face[p.id])
+            if type(look) is int:
+                shown.append(look)
             else:
-                hidden.append(p.look(face[p.id]))
+                hidden.append(look)
         hidden.sort()
         return (tuple(shown), tuple(hidden))
-    return tuple(None if p is None else p.id if visible(p, player) else p.look(face[p.id])
-                 for p in pieces)
+    out: list[Any] = []
+    for p in pieces:
+        if p is None:
+            out.append(None)
+            continue
+        k = p.id * 2 + face[p.id]
+        look = looks.get(k)
+        if look is None:
+            look = looks[k] = _look(p, face[p.id])
+        out.append(look)
+    return tuple(out)
+
+
+def _look(p: Piece, up: bool) -> Any:
+    """What a piece in a zone hidden from the player shows it, face up or not
+    (``up``): its id if the side up shows the whole piece (as
+    :meth:`~rulepack.engine.table.Table.visible` says), else its look."""
+    if up and (p.sides is None or p.sides[0] is None):
+        return p.id
+    return p.look(up)
 
 
 def _masked(st: "State", value: Any, player: int) -> Any:

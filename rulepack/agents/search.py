@@ -252,6 +252,7 @@ class Search:
         self.root = Node()
         self.margins = Margins()
         self.sample_inst: Any = None
+        self.looks: dict[int, Any] = {}       # observe()'s cache of how pieces look
 
     def run(self, iterations: int | None = None) -> Node:
         """Search until the budget is spent; returns the root."""
@@ -418,7 +419,7 @@ class Search:
                     path.append((best, mover))
                 start = watch(st)
                 st._apply(action)
-                seen_now: Any = observe(st, start, viewer)
+                seen_now: Any = observe(st, start, viewer, self.looks)
                 holder = best
                 if mover != viewer and key is not exact_key:
                     # another player's choice among pieces the searcher saw, that
