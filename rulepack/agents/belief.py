@@ -23,7 +23,7 @@ views; what it cannot follow is left to chance in the determinizations.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.engine.rng import Rng
 
@@ -308,19 +308,14 @@ class Belief:
         changed unseen, is let go."""
         visible, hidden, piles, sizes = now
         was_piles = last[2]
-        kept = []
+        kept: list[tuple[list[int], list[Place]]] = []
         for pids, places in self.linked:
-            pids, places = list(pids), list(places)
+            narrowed = _narrow(pids, places, visible, lambda at, places: (
+                at if at in places else (at[0], None) if (at[0], None) in places else None))
+            if narrowed is None:
+                continue
+            pids, places = narrowed
             broken = False
-            for pid in [q for q in pids if q in visible]:
-                at = visible[pid]
-                slot = at if at in places else (at[0], None) if (at[0], None) in places \
-                    else None
-                if slot is None:
-                    broken = True
-                    break
-                pids.remove(pid)
-                places.remove(slot)
             for label, pos in places:
                 if broken:
                     break
@@ -333,35 +328,30 @@ class Belief:
                 else:
                     broken = (label, pos) not in hidden or \
                         (label in sizes and not _same_prefix(label, last, now))
-            if broken or not pids:
-                continue
-            if len(pids) == 1:
-                self.places[pids[0]] = places[0]
-            else:
-                kept.append((pids, places))
+            if not broken:
+                self._hold(pids, places, kept)
         return kept
 
     def _settle_links(self) -> None:
         """A followed piece of a link, at one of the link's places, leaves it with
         that place (the last piece left is followed); a link one of whose pieces
         is followed elsewhere is let go."""
-        kept = []
+        kept: list[tuple[list[int], list[Place]]] = []
         for pids, places in self.linked:
-            pids, places = list(pids), list(places)
-            broken = False
-            for pid in [q for q in pids if q in self.places]:
-                if self.places[pid] not in places:
-                    broken = True
-                    break
-                pids.remove(pid)
-                places.remove(self.places[pid])
-            if broken or not pids:
-                continue
-            if len(pids) == 1:
-                self.places[pids[0]] = places[0]
-            else:
-                kept.append((pids, places))
+            narrowed = _narrow(pids, places, self.places,
+                               lambda at, places: at if at in places else None)
+            if narrowed is not None:
+                self._hold(*narrowed, kept)
         self.linked = kept
+
+    def _hold(self, pids: list[int], places: list[Place],
+              kept: list[tuple[list[int], list[Place]]]) -> None:
+        """What is left of a link: nothing, one piece (followed to the place
+        left), or several (kept as a link)."""
+        if len(pids) == 1:
+            self.places[pids[0]] = places[0]
+        elif pids:
+            kept.append((pids, places))
 
     def links(self) -> list[tuple[list[int], list[Place]]]:
         """Groups of hidden pieces the player knows went to a group of places, in an
@@ -452,6 +442,22 @@ def _fits(values: tuple[Any, ...], seen: tuple[Any, ...]) -> bool:
         elif v != s:
             return False
     return True
+
+
+def _narrow(pids: list[int], places: list[Place], known: dict[int, Any],
+            slot: Callable[[Any, list[Place]], Place | None]
+            ) -> tuple[list[int], list[Place]] | None:
+    """A link less its pieces whose place is ``known``: each leaves with the
+    place ``slot(where it is, the link's places)`` gives, or the link is broken
+    (``None``) when that is ``None``."""
+    pids, places = list(pids), list(places)
+    for pid in [q for q in pids if q in known]:
+        at = slot(known[pid], places)
+        if at is None:
+            return None
+        pids.remove(pid)
+        places.remove(at)
+    return pids, places
 
 
 def _with_shown(st: "State", shown: list[tuple[str, Any, int]],

@@ -87,20 +87,6 @@ def _zone(st: "State", z: int, player: int, looks: dict[int, Any]) -> tuple[Any,
             return tuple(p.id for p in pieces)
         return tuple(None if p is None else p.id for p in pieces)
     face = st.face
-    if info.kind == "pile":
-        shown: list[Any] = []
-        hidden: list[str] = []
-        for p in pieces:
-            k = p.id * 2 + face[p.id]
-            look = looks.get(k)
-            if look is None:
-                look = looks[k] = _look(p, face[p.id])
-            if type(look) is int:
-                shown.append(look)
-            else:
-                hidden.append(look)
-        hidden.sort()
-        return (tuple(shown), tuple(hidden))
     out: list[Any] = []
     for p in pieces:
         if p is None:
@@ -111,6 +97,9 @@ def _zone(st: "State", z: int, player: int, looks: dict[int, Any]) -> tuple[Any,
         if look is None:
             look = looks[k] = _look(p, face[p.id])
         out.append(look)
+    if info.kind == "pile":     # the ids it shows, then the looks of the rest, sorted
+        return (tuple(x for x in out if type(x) is int),
+                tuple(sorted(x for x in out if type(x) is not int)))
     return tuple(out)
 
 

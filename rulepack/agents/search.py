@@ -361,25 +361,11 @@ class Search:
             if None in kids:
                 fresh = [i for i, child in enumerate(kids) if child is None]
                 i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
-                for child in kids:
-                    if child is not None:
-                        child.avail += 1
-                child = children.get(keys[i])      # None, unless an equal key came first
-                if child is None:
-                    child = children[keys[i]] = Node(legal[i])
-                    child.avail = 1
-                path.append((child, mover))
+                path.append((_grow(children, kids, keys, legal, i), mover))
                 if split:
                     tree = known.children
-                    for k in keys:
-                        child = tree.get(k)
-                        if child is not None:
-                            child.avail += 1
-                    child = tree.get(keys[i])
-                    if child is None:
-                        child = tree[keys[i]] = Node(legal[i])
-                        child.avail = 1
-                    path.append((child, mover))
+                    path.append((_grow(tree, [tree.get(k) for k in keys], keys, legal, i),
+                                 mover))
                 st._apply(legal[i])
                 break
             best = None
@@ -466,6 +452,21 @@ class Search:
             from rulepack.agents.value import evaluate
             return self.margins([evaluate(st, p) for p in range(st.num_players)])
         return rewards(st)
+
+
+def _grow(tree: dict[Any, Node], kids: list[Node | None], keys: list[Any], legal: list[Any],
+          i: int) -> Node:
+    """Expansion in ``tree``: one more availability for each child there is
+    (``kids``: the tree's child of each key, ``None`` where it has none), and
+    the child of ``keys[i]``, made for ``legal[i]`` if it is new."""
+    for child in kids:
+        if child is not None:
+            child.avail += 1
+    child = tree.get(keys[i])      # None, unless an equal key came first
+    if child is None:
+        child = tree[keys[i]] = Node(legal[i])
+        child.avail = 1
+    return child
 
 
 def best_child(root: Node) -> Any:
