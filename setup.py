@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 
@@ -37,7 +38,8 @@ def compiled_modules() -> list[str]:
     return [name.strip().strip("\"'") for name in inside.split(",") if name.strip()]
 
 
-def extensions() -> list:  # type: ignore[type-arg]
+def extensions() -> list[Any]:
+    """The extension modules to build (none with RULEPACK_PURE_PYTHON=1)."""
     if os.environ.get("RULEPACK_PURE_PYTHON") == "1":
         return []
     names = compiled_modules()
