@@ -652,3 +652,32 @@ def test_six_player_joker_game_that_used_to_run_out_of_budget():
     for text in offered:
         t = next(p for p in hand if f"play {p.name}" == text)
         assert meld.partitionable(state, list(table) + [t], [x for x in hand if x is not t])
+
+
+# ====================================================================== packed counts
+@pytest.mark.parametrize("slots, max_count", [(1, 1), (7, 2), (20, 3), (24, 3), (24, 6),
+                                              (36, 3), (36, 6)])
+def test_two_limbs_hold_every_slot_and_limb_zero_stays_a_machine_word(slots, max_count):
+    """The general search packs counts in two limbs: limb 0 never passes
+    LIMB_BITS (a 24-type, 3-copy PackKub vector in one integer would be 72
+    bits, a big integer in the compiled search), and the limbs together hold
+    exactly what one integer would: each slot's field, its guard, in order."""
+    from rulepack.patterns.cover import LIMB_BITS, Layout
+    lay = Layout(slots, max_count)
+    bits0 = lay.split * lay.width
+    assert 1 <= lay.split <= slots and bits0 <= LIMB_BITS
+    if slots * lay.width + 1 <= 2 * LIMB_BITS:   # the wild bit above limb 1's fields
+        assert lay.top1 < 1 << LIMB_BITS
+    rng = random.Random(slots * 10 + max_count)
+    counts = [rng.randint(0, max_count) for _ in range(slots)]
+    x0, x1 = lay.pack2(counts)
+    assert x0 | (x1 << bits0) == lay.pack(counts)
+    assert (lay.guards0 | (lay.guards1 << bits0)) == lay.guards
+    assert (lay.ones0 | (lay.ones1 << bits0)) == lay.ones
+    # a slot's guard bit is found back in whichever limb holds it
+    chosen = sorted(rng.sample(range(slots), min(slots, 5)))
+    g = [0, 0]
+    for s in chosen:
+        limb = 0 if s < lay.split else 1
+        g[limb] |= 1 << ((s - lay.split * limb) * lay.width + lay.width - 1)
+    assert lay.slots_of(g[0], g[1]) == chosen

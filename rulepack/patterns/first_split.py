@@ -27,11 +27,11 @@ ATTEMPT_STEPS = 300
 #: A group as types (with repeats) and wild pieces.
 Group = tuple[tuple[int, ...], int]
 
-#: A position: packed counts of the pieces left and of the mandatory ones (see
-#: rulepack.patterns.cover.Layout), mandatory and optional wild pieces.
-Position = tuple[int, int, int, int]
+#: A position: packed counts of the pieces left and of the mandatory ones, each in
+#: two limbs (see rulepack.patterns.cover.Layout), mandatory and optional wild pieces.
+Position = tuple[int, int, int, int, int, int]
 
-Feasible = Callable[[int, int, int, int], bool]
+Feasible = Callable[[int, int, int, int, int, int], bool]
 
 
 class _Stopped(Exception):
@@ -71,8 +71,8 @@ def _solve(idx: "Index", position: Position, memo: dict[Position, list[Group] | 
     Finished answers go to ``memo``. :raises _Stopped: out of steps."""
     if position in memo:
         return memo[position]
-    _, m, wm, _ = position
-    if not m and not wm:
+    _, _, m0, m1, wm, _ = position
+    if not m0 and not m1 and not wm:
         return []
     result = None
     for group, child in _children(idx, position):
@@ -96,20 +96,21 @@ def _children(idx: "Index", position: Position) -> list[tuple[Group, Position]]:
     left, the groups holding a wild piece. Its groups are tried by how many of
     their types still have mandatory pieces, plus the mandatory wild pieces they
     take, most first (ties in the index's order)."""
-    a, m, wm, wo = position
+    a0, a1, m0, m1, wm, wo = position
     lay = idx.layout
-    guards, low, width = lay.guards, lay.low, lay.width
-    ag = a | guards
+    G0, G1, low, width = lay.guards0, lay.guards1, lay.low, lay.width
+    ag0 = a0 | G0
+    ag1 = a1 | G1
     wilds = wm + wo
     pools = idx.order_pools if wilds else idx.order_plain
     chosen = None
     fewest = 1 << 30
-    for t, shift in enumerate(idx.shift):
-        if not (m >> shift) & low:
+    for t, (limb, shift) in enumerate(idx.place):
+        if not ((m1 if limb else m0) >> shift) & low:
             continue
         count = 0
-        for g, w, _, _ in pools[t]:
-            if w <= wilds and (ag - g) & guards == guards:
+        for g0, g1, w, _, _, _ in pools[t]:
+            if w <= wilds and (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1:
                 count += 1
                 if count >= fewest:
                     break
@@ -121,16 +122,22 @@ def _children(idx: "Index", position: Position) -> list[tuple[Group, Position]]:
         return []
     pool = idx.order_wild if chosen is None else pools[chosen]
     # types with mandatory pieces left: their guard bits
-    pending = ((m | guards) - lay.ones) & guards
-    best = [(-(pending & tm).bit_count() - min(w, wm), g, w, types)
-            for g, w, tm, types in pool if w <= wilds and (ag - g) & guards == guards]
+    pending0 = ((m0 | G0) - lay.ones0) & G0
+    pending1 = ((m1 | G1) - lay.ones1) & G1
+    best = [(-(pending0 & tm0).bit_count() - (pending1 & tm1).bit_count() - min(w, wm),
+             g0, g1, w, types)
+            for g0, g1, w, tm0, tm1, types in pool
+            if w <= wilds and (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1]
     best.sort(key=lambda e: e[0])
-    mg = m | guards
+    mg0 = m0 | G0
+    mg1 = m1 | G1
+    up = width - 1
     out = []
-    for _, g, w, types in best:
-        d = mg - g
-        ok = d & guards
-        m2 = d & ((ok >> (width - 1)) * low)
+    for _, g0, g1, w, types in best:
+        d0 = mg0 - g0
+        d1 = mg1 - g1
+        n0 = d0 & (((d0 & G0) >> up) * low)
+        n1 = d1 & (((d1 & G1) >> up) * low)
         use_m = w if w <= wm else wm
-        out.append(((types, w), (a - g, m2, wm - use_m, wo - (w - use_m))))
+        out.append(((types, w), (a0 - g0, a1 - g1, n0, n1, wm - use_m, wo - (w - use_m))))
     return out

@@ -180,8 +180,10 @@ class Index:
         self.slot = [0] * n
         for s, t in enumerate(slot_types):
             self.slot[t] = s
-        self.layout = Layout(n, max(total, default=1))
-        self.shift = [self.slot[t] * self.layout.width for t in range(n)]
+        self.layout = lay = Layout(n, max(total, default=1))
+        #: per type, its field: (limb, shift within the limb)
+        self.place = [(0, self.slot[t] * lay.width) if self.slot[t] < lay.split
+                      else (1, (self.slot[t] - lay.split) * lay.width) for t in range(n)]
         entries = []
         for types, w in found:
             counts = [0] * n
@@ -191,18 +193,20 @@ class Index:
         self.search_templates = Templates(self.layout, entries)
         self.wild_bit = wild_bit(self.layout)
         # the established order's pools (rulepack.patterns.first_split), packed:
-        # (counts, wild pieces, guard bits of its types, types)
+        # (counts in two limbs, wild pieces, guard bits of its types in two limbs, types)
         guard = self.layout.width - 1
 
-        def packed(entry: Template) -> tuple[int, int, int, tuple[int, ...]]:
+        def packed(entry: Template) -> tuple[int, int, int, int, int, tuple[int, ...]]:
             types, w, _, _ = entry
             counts = [0] * n
             for t in types:
                 counts[t] += 1
-            tmask = 0
+            masks = [0, 0]
             for t in set(types):
-                tmask |= 1 << (self.shift[t] + guard)
-            return (self.pack(counts), w, tmask, types)
+                limb, shift = self.place[t]
+                masks[limb] |= 1 << (shift + guard)
+            g0, g1 = self.pack(counts)
+            return (g0, g1, w, masks[0], masks[1], types)
         self.order_pools = [[packed(e) for e in pool] for pool in self.templates]
         self.order_plain = [[packed(e) for e in pool] for pool in self.plain]
         self.order_wild = [packed(e) for e in self.with_wild]
@@ -230,20 +234,21 @@ class Index:
                 return sorted(range(n), key=lambda t: (first[self.reps[t].attrs.get(attr)], t))
         return list(range(n))
 
-    def pack(self, counts: Sequence[int]) -> int:
+    def pack(self, counts: Sequence[int]) -> tuple[int, int]:
         """The packed form (see :class:`~rulepack.patterns.cover.Layout`) of
-        counts by type."""
-        x = 0
-        shift = self.shift
+        counts by type: its two limbs."""
+        x = [0, 0]
+        place = self.place
         for t, c in enumerate(counts):
             if c:
-                x |= c << shift[t]
-        return x
+                limb, shift = place[t]
+                x[limb] |= c << shift
+        return x[0], x[1]
 
-    def unpack(self, x: int) -> list[int]:
-        """Counts by type of a packed vector."""
+    def unpack(self, x0: int, x1: int) -> list[int]:
+        """Counts by type of a packed vector (its two limbs)."""
         low = self.layout.low
-        return [(x >> shift) & low for shift in self.shift]
+        return [((x1 if limb else x0) >> shift) & low for limb, shift in self.place]
 
     def search(self, pattern_name: str) -> CoverSearch:
         """A fresh exact search over this index's groups."""
@@ -324,29 +329,33 @@ class _Question:
             elif self._sweep_first(m, o, wm, wo):
                 hit = self._sweep(m, o, wm, wo, False)[0]
             else:
-                a, mm = idx.pack([x + y for x, y in zip(m, o)]), idx.pack(m)
+                a0, a1 = idx.pack([x + y for x, y in zip(m, o)])
+                m0, m1 = idx.pack(m)
                 if idx.shape is None:
-                    hit = self.search.feasible(a, mm, wm, wo)
+                    hit = self.search.feasible(a0, a1, m0, m1, wm, wo)
                 else:
                     try:
-                        hit = self._capped().feasible(a, mm, wm, wo)
+                        hit = self._capped().feasible(a0, a1, m0, m1, wm, wo)
                     except _Capped:
                         hit = self._sweep(m, o, wm, wo, False)[0]
             self._known[key] = hit
         return hit
 
-    def packed(self) -> tuple[int, int, int, int]:
-        """The question as (packed counts of all pieces, of the mandatory ones,
-        mandatory wild pieces, optional wild pieces)."""
+    def packed(self) -> tuple[int, int, int, int, int, int]:
+        """The question as a position of the general search
+        (:data:`~rulepack.patterns.cover.Position`): the two limbs of the packed
+        counts of all pieces, those of the mandatory ones, mandatory wild
+        pieces, optional wild pieces."""
         idx = self.idx
-        return (idx.pack([x + y for x, y in zip(self.m, self.o)]), idx.pack(self.m),
-                len(self.wild_m), len(self.wild_o))
+        a0, a1 = idx.pack([x + y for x, y in zip(self.m, self.o)])
+        m0, m1 = idx.pack(self.m)
+        return (a0, a1, m0, m1, len(self.wild_m), len(self.wild_o))
 
-    def feasible_packed(self, a: int, m: int, wm: int, wo: int) -> bool:
+    def feasible_packed(self, a0: int, a1: int, m0: int, m1: int, wm: int, wo: int) -> bool:
         """:meth:`feasible` of a packed position (see :meth:`packed`)."""
         idx = self.idx
-        mm = idx.unpack(m)
-        return self.feasible(mm, [x - y for x, y in zip(idx.unpack(a), mm)], wm, wo)
+        mm = idx.unpack(m0, m1)
+        return self.feasible(mm, [x - y for x, y in zip(idx.unpack(a0, a1), mm)], wm, wo)
 
     def _sweep_first(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int) -> bool:
         """Ask the sweep at once? For runs and sets with many mandatory pieces
@@ -375,9 +384,10 @@ class _Question:
         ones), and whether some split uses an optional wild piece."""
         idx = self.idx
         wm, wo = len(self.wild_m), len(self.wild_o)
-        a, mm = idx.pack([x + y for x, y in zip(self.m, self.o)]), idx.pack(self.m)
+        a0, a1 = idx.pack([x + y for x, y in zip(self.m, self.o)])
+        m0, m1 = idx.pack(self.m)
         if idx.shape is None:
-            return self._from_bits(self.search.reach(a, mm, wm, wo))
+            return self._from_bits(self.search.reach(a0, a1, m0, m1, wm, wo))
         if self._sweep_first(self.m, self.o, wm, wo):
             ok, bits, wild = self._sweep(self.m, self.o, wm, wo, True)
             if not ok:
@@ -386,7 +396,7 @@ class _Question:
             return ({t for t, (lane, pos) in enumerate(idx.shape.cells)
                      if bits >> (lane * positions + pos) & 1}, wild)
         try:
-            return self._from_bits(self._capped().reach(a, mm, wm, wo))
+            return self._from_bits(self._capped().reach(a0, a1, m0, m1, wm, wo))
         except _Capped:
             pass
         # many optional pieces and a long search: one question per optional type
@@ -402,13 +412,15 @@ class _Question:
                     types.add(t)
         return types, bool(wo) and self.feasible(self.m, self.o, wm + 1, wo - 1)
 
-    def _from_bits(self, bits: int) -> tuple[set[int], bool] | None:
-        if bits < 0:
+    def _from_bits(self, bits: tuple[int, int]) -> tuple[set[int], bool] | None:
+        bits0, bits1 = bits
+        if bits0 < 0:
             return None
         idx = self.idx
         guard = idx.layout.width - 1
-        return ({t for t in range(idx.n) if bits >> (idx.shift[t] + guard) & 1},
-                bool(bits & idx.wild_bit))
+        return ({t for t, (limb, shift) in enumerate(idx.place)
+                 if (bits1 if limb else bits0) >> (shift + guard) & 1},
+                bool(bits1 & idx.wild_bit))
 
 
 class _Capped(Exception):
