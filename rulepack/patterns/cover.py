@@ -197,8 +197,8 @@ class CoverSearch:
         ag0 = a0 | G0
         ag1 = a1 | G1
         if not m0 and not m1:
-            return [(g0, g1, w) for g0, g1, w in self.t.with_wild
-                    if w <= wilds and (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1]
+            return [e for e in self.t.with_wild
+                    if e[2] <= wilds and (ag0 - e[0]) & G0 == G0 and (ag1 - e[1]) & G1 == G1]
         best: list[Packed] = []
         fewest = 1 << 30
         # the slots with a mandatory piece left, limb 0's first (slot order)
@@ -219,11 +219,12 @@ class CoverSearch:
             pool = by_slot[s]
             fits = []
             for i in range(len(pool) if wilds else plain[s]):
-                g0, g1, w = pool[i]
+                e = pool[i]
+                g0, g1, w = e
                 if w > wilds:
                     break
                 if (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1:
-                    fits.append((g0, g1, w))
+                    fits.append(e)
                     if len(fits) >= fewest:
                         break
             if len(fits) < fewest:
