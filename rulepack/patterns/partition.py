@@ -57,9 +57,10 @@ PARTITION_BUDGET = 500_000
 
 #: With at most this many optional pieces, a pattern of runs and sets is
 #: answered by the sweep (rulepack.patterns.sweep) at once; with more, the
-#: general search is tried first, for SEARCH_FIRST steps. (Random PackKub games,
-#: instructions against 6: 12 takes 7% fewer with 3 players, 6% fewer with 4,
-#: 5% more with 6; the answers are the same, both searches being exact.)
+#: general search is tried first, for SEARCH_FIRST steps. (12, not 6: on random
+#: games of the bundled tile-laying ruleset of runs and sets, 7% fewer instructions
+#: with 3 players, 6% fewer with 4, 5% more with 6; the answers are the same, both
+#: searches being exact.)
 SWEEP_OPTIONAL = 12
 
 #: ... and at least this many mandatory pieces.
