@@ -47,6 +47,9 @@ class RulesLexer(RegexLexer):
              bygroups(Whitespace, Keyword)),
             (r"^([ \t]*)(at)(\s+)(most)\b", bygroups(Whitespace, Keyword, Whitespace, Keyword)),
             (r"(?<=[0-9A-Za-z_)\]] )(decisions)\b(?=[ \t]*(#.*)?$)", Keyword),
+            # heuristic(p) = ... after N random decisions
+            (r"\b(after)\b(?=\s+[0-9]+\s+random\s+decisions\b)", Keyword),
+            (r"(?<=[0-9] )(random)\b(?=\s+decisions\b)", Keyword),
             (_START + r"(end)(\s+)(game|turn|round)\b(?:(\s+)(winners)\b)?",
              bygroups(Whitespace, Keyword, Whitespace, Keyword, Whitespace, Keyword)),
             (_START + r"(" + "|".join(_STATEMENTS) + r")\b", bygroups(Whitespace, Keyword)),

@@ -411,3 +411,47 @@ def test_the_belief_follows_tiles_shown_in_passing():
     assert beliefs[0].links() == []
     assert beliefs[0].known()[names["3 of suns"]] == _place(state, names["3 of suns"])
     assert beliefs[0].known()[names["4 of suns"]] == _place(state, names["4 of suns"])
+
+
+# ====================================================================== heuristic playouts
+AFTER_RULES = """
+game count_up { players 2 }
+var n = 0
+heuristic(p) = n after 5 random decisions
+play {
+  turns from 0 until n >= 100 {
+    choose {
+      action "add one" { set n = n + 1 }
+      action "add two" { set n = n + 2 }
+    }
+  }
+}
+"""
+
+
+def test_heuristic_after_n_random_decisions_sets_the_playout_length():
+    """``heuristic(p) = ... after N random decisions`` (docs/language.md): it is in
+    the IR, and a search bot's playout takes N random decisions before it reads
+    the heuristic, unless its ``cutoff`` option says otherwise; without the clause
+    the playout reads it at once."""
+    import rulepack
+    from rulepack.agents.search import Search, exact_key
+    game = rulepack.loads(AFTER_RULES)
+    assert game.ir["heuristic"]["after"] == 5
+    plain = rulepack.loads(AFTER_RULES.replace(" after 5 random decisions", ""))
+    assert "after" not in plain.ir["heuristic"]
+
+    def decisions_of_a_playout(g, options):
+        state = g.new_game(2, 0)
+        search = Search(lambda rng: state.clone(), 0, exact_key, options, Rng(1))
+        copy = state.clone()
+        search.playout(copy)
+        return copy.decisions - state.decisions
+
+    assert decisions_of_a_playout(game, SearchOptions()) == 5
+    assert decisions_of_a_playout(game, SearchOptions(cutoff=2)) == 2
+    assert decisions_of_a_playout(plain, SearchOptions()) == 0
+    assert decisions_of_a_playout(game, SearchOptions(rollout="random")) > 5   # to the end
+    # `after` stays a name elsewhere (Mismemory's after(loser)), and the clause is checked
+    with pytest.raises(RulepackError):
+        rulepack.loads(AFTER_RULES.replace("after 5 random", "after -5 random"))

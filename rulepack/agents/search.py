@@ -16,8 +16,9 @@ so chance is sampled), selection down the tree by UCB1 with availability counts
 backup of one reward per player. Rewards come from the ruleset's result: a win
 is worth 1 (shared between several winners), a loss 0, a draw ``1/players`` to
 each. A playout plays uniformly random actions to the end, or (``rollout =
-"heuristic"``) ``cutoff`` of them and then values the position by the ruleset's
-``heuristic`` (each player's lead over the others, scaled into (0, 1): see
+"heuristic"``) ``cutoff`` of them (by default as many as the ruleset's
+``heuristic ... after N random decisions`` says, else none) and then values the
+position by the ruleset's ``heuristic`` (each player's lead over the others, scaled into (0, 1): see
 :class:`Margins`).
 """
 
@@ -61,7 +62,9 @@ class SearchOptions:
         whichever budget runs out first; a time budget is not reproducible).
     :ivar c: the exploration constant of UCB1 (rewards lie in [0, 1]).
     :ivar rollout: one of :data:`ROLLOUTS`.
-    :ivar cutoff: random decisions of a heuristic playout before it is valued.
+    :ivar cutoff: random decisions of a heuristic playout before it is valued
+        (``None``: the ruleset's, ``heuristic(p) = ... after N random decisions``,
+        else 0).
     :ivar samples: determinizations per decision (``pimc`` only).
     :ivar prior: with a heuristic playout, each action at the root starts with
         this many virtual visits worth the heuristic value of its result (0: none).
@@ -76,7 +79,7 @@ class SearchOptions:
     seconds: float | None = None
     c: float = 0.7
     rollout: str = "auto"
-    cutoff: int = 0
+    cutoff: int | None = None
     samples: int = 10
     prior: int = 2
     seed: int | None = None
@@ -91,7 +94,7 @@ class SearchOptions:
             raise ValueError(f"c must be 0 or more, not {self.c}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {self.rollout!r}")
-        if self.cutoff < 0:
+        if self.cutoff is not None and self.cutoff < 0:
             raise ValueError(f"cutoff must be 0 or more, not {self.cutoff}")
         if self.prior < 0:
             raise ValueError(f"prior must be 0 or more, not {self.prior}")
@@ -438,7 +441,10 @@ class Search:
         inst = st.inst
         if rollout == "auto":
             rollout = "heuristic" if inst.heuristic_fn is not None else "random"
-        limit = opts.cutoff if rollout == "heuristic" else MAX_PLAYOUT
+        if rollout != "heuristic":
+            limit = MAX_PLAYOUT
+        else:
+            limit = inst.heuristic_after if opts.cutoff is None else opts.cutoff
         rnd = self.random.random
         legal_actions, apply = st.legal_actions, st._apply
         steps = 0

@@ -149,6 +149,9 @@ class Instance:
         self.secret_score: str | None = None
         self.heuristic_fn: Fn | None = None
         self.heuristic_param = "p"
+        #: random decisions a bot's playout takes before it reads the heuristic
+        #: (``heuristic(p) = ... after N random decisions``; 0 when not said)
+        self.heuristic_after = 0
         winner = ir.get("winner")
         self.winner_rule: str | None = winner["rule"] if winner else None
         #: the fixed partnerships, each a tuple of seats, or ``None`` without teams
@@ -785,6 +788,7 @@ class Instance:
             raise SemanticError.at(f"{h['player']!r} is already a name in this ruleset; choose "
                                    "another name for the player", self._loc(h), code="shadowing")
         self.heuristic_param = h["player"]
+        self.heuristic_after = int(h.get("after", 0))
         self.heuristic_fn = self.exprs.compile(h["expr"], self.scope(locals=[h["player"]],
                                                                      deterministic=True))
 

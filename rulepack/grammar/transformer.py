@@ -347,8 +347,12 @@ class ToIR(Transformer[Token, IR]):
     def require_decl(self, meta: Meta, cond: IR, message: Token) -> tuple[str, IR]:
         return ("requirements", {"cond": cond, "message": _string(message), "at": _at(meta)})
 
-    def heuristic_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
-        return ("heuristic", {"player": str(name), "expr": expr, "at": _at(meta)})
+    def heuristic_decl(self, meta: Meta, name: Token, expr: IR,
+                       after: Token | None = None) -> tuple[str, IR]:
+        out: dict[str, Any] = {"player": str(name), "expr": expr, "at": _at(meta)}
+        if after is not None:
+            out["after"] = int(after)
+        return ("heuristic", out)
 
     def winner_highest(self, meta: Meta) -> tuple[str, IR]:
         return ("winner", {"rule": "highest", "at": _at(meta)})
