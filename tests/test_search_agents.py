@@ -474,8 +474,8 @@ def test_bias_takes_the_new_child_ucb_prefers():
     assert len({round(v, 2) for v in values.values()}) > 1
 
 
-def test_bias_primes_nodes_below_the_root():
-    """Deeper nodes are primed too: a child of the root walked into a second
+def test_bias_widens_nodes_below_the_root():
+    """Deeper nodes are widened so too: a child of the root walked into a second
     time gets a child for every action of the other player's position there."""
     state = _midgame("multiplay", 40)
     _, root = _tree(state, 40, prior=0, bias=1)
@@ -484,7 +484,7 @@ def test_bias_primes_nodes_below_the_root():
     for child in deep:
         # each grandchild was made with one virtual visit: none has fewer
         assert all(g.visits >= 1 and g.avail >= 1 for g in child.children.values())
-    # some node below the root holds children never walked into (primed only)
+    # some node below the root holds children never walked into (their virtual visits only)
     assert any(g.visits == 1 for child in deep for g in child.children.values())
 
 

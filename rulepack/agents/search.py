@@ -21,7 +21,7 @@ each. A playout plays uniformly random actions to the end, or (``rollout =
 :class:`Margins`). With a heuristic, ``bias`` makes the expansion progressive
 bias: a node met with actions it has no child for gets a child for each, worth
 the heuristic value of its result, and UCB1 chooses among them all
-(:meth:`Search.prime`).
+(:meth:`Search.widen_all`).
 """
 
 from __future__ import annotations
@@ -50,10 +50,9 @@ ROLLOUTS = ("auto", "random", "heuristic")
 #: searched from nothing.
 OUTCOME_PRIOR = 2
 
-#: The default ``bias`` of ``mcts`` (see :class:`SearchOptions`): at Multiplay,
-#: where a heuristic values the leaves, it won 31 of 40 paired games against
-#: ``greedy`` where 0 won 26 (docs/agents.md). ``ismcts`` and ``pimc`` keep 0
-#: (not measured there).
+#: The default ``bias`` of ``mcts`` (see :class:`SearchOptions`; measured in
+#: docs/agents.md, *Strength*). ``ismcts`` and ``pimc`` keep 0 (not measured
+#: there).
 MCTS_BIAS = 1
 
 #: A playout longer than this many decisions is stopped and valued as a draw
@@ -341,8 +340,8 @@ class Search:
             return rewards(after)
         return self.margins([evaluate(after, p) for p in range(st.num_players)])
 
-    def prime(self, st: "State", children: dict[Any, Node], kids: list[Node | None],
-              keys: list[Any], legal: list[Any], mover: int, weight: int) -> set[Node]:
+    def widen_all(self, st: "State", children: dict[Any, Node], kids: list[Node | None],
+                  keys: list[Any], legal: list[Any], mover: int, weight: int) -> set[Node]:
         """Progressive bias (option ``bias``): a child in ``children`` for every
         key of ``keys`` that has none, made for its first action in ``legal``
         and given ``weight`` virtual visits (and as many availabilities) worth
@@ -409,7 +408,7 @@ class Search:
             kids = [children.get(k) for k in keys]
             made: set[Node] | None = None
             if bias and None in kids:
-                made = self.prime(st, children, kids, keys, legal, mover, bias)
+                made = self.widen_all(st, children, kids, keys, legal, mover, bias)
             elif None in kids:
                 fresh = [i for i, child in enumerate(kids) if child is None]
                 i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
@@ -480,7 +479,7 @@ class Search:
                 st._apply(action)
                 known = node
             if new:
-                break           # the new child primed here is this iteration's leaf
+                break           # the new child made here is this iteration's leaf
         reward = self.playout(st)
         for child, mover in path:
             child.visits += 1
