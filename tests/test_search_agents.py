@@ -455,3 +455,104 @@ def test_heuristic_after_n_random_decisions_sets_the_playout_length():
     # `after` stays a name elsewhere (Mismemory's after(loser)), and the clause is checked
     with pytest.raises(RulepackError):
         rulepack.loads(AFTER_RULES.replace("after 5 random", "after -5 random"))
+
+
+# ====================================================================== progressive bias (option bias)
+def _midgame(name, decisions, seed=3):
+    """A position ``decisions`` random decisions into a two-player game of ``name``."""
+    state = bundled(name).new_game(2, seed)
+    rnd = random.Random(seed)
+    for _ in range(decisions):
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+    assert not state.terminal
+    return state
+
+
+def _tree(state, iterations, **options):
+    from rulepack.agents.search import Search, exact_key
+    search = Search(lambda rnd: state.clone(), state.current_player, exact_key,
+                    SearchOptions(iterations=iterations, **options), Rng(2))
+    return search, search.run()
+
+
+def test_bias_values_every_new_child_at_once():
+    """With ``bias=3`` one iteration makes a child for every legal action of the
+    root, each with 3 virtual visits worth the heuristic value of its result
+    (as ``value_of`` gives it), then takes one of them by UCB1, visits it once
+    and goes no deeper; without it one iteration makes one child."""
+    from rulepack.agents.search import Search, exact_key
+    state = _midgame("multiplay", 40)
+    mover = state.current_player
+    legal = state.legal_actions()
+    assert len(legal) > 2
+    _, root = _tree(state, 1, prior=0, bias=3)
+    assert set(root.children) == set(legal)
+    visited = [a for a, child in root.children.items() if child.visits == 4]
+    assert len(visited) == 1
+    assert all(child.visits == 3 and not child.children
+               for a, child in root.children.items() if a not in visited)
+    assert not root.children[visited[0]].children        # a leaf: the walk stopped below it
+    # the same values, in the same order, from a search that has seen nothing else
+    # (the leads' scale depends on every lead met before)
+    fresh = Search(lambda rnd: state.clone(), mover, exact_key, SearchOptions(), Rng(2))
+    values = [fresh.value_of(state, a)[mover] for a in legal]
+    assert len(set(values)) > 1
+    for action, value in zip(legal, values):
+        if action not in visited:
+            assert root.children[action].reward == pytest.approx(3 * value)
+    _, plain = _tree(state, 1, prior=0, bias=0)
+    assert len(plain.children) == 1
+
+
+def test_bias_takes_the_new_child_ucb_prefers():
+    """After priming, the walk's choice is UCB1's: with ``c=0`` the child of the
+    best heuristic value for the player to move."""
+    state = _midgame("multiplay", 40)
+    mover = state.current_player
+    search, root = _tree(state, 1, prior=0, bias=1, c=0.0)
+    values = {a: search.value_of(state, a)[mover] for a in state.legal_actions()}
+    taken = [a for a, child in root.children.items() if child.visits == 2]
+    assert len(taken) == 1
+    assert values[taken[0]] == pytest.approx(max(values.values()), abs=0.01)
+    assert len({round(v, 2) for v in values.values()}) > 1
+
+
+def test_bias_widens_nodes_below_the_root():
+    """Deeper nodes are widened so too: a child of the root walked into a second
+    time gets a child for every action of the other player's position there."""
+    state = _midgame("multiplay", 40)
+    _, root = _tree(state, 40, prior=0, bias=1)
+    deep = [child for child in root.children.values() if child.children]
+    assert deep
+    for child in deep:
+        # each grandchild was made with one virtual visit: none has fewer
+        assert all(g.visits >= 1 and g.avail >= 1 for g in child.children.values())
+    # some node below the root holds children never walked into (their virtual visits only)
+    assert any(g.visits == 1 for child in deep for g in child.children.values())
+
+
+def test_bias_needs_a_heuristic():
+    """Where playouts do not end on a heuristic (Tic-Tac-Toe has none), ``bias``
+    changes nothing: the same tree, node for node."""
+    state = _midgame("tic-tac-toe", 2)
+
+    def shape(node):
+        return {a: (c.visits, round(c.reward, 9), c.avail, shape(c))
+                for a, c in node.children.items()}
+
+    _, a = _tree(state, 60, bias=2)
+    _, b = _tree(state, 60, bias=0)
+    assert shape(a) == shape(b)
+
+
+def test_bias_is_deterministic_and_checked():
+    state = _midgame("multiplay", 20)
+
+    def stats(root):
+        return sorted((str(a), c.visits, round(c.reward, 9)) for a, c in root.children.items())
+
+    assert stats(_tree(state, 50, bias=1)[1]) == stats(_tree(state, 50, bias=1)[1])
+    assert SearchOptions.parse({"bias": "2"}).bias == 2
+    with pytest.raises(AgentSpecError):
+        check_spec("mcts:bias=-1")

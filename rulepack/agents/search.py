@@ -18,8 +18,11 @@ is worth 1 (shared between several winners), a loss 0, a draw ``1/players`` to
 each. A playout plays uniformly random actions to the end, or (``rollout =
 "heuristic"``) ``cutoff`` of them (by default as many as the ruleset's
 ``heuristic ... after N random decisions`` says, else none) and then values the
-position by the ruleset's ``heuristic`` (each player's lead over the others, scaled into (0, 1): see
-:class:`Margins`).
+position by the ruleset's ``heuristic`` (each player's lead over the others,
+scaled into (0, 1): see :class:`Margins`). With a heuristic, ``bias`` makes the
+expansion progressive bias: a node met with actions it has no child for gets a
+child for each, worth the heuristic value of its result, and UCB1 chooses among
+them all (:meth:`Search.widen_all`).
 """
 
 from __future__ import annotations
@@ -48,6 +51,11 @@ ROLLOUTS = ("auto", "random", "heuristic")
 #: searched from nothing.
 OUTCOME_PRIOR = 2
 
+#: The default ``bias`` of ``mcts`` (see :class:`SearchOptions`; measured in
+#: docs/agents.md, *Strength*). ``ismcts`` and ``pimc`` keep 0 (not measured
+#: there).
+MCTS_BIAS = 1
+
 #: A playout longer than this many decisions is stopped and valued as a draw
 #: (or by the heuristic): a random player may never finish some games.
 MAX_PLAYOUT = 5_000
@@ -68,6 +76,14 @@ class SearchOptions:
     :ivar samples: determinizations per decision (``pimc`` only).
     :ivar prior: with a heuristic playout, each action at the root starts with
         this many virtual visits worth the heuristic value of its result (0: none).
+    :ivar bias: with a heuristic playout, below the root too: a node the walk
+        reaches with legal actions it has no child for makes a child for every
+        one of them at once, each starting with this many virtual visits worth
+        the heuristic value of its result, and the walk chooses among all of
+        them by UCB1 (progressive bias by virtual visits); it stops below the
+        first new child it takes. 0: one new child an iteration, taken at
+        random, as plain UCT does. ``None``: the agent's default
+        (:data:`MCTS_BIAS` for ``mcts``, 0 for ``ismcts`` and ``pimc``).
     :ivar seed: seeds the agent instead of the game seed (see ``make_agent``).
     :ivar observe: key the node after an action by what the searching player
         observes of its result too (:mod:`rulepack.agents.observation`), so the
@@ -82,6 +98,7 @@ class SearchOptions:
     cutoff: int | None = None
     samples: int = 10
     prior: int = 2
+    bias: int | None = None
     seed: int | None = None
     observe: bool | None = None
 
@@ -98,6 +115,8 @@ class SearchOptions:
             raise ValueError(f"cutoff must be 0 or more, not {self.cutoff}")
         if self.prior < 0:
             raise ValueError(f"prior must be 0 or more, not {self.prior}")
+        if self.bias is not None and self.bias < 0:
+            raise ValueError(f"bias must be 0 or more, not {self.bias}")
         if self.samples < 1:
             raise ValueError(f"samples must be at least 1, not {self.samples}")
 
@@ -241,16 +260,18 @@ class Search:
     :param observe: key the node after each move by what ``player`` observes
         of its result too (see :mod:`rulepack.agents.observation`);
         ``options.observe``, when set, decides instead.
+    :param bias: the agent's default for ``options.bias`` (used when it is ``None``).
     """
 
     def __init__(self, sample: Callable[[random.Random], "State"], player: int,
                  key: Callable[["State", Any, int], Any], options: SearchOptions,
-                 rng: Rng, observe: bool = False) -> None:
+                 rng: Rng, observe: bool = False, bias: int = 0) -> None:
         self.sample = sample
         self.player = player
         self.key = key
         self.options = options
         self.observing = observe if options.observe is None else options.observe
+        self.bias = bias if options.bias is None else options.bias
         self.random = random.Random(rng.below(1 << 62))
         self.root = Node()
         self.margins = Margins()
@@ -293,10 +314,8 @@ class Search:
         """Give every action of ``st`` (one per key) a virtual visit under ``node``,
         worth to the player who moves the heuristic value of the position the
         action leads to (the result, if the game ends there)."""
-        from rulepack.agents.value import evaluate
         children = node.children
         mover = st.current_player
-        n = st.num_players
         key = self.key
         viewer = self.player
         done = set()
@@ -305,18 +324,46 @@ class Search:
             if k in done:
                 continue
             done.add(k)
-            after = st.clone()
-            after._apply(action)
-            if after.terminal:
-                value = rewards(after)
-            else:
-                value = self.margins([evaluate(after, p) for p in range(n)])
+            value = self.value_of(st, action)
             child = children.get(k)
             if child is None:
                 child = children[k] = Node(action)
             child.visits += 1
             child.avail += 1
             child.reward += value[mover]
+
+    def value_of(self, st: "State", action: Any) -> list[float]:
+        """Every player's reward for the position ``action`` leads to from ``st``
+        (``st`` is left as it was): the result if the game ends there, else the
+        players' heuristic leads (see :class:`Margins`)."""
+        from rulepack.agents.value import evaluate
+        after = st.clone()
+        after._apply(action)
+        if after.terminal:
+            return rewards(after)
+        return self.margins([evaluate(after, p) for p in range(st.num_players)])
+
+    def widen_all(self, st: "State", children: dict[Any, Node], kids: list[Node | None],
+                  keys: list[Any], legal: list[Any], mover: int, weight: int) -> set[Node]:
+        """Progressive bias (option ``bias``): a child in ``children`` for every
+        key of ``keys`` that has none, made for its first action in ``legal``
+        and given ``weight`` virtual visits (and as many availabilities) worth
+        to ``mover`` the value of that action's result (:meth:`value_of`).
+        Fills ``kids`` (the child of each key) in place; returns the new children."""
+        made: set[Node] = set()
+        for i, child in enumerate(kids):
+            if child is not None:
+                continue
+            k = keys[i]
+            child = children.get(k)        # an equal key came first
+            if child is None:
+                action = legal[i]
+                child = children[k] = Node(action)
+                child.visits = child.avail = weight
+                child.reward = weight * self.value_of(st, action)[mover]
+                made.add(child)
+            kids[i] = child
+        return made
 
     def iterate(self) -> None:
         """One iteration: a sample, the walk down, one new node, a playout, the
@@ -337,6 +384,7 @@ class Search:
         node = self.root          # keyed by actions
         known = self.root         # keyed by actions and observations (observing only)
         path: list[tuple[Node, int]] = []        # (child, the player who moved into it)
+        bias = self.bias if self.bias and self.heuristic else 0
         while not st.terminal:
             legal = st.legal_actions()
             mover = st.current_player
@@ -361,7 +409,10 @@ class Search:
             # each key is looked up once (hashing an action is not free): equal
             # keys share one child, so a child stands for its key from here on
             kids = [children.get(k) for k in keys]
-            if None in kids:
+            made: set[Node] | None = None
+            if bias and None in kids:
+                made = self.widen_all(st, children, kids, keys, legal, mover, bias)
+            elif None in kids:
                 fresh = [i for i, child in enumerate(kids) if child is None]
                 i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
                 path.append((_grow(children, kids, keys, legal, i), mover))
@@ -402,6 +453,7 @@ class Search:
             action = legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]]
             path.append((best, mover))
             node = best
+            new = made is not None and best in made
             if observing:
                 if split:
                     best = own[keys[best_i]]
@@ -429,6 +481,8 @@ class Search:
             else:
                 st._apply(action)
                 known = node
+            if new:
+                break           # the new child made here is this iteration's leaf
         reward = self.playout(st)
         for child, mover in path:
             child.visits += 1

@@ -18,8 +18,8 @@ from typing import Any
 from rulepack.agents.belief import Belief
 from rulepack.agents.value import has_hidden
 from rulepack.agents.determinize import Sampler
-from rulepack.agents.search import (Node, Search, SearchOptions, best_child, exact_key,
-                                    masked_key)
+from rulepack.agents.search import (MCTS_BIAS, Node, Search, SearchOptions, best_child,
+                                    exact_key, masked_key)
 from rulepack.engine.rng import Rng
 
 
@@ -79,7 +79,9 @@ def votes_of(root: Node, player: int, ref: Any) -> dict[str, float]:
 
 class MCTSAgent(SearchAgent):
     """UCT on one state rebuilt from the view (every hidden piece guessed once per
-    decision: meant for games without hidden information), chance sampled."""
+    decision: meant for games without hidden information), chance sampled; with
+    a heuristic, progressive bias below the root (``bias``, default
+    :data:`~rulepack.agents.search.MCTS_BIAS`)."""
 
     name = "mcts"
 
@@ -87,7 +89,7 @@ class MCTSAgent(SearchAgent):
         sampler = self.sampler(decision, view)
         base = sampler.base
         root = Search(lambda rnd: base.clone(), decision.player, exact_key, self.options,
-                      self.rng).run()
+                      self.rng, bias=MCTS_BIAS).run()
         return votes_of(root, decision.player, base)
 
 
