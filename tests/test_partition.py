@@ -95,14 +95,23 @@ MIXED_WILD = textwrap.dedent("""
 """)
 
 
+#: States several tests share: the method fixture empties their pattern memo
+#: (State.memo), so that no test reads answers another method computed.
+_SHARED: list = []
+
+
 @pytest.fixture(scope="module")
 def generic_state():
-    return rulepack.loads(GENERIC).new_game(2, 0)
+    state = rulepack.loads(GENERIC).new_game(2, 0)
+    _SHARED.append(state)
+    return state
 
 
 @pytest.fixture(scope="module")
 def covers_state():
-    return rulepack.loads(COVERS).new_game(2, 0)
+    state = rulepack.loads(COVERS).new_game(2, 0)
+    _SHARED.append(state)
+    return state
 
 
 def generic_pattern_state(name, generic_state, covers_state):
@@ -422,7 +431,10 @@ METHODS = ["general", "sweep"]
 
 @pytest.fixture
 def method(request, monkeypatch):
-    """Force one method for the questions of a test (``request.param``)."""
+    """Force one method for the questions of a test (``request.param``), the
+    shared states' memo emptied."""
+    for state in _SHARED:
+        state.memo.clear()
     if request.param == "sweep":
         monkeypatch.setattr(partition_module, "SWEEP_FROM", 0)
         monkeypatch.setattr(partition_module, "SWEEP_OPTIONAL", 10 ** 6)
@@ -524,6 +536,7 @@ _STATES: dict[int, object] = {}
 def _packkub_state(jokers: int):
     if jokers not in _STATES:
         _STATES[jokers] = PACKKUB.new_game(3, 0, options={"jokers": jokers})
+        _SHARED.append(_STATES[jokers])
     return _STATES[jokers]
 
 
@@ -586,26 +599,46 @@ def test_usable_function_in_a_ruleset():
 # ====================================================================== no memory, budget
 @pytest.mark.skipif(compiled(), reason="counts the calls of a method, which compiled code "
                     "makes directly; .ci/run runs it with RULEPACK_PURE_PYTHON=1")
-def test_no_question_remembers_another(monkeypatch):
-    """A question asked twice costs the same both times: nothing a search
-    learns outlives its question (so a second run of the same games is no
-    faster than the first)."""
-    state = PACKKUB.new_game(4, 3)
-    meld = pattern(state, "meld")
-    melds, hand, fits = build_table(random.Random(3), state, 45, 20)
+@pytest.mark.parametrize("sweep", [False, True])
+def test_no_game_remembers_another(monkeypatch, sweep):
+    """A question asked in a new game costs what it cost in the first: what the
+    searches keep between questions lives with the game (State.memo), so the
+    same games played again are no faster than the first time. Within a game
+    (and its clones) a usable-piece question asked again is not searched again,
+    and the sweep's lane options are shared."""
+    games = [PACKKUB.new_game(4, 3), PACKKUB.new_game(4, 3)]
+    meld = pattern(games[0], "meld")
+    melds, hand, fits = build_table(random.Random(3), games[0], 45, 20)
     table = [p for m in melds for p in m]
-    steps = []
-    original = partition_module.CoverSearch._step
+    for state in games:
+        state.memo.clear()      # what the deal's questions left
+    work = []
+    if sweep:
+        original = partition_module.SweepSearch.options
+        counted, name = partition_module.SweepSearch, "options"
+        monkeypatch.setattr(partition_module, "SWEEP_FROM", 0)
+        monkeypatch.setattr(partition_module, "SWEEP_OPTIONAL", 10 ** 6)
+    else:
+        original = partition_module.CoverSearch._step
+        counted, name = partition_module.CoverSearch, "_step"
+        general_only(monkeypatch)
 
-    def counting(self):
-        steps[-1] += 1
-        return original(self)
-    monkeypatch.setattr(partition_module.CoverSearch, "_step", counting)
-    general_only(monkeypatch)
-    for _ in range(2):
-        steps.append(0)
+    def counting(self, *args):
+        work[-1] += 1
+        return original(self, *args)
+    monkeypatch.setattr(counted, name, counting)
+    answers = []
+    for state in games:
+        work.append(0)
         assert meld.partitionable(state, table + [fits[0]], hand)
-    assert steps[0] > 0 and steps[0] == steps[1]
+        answers.append(meld.usable(state, table, hand))
+        again = meld.usable(state.clone(), table, hand)
+        assert again == answers[-1]
+    assert work[0] > 0 and work[0] == work[1]
+    assert answers[0] == answers[1] and fits[0] in answers[0]
+    work.append(0)
+    assert meld.usable(state, table, hand) == answers[0]
+    assert work[-1] == 0
 
 
 def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_state,

@@ -227,6 +227,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     st.max_decisions = max_decisions
     st.knowledge = (player, frozenset(known))
     st.groupings = {}
+    st.memo = {}
     for label, zv in view["zones"].items():
         if zv.get("groups") is not None:
             st.groupings[labels[label]] = tuple(len(g) for g in zv["groups"])

@@ -67,6 +67,7 @@ def state_from_json(inst: "Instance", data: dict[str, Any], max_decisions: int) 
         st.turn_count = int(data.get("turns", 0))
         st.max_decisions = max_decisions
         st.knowledge = None
+        st.memo = {}
         st.groupings = {int(z): tuple(int(n) for n in sizes)
                         for z, sizes in data.get("groupings", [])}
     except (KeyError, IndexError, TypeError, ValueError) as exc:

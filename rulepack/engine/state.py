@@ -101,6 +101,10 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         self.max_decisions = max_decisions
         self.knowledge: tuple[int, frozenset[int]] | None = None
         self.groupings: dict[int, tuple[int, ...]] = {}
+        #: what the pattern searches keep between their questions in this game
+        #: (rulepack.patterns.partition.GameMemo), shared by clones: it changes
+        #: no answer, and a new game starts without it
+        self.memo: dict[Any, Any] = {}
         #: what is left of the budget of loop elements (see runtime.charge), renewed
         #: whenever the flow runs and whenever legal actions are listed
         self.steps_left = EVAL_STEPS
@@ -313,6 +317,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         c.max_decisions = self.max_decisions
         c.knowledge = self.knowledge
         c.groupings = dict(self.groupings)
+        c.memo = self.memo
         c.steps_left = self.steps_left
         return c
 

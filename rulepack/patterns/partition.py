@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.patterns.cover import CoverSearch, Layout, Templates, wild_bit
 from rulepack.patterns.first_split import first_split
-from rulepack.patterns.sweep import SweepSearch, shape_of
+from rulepack.patterns.sweep import Option, SweepSearch, shape_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -68,6 +68,12 @@ SWEEP_FROM = 20
 
 #: Steps the general search may take before the sweep decides (runs and sets).
 SEARCH_FIRST = 2_000
+
+#: Most answers of usable-piece questions an index keeps (it forgets them all
+#: when it has this many). A game asks some questions again: random games of the
+#: bundled tile-laying ruleset of runs and sets ask one in six again, a tree
+#: search many more.
+MAX_ANSWERS = 20_000
 
 #: One matching group: (types, wild count, bitmask of its types, (type, copies)
 #: for the types it needs two or more copies of). A group fits the pieces left
@@ -281,6 +287,35 @@ def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> Index
     return Index(st, pattern, pieces)
 
 
+class GameMemo:
+    """What the searches of one pattern over one index keep between the
+    questions of a game: the answers of usable-piece questions
+    (:meth:`_Question.reach`) and the sweep's lane options
+    (:meth:`rulepack.patterns.sweep.SweepSearch.shared_options`). Every search
+    is exact, so they change no answer, only its cost. They live with the game
+    (``State.memo``, shared by its clones and nothing else), so a new game, or
+    the same games played again, starts from nothing and costs what the first
+    did."""
+
+    def __init__(self) -> None:
+        self.answers: dict[tuple[int, int, int, int, int, int],
+                           tuple[frozenset[int], bool] | None] = {}
+        self.options: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]],
+                           dict[int, list[Option]]] = {}
+
+
+def memo_of(st: "State", idx: Index) -> GameMemo:
+    """The game's memo for ``idx`` (a fresh one, kept by no one, for an index
+    built for one question: a pattern that reads the state)."""
+    games: dict[Any, Any] | None = getattr(st, "memo", None)
+    if games is None or not idx.pattern.pure:
+        return GameMemo()
+    memo = games.get(idx)
+    if memo is None:
+        memo = games[idx] = GameMemo()
+    return memo
+
+
 class _Question:
     """Pieces of one question as counts: by type (``m`` mandatory, ``o``
     optional) and wild (``wm``, ``wo``), the pieces themselves kept to turn
@@ -306,6 +341,7 @@ class _Question:
                 else:
                     counts[idx.type_of[p.id]] += 1
         self.name = pattern.name
+        self.memo = memo_of(st, idx)
         self._search: CoverSearch | None = None
         self._known: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], bool] = {}
 
@@ -370,7 +406,7 @@ class _Question:
     def _sweep(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int,
                reach: bool) -> tuple[bool, int, bool]:
         assert self.idx.shape is not None
-        search = SweepSearch(self.idx.shape, m, o, wm, wo)
+        search = SweepSearch(self.idx.shape, m, o, wm, wo, self.memo.options)
         return search.reach() if reach else (search.feasible(), 0, False)
 
     def _capped(self) -> CoverSearch:
@@ -381,14 +417,33 @@ class _Question:
             self._search = CoverSearch(self.idx.search_templates, SEARCH_FIRST, _Capped)
         return self._search
 
-    def reach(self) -> tuple[set[int], bool] | None:
+    def reach(self) -> tuple[frozenset[int], bool] | None:
         """``None`` if the question's pieces cannot be split; otherwise the
         types of which some split uses optional pieces (more than the mandatory
-        ones), and whether some split uses an optional wild piece."""
+        ones), and whether some split uses an optional wild piece. The index
+        keeps the answers (the same counts, the same answer: the searches are
+        exact) for the questions the game asks again, up to :data:`MAX_ANSWERS`
+        (see :class:`GameMemo`)."""
         idx = self.idx
         wm, wo = len(self.wild_m), len(self.wild_o)
         a0, a1 = idx.pack([x + y for x, y in zip(self.m, self.o)])
         m0, m1 = idx.pack(self.m)
+        key = (a0, a1, m0, m1, wm, wo)
+        answers = self.memo.answers
+        if key in answers:
+            return answers[key]
+        if len(answers) >= MAX_ANSWERS:
+            answers.clear()
+        found = self._reach(a0, a1, m0, m1, wm, wo)
+        answer = None if found is None else (frozenset(found[0]), found[1])
+        answers[key] = answer
+        return answer
+
+    def _reach(self, a0: int, a1: int, m0: int, m1: int, wm: int,
+               wo: int) -> tuple[set[int], bool] | None:
+        """:meth:`reach`, searched (the counts packed: all pieces ``a0, a1``,
+        mandatory ones ``m0, m1``; wild pieces ``wm`` and ``wo``)."""
+        idx = self.idx
         if idx.shape is None:
             return self._from_bits(self.search.reach(a0, a1, m0, m1, wm, wo))
         if self._sweep_first(self.m, self.o, wm, wo):

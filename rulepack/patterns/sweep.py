@@ -44,6 +44,21 @@ MAX_CONFIGS = 20_000
 
 _INF = 1 << 30
 
+#: What a lane can do at a position: (its summary after, shifted to the lane's
+#: place in a state; pieces left to local groups, shifted to the lane's field;
+#: wild pieces in the lane; wild pieces it still needs later; the cell's bit if
+#: optional pieces are used, else 0).
+Option = tuple[int, int, int, int, int]
+
+
+#: Lane options shared by questions: (lane, position, wild pieces, the lane's
+#: mandatory and optional counts from that position on) -> summary -> options.
+SharedOptions = dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]],
+                     dict[int, list[Option]]]
+
+#: Most lane counts a memo of lane options keeps (see :meth:`SweepSearch.shared_options`).
+MAX_SHARED = 20_000
+
 
 class Shape:
     """What the sweep needs of a pattern over an index's types, all of it
@@ -251,13 +266,6 @@ def shape_of(idx: "Index") -> Shape | None:
                  idx.wild_total, configs)
 
 
-#: What a lane can do at a position: (its summary after, shifted to the lane's
-#: place in a state; pieces left to local groups, shifted to the lane's field;
-#: wild pieces in the lane; wild pieces it still needs later; the cell's bit if
-#: optional pieces are used, else 0).
-Option = tuple[int, int, int, int, int]
-
-
 class SweepSearch:
     """One question: counts by type, mandatory (``m``) and optional (``o``),
     and wild pieces, mandatory (``wm``) and optional (``wo``).
@@ -269,8 +277,9 @@ class SweepSearch:
     """
 
     def __init__(self, shape: Shape, m: Sequence[int], o: Sequence[int], wm: int,
-                 wo: int) -> None:
+                 wo: int, shared: SharedOptions | None = None) -> None:
         self.shape = shape
+        self.shared: SharedOptions = {} if shared is None else shared
         lanes, positions = shape.lanes, shape.positions
         self.m = [[0] * positions for _ in range(lanes)]
         self.o = [[0] * positions for _ in range(lanes)]
@@ -283,9 +292,10 @@ class SweepSearch:
         self.used_shift = lanes * self.cb
         self._need: list[list[dict[int, int]]] = [[{} for _ in range(positions)]
                                                   for _ in range(lanes)]
-        #: per position and lane: summary -> its options
-        self._options: list[list[dict[int, list[Option]]]] = [
-            [{} for _ in range(lanes)] for _ in range(positions)]
+        #: per position and lane: summary -> its options (the shape's, shared with
+        #: the questions that have the same lane counts from there on)
+        self._options: list[list[dict[int, list[Option]] | None]] = [
+            [None] * lanes for _ in range(positions)]
         self._failed: set[int] = set()
         # the wild pieces that groups of wild pieces alone can take
         sums = {0}
@@ -325,6 +335,22 @@ class SweepSearch:
                            + self.need(lane, pos + 1, row[units]))
         memo[cfg] = best
         return best
+
+    def shared_options(self, lane: int, pos: int) -> dict[int, list[Option]]:
+        """The memo of :meth:`options` of the lane at ``pos`` (summary ->
+        options) shared by the questions (``shared``: those of one game) with
+        the same lane counts from ``pos`` on and as many wild pieces: what a
+        lane can do depends on nothing else, and the questions of one position
+        (one candidate piece after another) mostly share it. The memo is
+        emptied when it holds :data:`MAX_SHARED` lane counts."""
+        memo = self.shared
+        key = (lane, pos, self.wilds, tuple(self.m[lane][pos:]), tuple(self.o[lane][pos:]))
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) >= MAX_SHARED:
+                memo.clear()
+            hit = memo[key] = {}
+        return hit
 
     def options(self, lane: int, pos: int, cfg: int) -> list[Option]:
         """What the lane can do at ``pos`` from summary ``cfg`` (see Option),
@@ -368,9 +394,12 @@ class SweepSearch:
         partial = [(0, 0, 0, 0, bits)]        # (state so far, local pieces, wild, need, bits)
         for lane in range(shape.lanes):
             cfg = (state >> (lane * cb)) & mask
-            opts = cache[lane].get(cfg)
+            known = cache[lane]
+            if known is None:
+                known = cache[lane] = self.shared_options(lane, pos)
+            opts = known.get(cfg)
             if opts is None:
-                opts = cache[lane][cfg] = self.options(lane, pos, cfg)
+                opts = known[cfg] = self.options(lane, pos, cfg)
             allowed = prefixes[lane + 1]
             grown = []
             for key, y, j, n, b in partial:
