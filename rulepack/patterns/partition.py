@@ -21,8 +21,11 @@ which of the optional pieces can be made mandatory and still leave a split?
   go to the sweep (:mod:`rulepack.patterns.sweep`), which walks the runs'
   order once; every pattern can go to the general search
   (:mod:`rulepack.patterns.cover`), group by group, which is quicker on few
-  pieces and when a split is near at hand. :class:`_Question` chooses. Nothing
-  a search learns outlives its question.
+  pieces and when a split is near at hand. :class:`_Question` chooses. What
+  a game's questions share (usable-piece answers, the sweep's lane options:
+  :class:`GameMemo`) lives with the game and its clones (``State.memo``) and
+  changes no answer; nothing outlives the game, so the same games played again
+  cost what they cost the first time.
 
 The arrangement :func:`find_partition` returns is the first one a depth-first
 search finds when it places, at each step, the mandatory type that fits the
