@@ -336,12 +336,12 @@ class Search:
         """Every player's reward for the position ``action`` leads to from ``st``
         (``st`` is left as it was): the result if the game ends there, else the
         players' heuristic leads (see :class:`Margins`)."""
-        from rulepack.agents.value import evaluate
+        from rulepack.agents.value import search_value
         after = st.clone()
         after._apply(action)
         if after.terminal:
             return rewards(after)
-        return self.margins([evaluate(after, p) for p in range(st.num_players)])
+        return self.margins([search_value(after, p) for p in range(st.num_players)])
 
     def widen_all(self, st: "State", children: dict[Any, Node], kids: list[Node | None],
                   keys: list[Any], legal: list[Any], mover: int, weight: int) -> set[Node]:
@@ -509,8 +509,8 @@ class Search:
         if st.terminal:
             return rewards(st)
         if rollout == "heuristic" and (inst.heuristic_fn is not None or inst.score_fn is not None):
-            from rulepack.agents.value import evaluate
-            return self.margins([evaluate(st, p) for p in range(st.num_players)])
+            from rulepack.agents.value import search_value
+            return self.margins([search_value(st, p) for p in range(st.num_players)])
         return rewards(st)
 
 
