@@ -18,7 +18,9 @@ is worth 1 (shared between several winners), a loss 0, a draw ``1/players`` to
 each. A playout plays uniformly random actions to the end, or (``rollout =
 "heuristic"``) ``cutoff`` of them (by default as many as the ruleset's
 ``heuristic ... after N random decisions`` says, else none) and then values the
-position by the ruleset's ``heuristic`` (each player's lead over the others,
+position by the ruleset's ``heuristic`` (its second one, read after N random
+decisions, where it declares two: :func:`~rulepack.agents.value.search_value`;
+each player's lead over the others,
 scaled into (0, 1): see :class:`Margins`). With a heuristic, ``bias`` makes the
 expansion progressive bias: a node met with actions it has no child for gets a
 child for each, worth the heuristic value of its result, and UCB1 chooses among
