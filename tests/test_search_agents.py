@@ -457,6 +457,72 @@ def test_heuristic_after_n_random_decisions_sets_the_playout_length():
         rulepack.loads(AFTER_RULES.replace("after 5 random", "after -5 random"))
 
 
+TWO_HEURISTICS = """
+game count_up { players 2 }
+var n = 0
+var m per player = 0
+heuristic(p) = n
+heuristic(q) = m[q] - n after 3 random decisions
+play {
+  turns from 0 until n >= 100 {
+    choose {
+      action "add one" { set n = n + 1 }
+      action "add two to m" { set m[current] = m[current] + 2 }
+    }
+  }
+}
+"""
+
+
+def test_a_second_heuristic_read_after_n_random_decisions_is_the_search_bots():
+    """Two heuristics (docs/language.md, ``heuristic``): the one without ``after``
+    is what ``greedy`` maximises; the one ``after N random decisions`` is what the
+    search bots read at the end of a playout (after N decisions) and in their
+    priors; either order; a third, or two alike, is refused."""
+    import rulepack
+    from rulepack.agents.bots import GreedyAgent, Decision
+    from rulepack.agents.search import Search, exact_key
+    from rulepack.agents.value import evaluate, search_value
+    game = rulepack.loads(TWO_HEURISTICS)
+    h = game.ir["heuristic"]
+    assert "after" not in h and h["search"]["after"] == 3 and h["search"]["player"] == "q"
+    lines = TWO_HEURISTICS.split("\n")
+    i, j = lines.index("heuristic(p) = n"), lines.index("heuristic(q) = m[q] - n after 3 random decisions")
+    lines[i], lines[j] = lines[j], lines[i]
+    swapped = rulepack.loads("\n".join(lines)).ir["heuristic"]        # the other order
+    assert swapped["player"] == "p" and "after" not in swapped
+    assert swapped["search"]["player"] == "q" and swapped["search"]["after"] == 3
+    state = game.new_game(2, 0)
+    state.apply("add one")                      # n = 1, m = [0, 0]
+    assert evaluate(state, 0) == 1.0            # greedy's: n
+    assert search_value(state, 0) == -1.0       # the search bots': m[p] - n
+    assert state.inst.heuristic_after == 3
+    # greedy maximises n: it adds one
+    assert Decision(state, 1).actions[GreedyAgent(0).choose(Decision(state, 1))] == "add one"
+    # a search bot's playout takes 3 decisions, then reads m[p] - n
+    search = Search(lambda rng: state.clone(), 1, exact_key, SearchOptions(), Rng(1))
+    copy = state.clone()
+    rewards = search.playout(copy)
+    assert copy.decisions - state.decisions == 3
+    m = copy.vars["m"]
+    assert (rewards[0] > rewards[1]) == (m[0] > m[1]) and (rewards[0] == rewards[1]) == (m[0] == m[1])
+    # with prior, the root's children are valued by m[p] - n: "add two to m" looks better
+    root = Search(lambda rng: state.clone(), 1, exact_key, SearchOptions(iterations=1, prior=1,
+                                                                          cutoff=0), Rng(1))
+    root.seed_root(1)
+    values = {child.action.text: child.reward for child in root.root.children.values()}
+    assert values["add two to m"] > values["add one"]
+    # a single heuristic with `after` is still everyone's
+    single = rulepack.loads(AFTER_RULES).new_game(2, 0)
+    assert "search" not in single.inst.ir["heuristic"] and single.inst.search_heuristic_fn is None
+    assert search_value(single, 0) == evaluate(single, 0)
+    for text in (TWO_HEURISTICS.replace(" after 3 random decisions", ""),
+                 TWO_HEURISTICS.replace("heuristic(p) = n", "heuristic(p) = n after 2 random decisions"),
+                 TWO_HEURISTICS.replace("heuristic(p) = n", "heuristic(p) = n\nheuristic(r) = m")):
+        with pytest.raises(RulepackError, match="one 'heuristic' declaration, or two"):
+            rulepack.loads(text)
+
+
 # ====================================================================== progressive bias (option bias)
 def _midgame(name, decisions, seed=3):
     """A position ``decisions`` random decisions into a two-player game of ``name``."""

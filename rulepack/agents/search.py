@@ -18,7 +18,9 @@ is worth 1 (shared between several winners), a loss 0, a draw ``1/players`` to
 each. A playout plays uniformly random actions to the end, or (``rollout =
 "heuristic"``) ``cutoff`` of them (by default as many as the ruleset's
 ``heuristic ... after N random decisions`` says, else none) and then values the
-position by the ruleset's ``heuristic`` (each player's lead over the others,
+position by the ruleset's ``heuristic`` (its second one, read after N random
+decisions, where it declares two: :func:`~rulepack.agents.value.search_value`;
+each player's lead over the others,
 scaled into (0, 1): see :class:`Margins`). With a heuristic, ``bias`` makes the
 expansion progressive bias: a node met with actions it has no child for gets a
 child for each, worth the heuristic value of its result, and UCB1 chooses among
@@ -336,12 +338,12 @@ class Search:
         """Every player's reward for the position ``action`` leads to from ``st``
         (``st`` is left as it was): the result if the game ends there, else the
         players' heuristic leads (see :class:`Margins`)."""
-        from rulepack.agents.value import evaluate
+        from rulepack.agents.value import search_value
         after = st.clone()
         after._apply(action)
         if after.terminal:
             return rewards(after)
-        return self.margins([evaluate(after, p) for p in range(st.num_players)])
+        return self.margins([search_value(after, p) for p in range(st.num_players)])
 
     def widen_all(self, st: "State", children: dict[Any, Node], kids: list[Node | None],
                   keys: list[Any], legal: list[Any], mover: int, weight: int) -> set[Node]:
@@ -509,8 +511,8 @@ class Search:
         if st.terminal:
             return rewards(st)
         if rollout == "heuristic" and (inst.heuristic_fn is not None or inst.score_fn is not None):
-            from rulepack.agents.value import evaluate
-            return self.margins([evaluate(st, p) for p in range(st.num_players)])
+            from rulepack.agents.value import search_value
+            return self.margins([search_value(st, p) for p in range(st.num_players)])
         return rewards(st)
 
 

@@ -1,5 +1,6 @@
 """What a position is worth to a player, for the bots: the result at the end, else
-the ruleset's ``heuristic``, else its ``score``."""
+the ruleset's ``heuristic`` (for the search bots, its second heuristic, read after N
+random decisions, where it declares one), else its ``score``."""
 
 from __future__ import annotations
 
@@ -18,30 +19,55 @@ def evaluate(st: Any, player: int) -> float:
     """How good a position is for ``player``: the game's result at the end, else the
     ruleset's ``heuristic(player)``, else its ``score(player)``, else 0."""
     if st.terminal:
-        winners = st.result()["winners"]
-        if player in winners:
-            return WIN_VALUE / len(winners)
-        return -WIN_VALUE if winners else 0.0
+        return _result(st, player)
     inst = st.inst
     if inst.heuristic_fn is not None:
-        name = inst.heuristic_param
-        st.vars[name] = player
-        try:
-            value = inst.heuristic_fn(st)
-        except (RuleValueError, PatternBudgetError) as exc:
-            at = (inst.ir.get("heuristic") or {}).get("at") or [None, None]
-            raise RulesetRuntimeError.at(f"the heuristic cannot be computed: {exc}",
-                                         Location(inst.file, at[0] or None, at[1] or None),
-                                         code="runtime") from None
-        finally:
-            st.vars.pop(name, None)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise RulesetRuntimeError.at("a heuristic must be a number", Location(inst.file),
-                                         code="bad-score")
-        return float(value)
+        return _heuristic(st, player, inst.heuristic_fn, inst.heuristic_param, "heuristic")
     if inst.score_fn is not None:
         return float(st.score(player))
     return 0.0
+
+
+def search_value(st: Any, player: int) -> float:
+    """How good a position is for ``player`` to the search bots: as :func:`evaluate`,
+    but where the ruleset declares a second heuristic, read ``after N random
+    decisions``, that one (the first is then the one-step bots' only)."""
+    inst = st.inst
+    if st.terminal or inst.search_heuristic_fn is None:
+        return evaluate(st, player)
+    return _heuristic(st, player, inst.search_heuristic_fn, inst.search_heuristic_param,
+                      "search")
+
+
+def _result(st: Any, player: int) -> float:
+    winners = st.result()["winners"]
+    if player in winners:
+        return WIN_VALUE / len(winners)
+    return -WIN_VALUE if winners else 0.0
+
+
+def _heuristic(st: Any, player: int, fn: Any, name: str, key: str) -> float:
+    """``fn`` (a compiled heuristic whose player parameter is ``name``) for ``player``;
+    ``key``: ``"heuristic"``, or ``"search"`` for the second one (for error locations).
+
+    :raises RulesetRuntimeError: it cannot be computed, or is not a number."""
+    inst = st.inst
+    st.vars[name] = player
+    try:
+        value = fn(st)
+    except (RuleValueError, PatternBudgetError) as exc:
+        h = inst.ir.get("heuristic") or {}
+        at = (h.get("search") if key == "search" else h) or {}
+        at = at.get("at") or [None, None]
+        raise RulesetRuntimeError.at(f"the heuristic cannot be computed: {exc}",
+                                     Location(inst.file, at[0] or None, at[1] or None),
+                                     code="runtime") from None
+    finally:
+        st.vars.pop(name, None)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RulesetRuntimeError.at("a heuristic must be a number", Location(inst.file),
+                                     code="bad-score")
+    return float(value)
 
 
 def has_hidden(view: dict[str, Any]) -> bool:

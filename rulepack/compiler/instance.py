@@ -152,6 +152,10 @@ class Instance:
         #: random decisions a bot's playout takes before it reads the heuristic
         #: (``heuristic(p) = ... after N random decisions``; 0 when not said)
         self.heuristic_after = 0
+        #: the search bots' heuristic, when the ruleset declares a second one read
+        #: ``after N random decisions`` (else ``None``: they read ``heuristic_fn``)
+        self.search_heuristic_fn: Fn | None = None
+        self.search_heuristic_param = "p"
         winner = ir.get("winner")
         self.winner_rule: str | None = winner["rule"] if winner else None
         #: the fixed partnerships, each a tuple of seats, or ``None`` without teams
@@ -791,6 +795,17 @@ class Instance:
         self.heuristic_after = int(h.get("after", 0))
         self.heuristic_fn = self.exprs.compile(h["expr"], self.scope(locals=[h["player"]],
                                                                      deterministic=True))
+        searched = h.get("search")
+        if searched is not None:
+            if searched["player"] in self.attributes or searched["player"] in self.globals or \
+                    searched["player"] in BUILTIN_NAMES or searched["player"] in LITERAL_WORDS:
+                raise SemanticError.at(f"{searched['player']!r} is already a name in this "
+                                       "ruleset; choose another name for the player",
+                                       self._loc(searched), code="shadowing")
+            self.search_heuristic_param = searched["player"]
+            self.heuristic_after = int(searched.get("after", 0))
+            self.search_heuristic_fn = self.exprs.compile(
+                searched["expr"], self.scope(locals=[searched["player"]], deterministic=True))
 
     def _endless_loops(self) -> list[Any]:
         """A loop that can never stop, in a ruleset that never says ``end game``:

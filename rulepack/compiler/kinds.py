@@ -190,6 +190,9 @@ class KindChecker:
                 for bind in ("player", "param", "bind"):
                     if isinstance(ir[key].get(bind), str):
                         env[ir[key][bind]] = _of("player")
+                second = ir[key].get("search")      # a second heuristic, walked within
+                if isinstance(second, dict) and isinstance(second.get("player"), str):
+                    env[second["player"]] = _of("player")
                 self.walk(ir[key], env)
         for key in ("setup", "play"):
             self.walk(ir.get(key), {})

@@ -100,10 +100,21 @@ class ToIR(Transformer[Token, IR]):
                 ir[key].append(value)
             elif key in ("setup", "play"):
                 ir[key].extend(value)
+            elif key == "heuristic" and ir[key] is not None and "search" not in ir[key] and \
+                    ("after" in ir[key]) != ("after" in value):
+                # a second heuristic: one read at once (greedy, memory, lookahead),
+                # one read after N random decisions (the search bots)
+                searched, plain = (ir[key], value) if "after" in ir[key] else (value, ir[key])
+                ir[key] = {**plain, "search": searched}
             else:
                 if ir[key] is not None:
                     at = value.get("at") if isinstance(value, dict) else None
                     line, col = (at or [None, None])
+                    if key == "heuristic":
+                        raise SemanticError.at(
+                            "a ruleset has one 'heuristic' declaration, or two: one read at "
+                            "once and one read 'after N random decisions'; this is one too many",
+                            Location("<string>", line, col), code="duplicate-declaration")
                     raise SemanticError.at(f"a ruleset has one '{key}' declaration; this is a "
                                            "second one", Location("<string>", line, col),
                                            code="duplicate-declaration")
