@@ -22,7 +22,8 @@ def evaluate(st: Any, player: int) -> float:
         return _result(st, player)
     inst = st.inst
     if inst.heuristic_fn is not None:
-        return _heuristic(st, player, inst.heuristic_fn, inst.heuristic_param, "heuristic")
+        return _heuristic(st, player, inst.heuristic_fn, inst.heuristic_param,
+                          inst.ir.get("heuristic"))
     if inst.score_fn is not None:
         return float(st.score(player))
     return 0.0
@@ -36,7 +37,7 @@ def search_value(st: Any, player: int) -> float:
     if st.terminal or inst.search_heuristic_fn is None:
         return evaluate(st, player)
     return _heuristic(st, player, inst.search_heuristic_fn, inst.search_heuristic_param,
-                      "search")
+                      inst.ir["heuristic"].get("search"))
 
 
 def _result(st: Any, player: int) -> float:
@@ -46,9 +47,9 @@ def _result(st: Any, player: int) -> float:
     return -WIN_VALUE if winners else 0.0
 
 
-def _heuristic(st: Any, player: int, fn: Any, name: str, key: str) -> float:
+def _heuristic(st: Any, player: int, fn: Any, name: str, decl: dict[str, Any] | None) -> float:
     """``fn`` (a compiled heuristic whose player parameter is ``name``) for ``player``;
-    ``key``: ``"heuristic"``, or ``"search"`` for the second one (for error locations).
+    ``decl``: its declaration's IR (where errors are located).
 
     :raises RulesetRuntimeError: it cannot be computed, or is not a number."""
     inst = st.inst
@@ -56,9 +57,7 @@ def _heuristic(st: Any, player: int, fn: Any, name: str, key: str) -> float:
     try:
         value = fn(st)
     except (RuleValueError, PatternBudgetError) as exc:
-        h = inst.ir.get("heuristic") or {}
-        at = (h.get("search") if key == "search" else h) or {}
-        at = at.get("at") or [None, None]
+        at = (decl or {}).get("at") or [None, None]
         raise RulesetRuntimeError.at(f"the heuristic cannot be computed: {exc}",
                                      Location(inst.file, at[0] or None, at[1] or None),
                                      code="runtime") from None

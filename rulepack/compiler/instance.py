@@ -787,25 +787,25 @@ class Instance:
         h = self.ir.get("heuristic")
         if h is None:
             return
-        if h["player"] in self.attributes or h["player"] in self.globals or \
-                h["player"] in BUILTIN_NAMES or h["player"] in LITERAL_WORDS:
-            raise SemanticError.at(f"{h['player']!r} is already a name in this ruleset; choose "
-                                   "another name for the player", self._loc(h), code="shadowing")
-        self.heuristic_param = h["player"]
+        self.heuristic_param, self.heuristic_fn = self._compile_heuristic(h)
         self.heuristic_after = int(h.get("after", 0))
-        self.heuristic_fn = self.exprs.compile(h["expr"], self.scope(locals=[h["player"]],
-                                                                     deterministic=True))
         searched = h.get("search")
         if searched is not None:
-            if searched["player"] in self.attributes or searched["player"] in self.globals or \
-                    searched["player"] in BUILTIN_NAMES or searched["player"] in LITERAL_WORDS:
-                raise SemanticError.at(f"{searched['player']!r} is already a name in this "
-                                       "ruleset; choose another name for the player",
-                                       self._loc(searched), code="shadowing")
-            self.search_heuristic_param = searched["player"]
+            self.search_heuristic_param, self.search_heuristic_fn = \
+                self._compile_heuristic(searched)
             self.heuristic_after = int(searched.get("after", 0))
-            self.search_heuristic_fn = self.exprs.compile(
-                searched["expr"], self.scope(locals=[searched["player"]], deterministic=True))
+
+    def _compile_heuristic(self, h: dict[str, Any]) -> tuple[str, Fn]:
+        """(its player parameter, its compiled expression) of one ``heuristic``.
+
+        :raises SemanticError: the parameter is already a name (code ``shadowing``)."""
+        player = h["player"]
+        if player in self.attributes or player in self.globals or \
+                player in BUILTIN_NAMES or player in LITERAL_WORDS:
+            raise SemanticError.at(f"{player!r} is already a name in this ruleset; choose "
+                                   "another name for the player", self._loc(h), code="shadowing")
+        return player, self.exprs.compile(h["expr"], self.scope(locals=[player],
+                                                                deterministic=True))
 
     def _endless_loops(self) -> list[Any]:
         """A loop that can never stop, in a ruleset that never says ``end game``:
