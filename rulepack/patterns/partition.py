@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.patterns.cover import CoverSearch, Layout, Templates, wild_bit
 from rulepack.patterns.first_split import first_split
-from rulepack.patterns.sweep import Option, SweepSearch, shape_of
+from rulepack.patterns.sweep import SharedOptions, SweepSearch, shape_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -72,8 +72,8 @@ SWEEP_FROM = 20
 #: Steps the general search may take before the sweep decides (runs and sets).
 SEARCH_FIRST = 2_000
 
-#: Most answers of usable-piece questions an index keeps (it forgets them all
-#: when it has this many). A game asks some questions again: random games of the
+#: Most answers of usable-piece questions a game's memo keeps for one index
+#: (it forgets them all when it has this many: see GameMemo). A game asks some questions again: random games of the
 #: bundled tile-laying ruleset of runs and sets ask one in six again, a tree
 #: search many more.
 MAX_ANSWERS = 20_000
@@ -303,8 +303,7 @@ class GameMemo:
     def __init__(self) -> None:
         self.answers: dict[tuple[int, int, int, int, int, int],
                            tuple[frozenset[int], bool] | None] = {}
-        self.options: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]],
-                           dict[int, list[Option]]] = {}
+        self.options: SharedOptions = {}
 
 
 def memo_of(st: "State", idx: Index) -> GameMemo:
@@ -423,9 +422,9 @@ class _Question:
     def reach(self) -> tuple[frozenset[int], bool] | None:
         """``None`` if the question's pieces cannot be split; otherwise the
         types of which some split uses optional pieces (more than the mandatory
-        ones), and whether some split uses an optional wild piece. The index
-        keeps the answers (the same counts, the same answer: the searches are
-        exact) for the questions the game asks again, up to :data:`MAX_ANSWERS`
+        ones), and whether some split uses an optional wild piece. The game's
+        memo keeps the answers (the same counts, the same answer: the searches
+        are exact) for the questions it asks again, up to :data:`MAX_ANSWERS`
         (see :class:`GameMemo`)."""
         idx = self.idx
         wm, wo = len(self.wild_m), len(self.wild_o)

@@ -292,8 +292,8 @@ class SweepSearch:
         self.used_shift = lanes * self.cb
         self._need: list[list[dict[int, int]]] = [[{} for _ in range(positions)]
                                                   for _ in range(lanes)]
-        #: per position and lane: summary -> its options (the shape's, shared with
-        #: the questions that have the same lane counts from there on)
+        #: per position and lane: summary -> its options (from ``shared``, with the
+        #: questions that have the same lane counts from there on)
         self._options: list[list[dict[int, list[Option]] | None]] = [
             [None] * lanes for _ in range(positions)]
         self._failed: set[int] = set()
