@@ -73,9 +73,9 @@ SWEEP_FROM = 20
 SEARCH_FIRST = 2_000
 
 #: Most answers of usable-piece questions a game's memo keeps for one index
-#: (it forgets them all when it has this many: see GameMemo). A game asks some questions again: random games of the
-#: bundled tile-laying ruleset of runs and sets ask one in six again, a tree
-#: search many more.
+#: (it forgets them all when it has this many: see GameMemo). A game asks some
+#: questions again: random games of the bundled tile-laying ruleset of runs and
+#: sets ask one in six again, a tree search many more.
 MAX_ANSWERS = 20_000
 
 #: One matching group: (types, wild count, bitmask of its types, (type, copies)
@@ -309,9 +309,9 @@ class GameMemo:
 def memo_of(st: "State", idx: Index) -> GameMemo:
     """The game's memo for ``idx`` (a fresh one, kept by no one, for an index
     built for one question: a pattern that reads the state)."""
-    games: dict[Any, Any] | None = getattr(st, "memo", None)
-    if games is None or not idx.pattern.pure:
+    if not idx.pattern.pure:
         return GameMemo()
+    games: dict[Any, Any] = st.memo
     memo = games.get(idx)
     if memo is None:
         memo = games[idx] = GameMemo()
