@@ -622,3 +622,100 @@ def test_bias_is_deterministic_and_checked():
     assert SearchOptions.parse({"bias": "2"}).bias == 2
     with pytest.raises(AgentSpecError):
         check_spec("mcts:bias=-1")
+
+
+# ====================================================================== move groups
+PRIZE_RULES = """
+game prize { players 2 }
+var points per player = 0
+var done = false
+score(p) = points[p]
+winner highest score
+play {
+  turns from 0 until done {
+    choose {
+      action "take the prize" { set points[current] = 1 }
+      action "pass {n}" for n in 1..20 { }
+    }
+    set done = true
+  }
+}
+"""
+
+
+def _prize_search(iterations, seed, **options):
+    import rulepack
+    from rulepack.agents.search import Search, exact_key
+    state = rulepack.loads(PRIZE_RULES).new_game(2, 0)
+    return state, Search(lambda rnd: state.clone(), 0, exact_key,
+                         SearchOptions(iterations=iterations, **options), Rng(seed)).run()
+
+
+def test_move_groups_choose_the_action_first():
+    """``groups``: one winning ``action`` beside twenty instances of a losing one.
+    Grouped, 6 iterations find the win from every seed (the walk tries each
+    ``action`` once, then prefers the winning one); plain UCT, which must try
+    the 21 actions one by one, cannot in most of them."""
+    from rulepack.agents.search import action_children
+    found = {True: 0, False: 0}
+    for groups in (True, False):
+        for seed in range(20):
+            _, root = _prize_search(6, seed, groups=groups)
+            actions, best = action_children(root)
+            found[groups] += actions[best].action.render() == "take the prize"
+    assert found[True] == 20
+    assert found[False] < 10
+
+
+def test_move_groups_tree_shape():
+    """Grouped, the root's children are the two groups, each visited as often as
+    its actions together; the actions hang below their group, and the agent's
+    votes put the best group's best action first."""
+    from rulepack.agents.search import is_group
+    from rulepack.agents.strong import votes_of
+    state, root = _prize_search(40, 3, groups=True)
+    assert len(root.children) == 2 and all(is_group(k) for k in root.children)
+    for group in root.children.values():
+        assert group.children
+        assert group.visits == sum(child.visits for child in group.children.values())
+        assert all(not is_group(k) for k in group.children)
+    assert sum(len(g.children) for g in root.children.values()) <= 21
+    votes = votes_of(root, 0, state)
+    assert max(votes, key=votes.get) == "take the prize"
+    # one action per group, or a single group: nothing to group
+    _, plain = _prize_search(40, 3, groups=False)
+    assert not any(is_group(k) for k in plain.children)
+
+
+def test_move_groups_under_information_sets():
+    """``ismcts:groups=true`` on PackKub (its turn offers ``draw a tile`` beside
+    ``play {t}`` for several tiles): the root holds groups, their visits add
+    up, the choice is the same for the same seed, and the option is parsed."""
+    from rulepack.agents.search import is_group, masked_key
+    from rulepack.agents.strong import ISMCTSAgent
+    assert make_agent("ismcts:groups=true", 5, 1).options == SearchOptions(groups=True)
+    import rulepack
+    game = rulepack.load("packkub")
+    rnd = random.Random(4)
+    state = game.new_game(2, seed=4, options={"rounds": 1})
+    while True:
+        texts = [a.render() for a in state.legal_actions()]
+        if "draw a tile" in texts and sum(t.startswith("play ") for t in texts) >= 2:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+    player = state.current_player
+    decision = Decision(state, player)
+    choices = []
+    for _ in range(2):
+        agent = ISMCTSAgent(7, iterations=60, groups=True, prior=0)
+        choices.append(agent.choose(decision))
+    assert choices[0] == choices[1]
+    sampler = Sampler(state.inst, state.view(player), Rng(1))
+    from rulepack.agents.search import Search
+    root = Search(sampler.sample, player, masked_key, SearchOptions(iterations=60, prior=0,
+                                                                     groups=True),
+                  Rng(1), observe=True).run()
+    assert root.children and all(is_group(k) for k in root.children)
+    for group in root.children.values():
+        assert group.visits == sum(child.visits for child in group.children.values())

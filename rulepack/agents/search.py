@@ -62,6 +62,9 @@ MCTS_BIAS = 1
 #: (or by the heuristic): a random player may never finish some games.
 MAX_PLAYOUT = 5_000
 
+#: The default of ``groups`` (see :class:`SearchOptions`).
+GROUPS = False
+
 
 @dataclass(frozen=True)
 class SearchOptions:
@@ -91,6 +94,13 @@ class SearchOptions:
         observes of its result too (:mod:`rulepack.agents.observation`), so the
         tree branches on what a flip or a draw shows; ``None``: the agent's
         default (on for ``ismcts``, off for ``mcts`` and ``pimc``).
+    :ivar groups: move groups (Childs, Brodeur & Kocsis 2008): where the legal
+        actions come from more than one ``action`` of the ruleset and some
+        ``action`` gives several (``draw a tile`` beside ``play {t}`` for each
+        of eight tiles), the walk first chooses the ``action`` by UCB1, then
+        its parameters, so an ``action`` with many instances does not crowd
+        out one with a single instance. ``None``: the agent's default
+        (:data:`GROUPS`).
     """
 
     iterations: int | None = None
@@ -103,6 +113,7 @@ class SearchOptions:
     bias: int | None = None
     seed: int | None = None
     observe: bool | None = None
+    groups: bool | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is not None and self.iterations < 1:
@@ -187,6 +198,28 @@ class Node:
 #: Marks an outcome keyed by how the searcher reads another player's action after it.
 _AFTER = object()
 
+#: Marks the key of a move group: ``(_GROUP, choice, alternative)``.
+_GROUP = object()
+
+
+def group_keys(legal: list[Any]) -> list[Any] | None:
+    """The move group of each action (its ``action`` of the ruleset), or ``None``
+    where grouping changes nothing: one group, or one action per group."""
+    if len(legal) < 3:
+        return None
+    groups = [(_GROUP, a.choice, a.alt) for a in legal]
+    first = groups[0]
+    if all(g == first for g in groups):
+        return None
+    if len(set(groups)) == len(groups):
+        return None
+    return groups
+
+
+def is_group(key: Any) -> bool:
+    """Whether a child's key is a move group's (its children are the actions)."""
+    return type(key) is tuple and len(key) == 3 and key[0] is _GROUP
+
 
 def exact_key(st: "State", action: Any, player: int) -> Any:
     """Key an action by itself (perfect information, or a single determinization)."""
@@ -263,17 +296,20 @@ class Search:
         of its result too (see :mod:`rulepack.agents.observation`);
         ``options.observe``, when set, decides instead.
     :param bias: the agent's default for ``options.bias`` (used when it is ``None``).
+    :param groups: the agent's default for ``options.groups``.
     """
 
     def __init__(self, sample: Callable[[random.Random], "State"], player: int,
                  key: Callable[["State", Any, int], Any], options: SearchOptions,
-                 rng: Rng, observe: bool = False, bias: int = 0) -> None:
+                 rng: Rng, observe: bool = False, bias: int = 0,
+                 groups: bool = GROUPS) -> None:
         self.sample = sample
         self.player = player
         self.key = key
         self.options = options
         self.observing = observe if options.observe is None else options.observe
         self.bias = bias if options.bias is None else options.bias
+        self.grouping = groups if options.groups is None else options.groups
         self.random = random.Random(rng.below(1 << 62))
         self.root = Node()
         self.margins = Margins()
@@ -316,23 +352,39 @@ class Search:
         """Give every action of ``st`` (one per key) a virtual visit under ``node``,
         worth to the player who moves the heuristic value of the position the
         action leads to (the result, if the game ends there)."""
-        children = node.children
         mover = st.current_player
         key = self.key
         viewer = self.player
         done = set()
-        for action in st.legal_actions():
+        legal = st.legal_actions()
+        groups = group_keys(legal) if self.grouping else None
+        best: dict[Any, tuple[Node, float]] = {}
+        for i, action in enumerate(legal):
             k = key(st, action, viewer)
             if k in done:
                 continue
             done.add(k)
-            value = self.value_of(st, action)
+            value = self.value_of(st, action)[mover]
+            children = node.children
+            if groups is not None:
+                # the group's visit is worth its best action's value
+                g = groups[i]
+                group = children.get(g)
+                if group is None:
+                    group = children[g] = Node(action)
+                if g not in best or value > best[g][1]:
+                    best[g] = (group, value)
+                children = group.children
             child = children.get(k)
             if child is None:
                 child = children[k] = Node(action)
             child.visits += 1
             child.avail += 1
-            child.reward += value[mover]
+            child.reward += value
+        for group, value in best.values():
+            group.visits += 1
+            group.avail += 1
+            group.reward += value
 
     def value_of(self, st: "State", action: Any) -> list[float]:
         """Every player's reward for the position ``action`` leads to from ``st``
@@ -382,11 +434,11 @@ class Search:
         viewer = self.player
         observing = self.observing
         c = self.options.c
-        log, sqrt = math.log, math.sqrt
         node = self.root          # keyed by actions
         known = self.root         # keyed by actions and observations (observing only)
         path: list[tuple[Node, int]] = []        # (child, the player who moved into it)
         bias = self.bias if self.bias and self.heuristic else 0
+        grouping = self.grouping
         while not st.terminal:
             legal = st.legal_actions()
             mover = st.current_player
@@ -407,6 +459,16 @@ class Search:
                     keys.append(hit[1])
             else:
                 keys = [key(st, a, viewer) for a in legal]
+            groups = group_keys(legal) if grouping else None
+            if groups is not None:
+                # move groups: the walk chooses an ``action`` of the ruleset
+                # first (a step of the tree that changes nothing in the state),
+                # then among its instances
+                node, known, chosen = self.enter_group(node, known, groups, legal, mover, path)
+                members = [i for i, g in enumerate(groups) if g == chosen]
+                legal = [legal[i] for i in members]
+                keys = [keys[i] for i in members]
+                children = node.children
             split = known is not node
             # each key is looked up once (hashing an action is not free): equal
             # keys share one child, so a child stands for its key from here on
@@ -424,34 +486,11 @@ class Search:
                                  mover))
                 st._apply(legal[i])
                 break
-            best = None
-            best_value = -1.0
-            seen = set()
             own = known.children
-            for i, child in enumerate(kids):
-                if child in seen:
-                    continue
-                seen.add(child)
-                child.avail += 1
-                visits = child.visits
-                if split:
-                    k = keys[i]
-                    mine = own.get(k)
-                    if mine is None:
-                        mine = own[k] = Node(legal[i])
-                    mine.avail += 1
-                    w = visits if visits < OUTCOME_PRIOR else OUTCOME_PRIOR
-                    n = mine.visits + w
-                    value = (mine.reward + w * child.reward / visits) / n + c * sqrt(
-                        log(mine.avail) / n)
-                else:
-                    value = child.reward / visits + c * sqrt(log(child.avail) / visits)
-                if value > best_value:
-                    best, best_value, best_i = child, value, i
-            assert best is not None
+            best, best_i, distinct = _choose(kids, keys, legal, own, split, c)
             # among actions sharing the key, any one (they look alike to the searcher)
             same = [i for i, child in enumerate(kids) if child is best] if \
-                len(seen) < len(keys) else [best_i]
+                distinct < len(keys) else [best_i]
             action = legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]]
             path.append((best, mover))
             node = best
@@ -490,6 +529,37 @@ class Search:
             child.visits += 1
             child.reward += reward[mover]
 
+    def enter_group(self, node: Node, known: Node, groups: list[Any], legal: list[Any],
+                    mover: int, path: list[tuple[Node, int]]) -> tuple[Node, Node, Any]:
+        """The move-group step of a walk (option ``groups``): from ``node`` (and
+        ``known``, its twin keyed by observations too) into the child of one
+        group of ``groups`` (one key per action of ``legal``), chosen by UCB1
+        among the groups met, or a new one at random when some group has no
+        child yet. Appends the children entered to ``path``; returns them and
+        the group's key."""
+        order = list(dict.fromkeys(groups))          # distinct, in the order met
+        first = [groups.index(g) for g in order]
+        reps = [legal[i] for i in first]
+        split = known is not node
+        children = node.children
+        kids = [children.get(g) for g in order]
+        if None in kids:
+            fresh = [i for i, child in enumerate(kids) if child is None]
+            rnd = self.random
+            i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
+            group = _grow(children, kids, order, reps, i)
+            mine = group
+            if split:
+                tree = known.children
+                mine = _grow(tree, [tree.get(g) for g in order], order, reps, i)
+        else:
+            group, i, _ = _choose(kids, order, reps, known.children, split, self.options.c)
+            mine = known.children[order[i]] if split else group
+        path.append((group, mover))
+        if split:
+            path.append((mine, mover))
+        return group, mine, order[i]
+
     def playout(self, st: "State") -> list[float]:
         """Play on from ``st`` (in place) and return every player's reward."""
         opts = self.options
@@ -514,6 +584,43 @@ class Search:
             from rulepack.agents.value import search_value
             return self.margins([search_value(st, p) for p in range(st.num_players)])
         return rewards(st)
+
+
+def _choose(kids: list[Node], keys: list[Any], legal: list[Any], own: dict[Any, Node],
+            split: bool, c: float) -> tuple[Node, int, int]:
+    """UCB1 among ``kids`` (the child of each key; equal keys share one), each
+    counted available once more. With ``split``, the statistics are those of
+    the twin children in ``own`` (keyed by observations too; made where
+    missing), each starting with up to :data:`OUTCOME_PRIOR` virtual visits
+    worth its child's mean. Returns the best child, the first index of its
+    key and how many distinct children there are."""
+    log, sqrt = math.log, math.sqrt
+    best = None
+    best_value = -1.0
+    best_i = 0
+    seen = set()
+    for i, child in enumerate(kids):
+        if child in seen:
+            continue
+        seen.add(child)
+        child.avail += 1
+        visits = child.visits
+        if split:
+            k = keys[i]
+            mine = own.get(k)
+            if mine is None:
+                mine = own[k] = Node(legal[i])
+            mine.avail += 1
+            w = visits if visits < OUTCOME_PRIOR else OUTCOME_PRIOR
+            n = mine.visits + w
+            value = (mine.reward + w * child.reward / visits) / n + c * sqrt(
+                log(mine.avail) / n)
+        else:
+            value = child.reward / visits + c * sqrt(log(child.avail) / visits)
+        if value > best_value:
+            best, best_value, best_i = child, value, i
+    assert best is not None
+    return best, best_i, len(seen)
 
 
 def _grow(tree: dict[Any, Node], kids: list[Node | None], keys: list[Any], legal: list[Any],
@@ -541,3 +648,21 @@ def best_child(root: Node) -> Any:
         if score > best:
             best, best_key = score, k
     return best_key
+
+
+def action_children(root: Node) -> tuple[dict[Any, Node], Any]:
+    """The root's children that are actions (those of move groups taken out of
+    their groups), and the key of the chosen one: :func:`best_child`, within
+    the best group where the root has groups."""
+    best = best_child(root)
+    if not any(is_group(k) for k in root.children):
+        return root.children, best
+    actions: dict[Any, Node] = {}
+    for k, child in root.children.items():
+        if is_group(k):
+            actions.update(child.children)
+        else:
+            actions[k] = child
+    if best is not None and is_group(best):
+        best = best_child(root.children[best])
+    return actions, best

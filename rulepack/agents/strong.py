@@ -18,7 +18,7 @@ from typing import Any
 from rulepack.agents.belief import Belief
 from rulepack.agents.value import has_hidden
 from rulepack.agents.determinize import Sampler
-from rulepack.agents.search import (MCTS_BIAS, Node, Search, SearchOptions, best_child,
+from rulepack.agents.search import (MCTS_BIAS, Node, Search, SearchOptions, action_children,
                                     exact_key, masked_key)
 from rulepack.engine.rng import Rng
 
@@ -70,10 +70,14 @@ def votes_of(root: Node, player: int, ref: Any) -> dict[str, float]:
     the most visited child gets a bonus so that it wins a tie of texts."""
     render = ref.describe_for(player)
     out: dict[str, float] = {}
-    best = best_child(root)
-    for k, child in root.children.items():
+    actions, best = action_children(root)
+    for k, child in actions.items():
         text = child.action.render(render)
         out[text] = out.get(text, 0.0) + child.visits + (0.5 if k == best else 0.0)
+    if actions is not root.children and best is not None:
+        # move groups: the best action of the best group, however few its visits
+        text = actions[best].action.render(render)
+        out[text] = max(out.values()) + 0.5
     return out
 
 
