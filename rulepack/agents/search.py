@@ -62,9 +62,6 @@ MCTS_BIAS = 1
 #: (or by the heuristic): a random player may never finish some games.
 MAX_PLAYOUT = 5_000
 
-#: The default of ``groups`` (see :class:`SearchOptions`).
-GROUPS = False
-
 
 @dataclass(frozen=True)
 class SearchOptions:
@@ -99,8 +96,8 @@ class SearchOptions:
         ``action`` gives several (``draw a tile`` beside ``play {t}`` for each
         of eight tiles), the walk first chooses the ``action`` by UCB1, then
         its parameters, so an ``action`` with many instances does not crowd
-        out one with a single instance. ``None``: the agent's default
-        (:data:`GROUPS`).
+        out one with a single instance. ``None``: the agent's default (on
+        for ``ismcts``, off for ``mcts`` and ``pimc``).
     """
 
     iterations: int | None = None
@@ -302,7 +299,7 @@ class Search:
     def __init__(self, sample: Callable[[random.Random], "State"], player: int,
                  key: Callable[["State", Any, int], Any], options: SearchOptions,
                  rng: Rng, observe: bool = False, bias: int = 0,
-                 groups: bool = GROUPS) -> None:
+                 groups: bool = False) -> None:
         self.sample = sample
         self.player = player
         self.key = key

@@ -101,7 +101,8 @@ class ISMCTSAgent(SearchAgent):
     """Single-observer information-set MCTS: a new determinization each iteration,
     consistent with everything the agent has seen; the tree keyed by actions as
     the agent sees them and, after each action, by what the agent observes of
-    its result (where the view hides something; option ``observe``)."""
+    its result (where the view hides something; option ``observe``); by move
+    groups (option ``groups``, on by default)."""
 
     name = "ismcts"
 
@@ -115,7 +116,7 @@ class ISMCTSAgent(SearchAgent):
             base = sampler.base
             sample, key = (lambda rnd: base.clone()), exact_key
         root = Search(sample, decision.player, key, self.options, self.rng,
-                      observe=hidden).run()
+                      observe=hidden, groups=True).run()
         return votes_of(root, decision.player, sampler.base)
 
 
