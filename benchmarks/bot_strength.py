@@ -272,7 +272,8 @@ def speed(iterations: int, reference_dir: Path, rounds: int = 3,
 
 def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int) -> Any:
     """A function that builds a fresh search of ``state`` as the agent would
-    (``ismcts`` observing where the view hides pieces, else ``mcts``), with
+    (``ismcts``, observing and by move groups, where the view hides pieces, else
+    ``mcts``), with
     ``prior=0`` (iterations only); its ``agent`` attribute names the bot."""
     from rulepack.agents.search import Search, SearchOptions, exact_key, masked_key
     from rulepack.agents.determinize import Sampler
@@ -284,7 +285,8 @@ def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int) ->
 
     def build() -> Any:
         return Search(sample, player, masked_key if hidden else exact_key,
-                      SearchOptions(iterations=iterations, prior=0), Rng(2), observe=hidden)
+                      SearchOptions(iterations=iterations, prior=0), Rng(2), observe=hidden,
+                      groups=hidden)
     build.agent = "ismcts" if hidden else "mcts"          # type: ignore[attr-defined]
     return build
 
