@@ -205,12 +205,7 @@ def group_keys(legal: list[Any]) -> list[Any] | None:
     if len(legal) < 3:
         return None
     groups = [(_GROUP, a.choice, a.alt) for a in legal]
-    first = groups[0]
-    if all(g == first for g in groups):
-        return None
-    if len(set(groups)) == len(groups):
-        return None
-    return groups
+    return groups if 1 < len(set(groups)) < len(groups) else None
 
 
 def is_group(key: Any) -> bool:
@@ -474,13 +469,7 @@ class Search:
             if bias and None in kids:
                 made = self.widen_all(st, children, kids, keys, legal, mover, bias)
             elif None in kids:
-                fresh = [i for i, child in enumerate(kids) if child is None]
-                i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
-                path.append((_grow(children, kids, keys, legal, i), mover))
-                if split:
-                    tree = known.children
-                    path.append((_grow(tree, [tree.get(k) for k in keys], keys, legal, i),
-                                 mover))
+                i, _, _ = self.expand(node, known, kids, keys, legal, mover, path)
                 st._apply(legal[i])
                 break
             own = known.children
@@ -534,28 +523,42 @@ class Search:
         among the groups met, or a new one at random when some group has no
         child yet. Appends the children entered to ``path``; returns them and
         the group's key."""
-        order = list(dict.fromkeys(groups))          # distinct, in the order met
-        first = [groups.index(g) for g in order]
-        reps = [legal[i] for i in first]
-        split = known is not node
+        first: dict[Any, int] = {}            # each group's first action, in the order met
+        for i, g in enumerate(groups):
+            first.setdefault(g, i)
+        order = list(first)
+        reps = [legal[i] for i in first.values()]
         children = node.children
         kids = [children.get(g) for g in order]
         if None in kids:
-            fresh = [i for i, child in enumerate(kids) if child is None]
-            rnd = self.random
-            i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
-            group = _grow(children, kids, order, reps, i)
-            mine = group
-            if split:
-                tree = known.children
-                mine = _grow(tree, [tree.get(g) for g in order], order, reps, i)
-        else:
-            group, i, _ = _choose(kids, order, reps, known.children, split, self.options.c)
-            mine = known.children[order[i]] if split else group
+            i, group, mine = self.expand(node, known, kids, order, reps, mover, path)
+            return group, mine, order[i]
+        split = known is not node
+        group, i, _ = _choose(kids, order, reps, known.children, split, self.options.c)
+        mine = known.children[order[i]] if split else group
         path.append((group, mover))
         if split:
             path.append((mine, mover))
         return group, mine, order[i]
+
+    def expand(self, node: Node, known: Node, kids: list[Node | None], keys: list[Any],
+               legal: list[Any], mover: int,
+               path: list[tuple[Node, int]]) -> tuple[int, Node, Node]:
+        """Plain expansion at ``node`` (``kids``: its child of each key of
+        ``keys``, ``None`` where it has none): a key without a child, drawn at
+        random, gets one (and so does its twin under ``known`` when that is
+        another node), appended to ``path``. Returns the key's index, the
+        child and its twin (the child itself when not split)."""
+        rnd = self.random
+        fresh = [i for i, child in enumerate(kids) if child is None]
+        i = fresh[rnd.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
+        child = mine = _grow(node.children, kids, keys, legal, i)
+        path.append((child, mover))
+        if known is not node:
+            tree = known.children
+            mine = _grow(tree, [tree.get(k) for k in keys], keys, legal, i)
+            path.append((mine, mover))
+        return i, child, mine
 
     def playout(self, st: "State") -> list[float]:
         """Play on from ``st`` (in place) and return every player's reward."""
