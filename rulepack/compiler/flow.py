@@ -87,11 +87,15 @@ class FlowCompiler:
         nodes = [node for _, node in self.factories]
         return steps, nodes
 
-    def generate(self, steps: list[Instr], nodes: list[Any]) -> list[Instr]:
+    def generate(self, steps: list[Instr], nodes: list[Any],
+                 more: set[int] = frozenset()) -> list[Instr]:  # type: ignore[assignment]
         """The program with the generated blocks where they start (the closures
         elsewhere), and each decision's generated legal actions; the expressions'
-        generated code must be ready (``SourceGen.prepare``)."""
-        entries = self.entries | {c.pc for c in self.choices}
+        generated code must be ready (``SourceGen.prepare``).
+
+        :param more: instructions that must start a block too (where games start).
+        """
+        entries = self.entries | {c.pc for c in self.choices} | more
         return self.gen.build(steps, self.fragments, nodes, entries, self.choices)
 
     def fresh(self, prefix: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
@@ -26,6 +26,7 @@ from rulepack.compiler.dice import compile_rolls
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.drawn import block_positions
 from rulepack.engine.program import HALT, Choice
+from rulepack.engine.state import State
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
                                      show)
 from rulepack.compiler.kinds import check_kinds
@@ -33,7 +34,7 @@ from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.start import Start
 
 ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
 
@@ -174,6 +175,9 @@ class Instance:
         #: the generated source of the flow's blocks ("" if not generated)
         self.flow_source = ""
         self._unprepared: FlowCompiler | None = None
+        #: where its games start (rulepack.engine.start), found by :meth:`prepare`:
+        #: ``None`` before, ``False`` when there is no such start
+        self.start: "Start | Literal[False] | None" = None
 
         # Names the ruleset declares, known before they exist: a constant or an
         # attribute value naming one of them is an error, not a new symbol.
@@ -854,7 +858,13 @@ class Instance:
             return
         self._unprepared = None
         self.exprs.source.prepare()
-        self.code = flow.generate(self.steps, self.code_nodes)
+        # where every game starts, found before the blocks are made: a game that
+        # starts inside a block (at the instruction that first draws) enters a
+        # block of its own there
+        start = State.find_start(self)
+        self.code = flow.generate(self.steps, self.code_nodes,
+                                  {start[1]} if start and start[1] >= 0 else set())
+        self.start = start or False
         self.flow_source = flow.gen.module
         self._leaders = getattr(flow.gen, "leaders", None)
         self._chance_positions = None      # the blocks changed

@@ -26,6 +26,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.rng import Rng
+from rulepack.engine.start import RefusingRng, Start, find_start
 from rulepack.engine.runtime import EVAL_STEPS, RuleValueError, failure_text, items, show
 from rulepack.engine.values import Player, describe
 
@@ -53,6 +54,10 @@ DEFAULT_MAX_DECISIONS = 100_000
 class State(ActionIds, ExplicitChance, Observations, Effects):
     """A position of a game. Build one with ``Game.new_game``.
 
+    A game of an instance whose code is generated begins as a copy of the
+    instance's start (:mod:`rulepack.engine.start`): the part of the flow before
+    the first chance event runs once per instance, not once per game.
+
     ``generate=False`` runs it on the closures if the instance has not generated
     its code yet (checking a ruleset sets up one game and needs no fast code).
 
@@ -72,6 +77,22 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
                  chance: str = "sampled") -> None:
         if generate:
             inst.prepare()     # the instance's generated code, made before its first game
+            start = inst.start
+            if start and chance == "sampled":
+                self._start_from(*start, seed, max_decisions)
+                return
+        self._fields(inst, seed, max_decisions)
+        self._initial_values()
+        if chance != "sampled":
+            from rulepack.engine import chance as explicit
+            explicit.start(self, chance)
+        else:
+            self._run(0)
+        if self.rng.node is None:
+            self.legal_actions()    # a first decision with no legal action fails here
+
+    def _fields(self, inst: "Instance", seed: int, max_decisions: int) -> None:
+        """The fields of a state of ``inst`` before its flow runs."""
         self.inst = inst
         n_pieces = len(inst.pieces)
         self.zones: list[list[Any]] = [[] for _ in inst.zones]
@@ -108,6 +129,10 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         #: what is left of the budget of loop elements (see runtime.charge), renewed
         #: whenever the flow runs and whenever legal actions are listed
         self.steps_left = EVAL_STEPS
+
+    def _initial_values(self) -> None:
+        """Set the declared variables to their initial values."""
+        inst = self.inst
         for name in inst.var_inits:
             try:
                 self.vars[name] = inst.initial_value(self, name)
@@ -118,11 +143,52 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
                 raise RulesetRuntimeError.at(
                     f"the initial value of {name!r} cannot be computed: {exc}",
                     Location(inst.file, at[0] or None, at[1] or None), code="bad-value") from None
-        if chance != "sampled":
-            from rulepack.engine import chance as explicit
-            explicit.start(self, chance)
-        else:
-            self._run(0)
+
+    @staticmethod
+    def find_start(inst: "Instance") -> "Start | None":
+        """Where every game of ``inst`` starts, whatever its seed (see
+        :mod:`rulepack.engine.start`), found on the instructions' closures."""
+        def unstarted() -> State:
+            st = State.__new__(State)
+            st._fields(inst, 0, DEFAULT_MAX_DECISIONS)
+            st.rng = RefusingRng()
+            st._initial_values()
+            return st
+        return find_start(unstarted, FLOW_STEP_LIMIT)
+
+    def _start_from(self, start: "State", pc: int, seed: int, max_decisions: int) -> None:
+        """Begin a game as a copy of ``start`` (the instance's start: see
+        :mod:`rulepack.engine.start`), then run its flow on from instruction ``pc`` with
+        the game's generator (``pc == -1``: ``start`` is at a decision)."""
+        self.inst = start.inst
+        self.zones = start.zones[:]         # shared until written (copy on write)
+        self._owned = set()
+        start._owned = set()
+        self._slots = start._slots
+        self.loc = start.loc[:]
+        self.face = start.face[:]
+        self.owner = start.owner[:]
+        self.rolled = start.rolled
+        self.active = start.active[:]
+        self.vars = dict(start.vars)
+        self.rng = Rng(seed)
+        self.seed = seed
+        self.pc = start.pc
+        self.pending = start.pending
+        self.decider = start.decider
+        self._legal = None
+        self.terminal = False
+        self.explicit_winners = start.explicit_winners
+        self.history = start.history.clone()
+        self.decisions = start.decisions
+        self.turn_count = start.turn_count
+        self.max_decisions = max_decisions
+        self.knowledge = start.knowledge
+        self.groupings = dict(start.groupings)
+        self.memo = {}
+        self.steps_left = EVAL_STEPS
+        if pc >= 0:
+            self._run(pc)
         if self.rng.node is None:
             self.legal_actions()    # a first decision with no legal action fails here
 

@@ -1,0 +1,100 @@
+"""The start of an instance's games: the part of the flow that no seed changes.
+
+Every game of an instance begins the same way until the flow first draws a
+chance event (a ``shuffle``, ``random(...)``, a ``roll``): the setup, and often
+more (the pieces gathered before the first shuffle). :func:`find_start` runs
+that prefix once per instance, an instruction at a time (the compiler's
+closures), with a generator that refuses every draw, and keeps the position as
+it was before the instruction that first drew (or at the first decision, if
+nothing drew before it). ``State`` then starts a game from a copy of that
+position and runs the flow on from that instruction with the game's own
+generator (the instance starts a generated block there): the same position,
+history and draws as running the whole flow from the start, for less.
+
+No start is kept when the prefix fails, ends the game, or runs longer than a
+flow may run between two decisions: the game then runs from the start, which
+reports the failure where it happens.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TypeVar
+
+from rulepack.engine.rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.state import State
+
+T = TypeVar("T")
+
+
+class FirstDraw(BaseException):
+    """Raised by :class:`RefusingRng` at the first draw. A ``BaseException``, so
+    that no handler of the flow for ruleset errors (``except Exception``) can take
+    it for one."""
+
+
+class RefusingRng(Rng):
+    """A generator that has nothing to give: every draw raises :class:`FirstDraw`."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any) -> NoReturn:
+        raise FirstDraw
+
+    def below(self, n: int) -> int:
+        self._refuse()
+
+    def choice(self, items: Sequence[T]) -> T:
+        self._refuse()
+
+    def weighted(self, weights: Sequence[int]) -> int:
+        self._refuse()
+
+    def roll(self, faces: Sequence[Any], weights: Sequence[int] | None, label: str) -> int:
+        self._refuse()
+
+    def shuffle(self, items: list[T]) -> None:
+        self._refuse()
+
+    def clone(self) -> "RefusingRng":
+        return self
+
+
+#: a start: the position before instruction ``pc`` (``pc == -1``: at a decision)
+Start = tuple["State", int]
+
+
+def find_start(fresh: "Callable[[], State]", limit: int) -> Start | None:
+    """Run the seed-free prefix of the flow of the state ``fresh()`` makes (its
+    fields and variables set, its flow not yet run, ``rng`` a :class:`RefusingRng`).
+
+    :param limit: the most instructions to run (``FLOW_STEP_LIMIT``).
+    :returns: ``(position, pc)``: the position before instruction ``pc`` drew,
+        never to be changed (copy it with ``clone()``), or at a decision (``pc == -1``);
+        ``None`` when there is no such start (see the module's text).
+    """
+    try:
+        st = fresh()
+    except (Exception, FirstDraw):
+        return None
+    code = st.inst.steps        # one instruction at a time
+    pc = 0
+    try:
+        for _ in range(limit):
+            before, at = st.clone(), pc
+            st._block = pc
+            pc = code[pc](st)
+            if pc < 0:
+                break
+        else:
+            return None
+    except FirstDraw:
+        before._block = None
+        return before, at
+    except Exception:
+        return None
+    st._block = None
+    if pc != -1 or st.pending is None:
+        return None         # the game ended before its first decision
+    return st, -1
