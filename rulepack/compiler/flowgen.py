@@ -12,6 +12,11 @@ run its first instruction: ``code[pc]`` is the block's function for the first
 instruction of a block and the closure for the others, so entering anywhere
 (a restored position resumes at its decision) still works.
 
+A block that always goes on to a short block takes that block's body in instead
+of returning its number (:meth:`FlowGen._merge`): an action's body, the end of the
+turn and the next decision run as one function. The block itself still exists
+for the other ways in.
+
 An instruction with no fragment is called as its closure inside the block: the
 block goes on if it returns the next instruction and returns what it returned
 otherwise. A block remembers the instruction it is running (``P``) and leaves it
@@ -29,6 +34,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.compiler import codegen
+from rulepack.engine import drawn
 from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen, table_locals
 from rulepack.engine.actions import Action
 from rulepack.engine.program import Choice, Instr
@@ -154,7 +160,8 @@ class FlowGen:
             return line[:line.index("return")] + f"return {target(int(m.group(1)))}"
         self.leaders = leaders
         out = list(code)
-        sources = []
+        bodies: dict[int, list[str]] = {}
+        members: dict[int, list[int]] = {}
         for i, start in enumerate(leaders):
             stop = leaders[i + 1] if i + 1 < len(leaders) else n
             body: list[str] = []
@@ -165,6 +172,13 @@ class FlowGen:
                 body.extend(thread(line) for line in lines)
             if not ends:
                 body.append(thread(f"return {stop if stop < n else -2}"))
+            bodies[start] = body
+            members[start] = list(range(start, stop))
+        merged = {start: self._merge(start, bodies, members, nodes) for start in leaders}
+        self.blocks = {start: instrs for start, (_, instrs) in merged.items()}
+        sources = []
+        for start in leaders:
+            body = merged[start][0]
             head = [f"def B{start}(st):  # {self._comment(nodes[start])}",
                     *table_locals("\n".join(body))]
             src = "\n".join(head + ["    try:"] + ["        " + ln for ln in body]
@@ -197,6 +211,43 @@ class FlowGen:
             choice.generate = namespace[f"A{choice.index}"]
         self.module = module
         return out
+
+    #: the most lines of a block that another block ending with a jump to it
+    #: takes in, and the most blocks one block takes in that way
+    MERGE_LINES = 40
+    MERGE_BLOCKS = 3
+
+    def _merge(self, start: int, bodies: dict[int, list[str]], members: dict[int, list[int]],
+               nodes: list[Any]) -> tuple[list[str], list[int]]:
+        """The body of block ``start`` with the blocks it always goes on to taken in:
+        while it ends by jumping to another block (``return K``, unindented) that is
+        short, not already taken in, and would not make a second statement that
+        draws a chance event in the function (their positions are looked up by
+        block: :mod:`rulepack.engine.drawn`), that block's body replaces the jump.
+        Saves the dispatch of one block per block taken in (the turn's end, the
+        next decision...). Loops still go back through ``State._run``: a block is
+        never taken into itself.
+
+        :returns: the body's lines and the instructions it runs.
+        """
+        body = list(bodies[start])
+        instrs = list(members[start])
+        draws = sum(1 for pc in instrs if drawn.draws(nodes[pc]))
+        for _ in range(self.MERGE_BLOCKS):
+            m = _RETURN.fullmatch(body[-1])
+            if m is None:
+                break
+            k = int(m.group(1))
+            more = bodies.get(k)
+            if more is None or k in instrs or len(more) > self.MERGE_LINES:
+                break
+            extra = sum(1 for pc in members[k] if drawn.draws(nodes[pc]))
+            if draws + extra > 1:
+                break
+            draws += extra
+            body[-1:] = more
+            instrs += members[k]
+        return body, instrs
 
     # ------------------------------------------------------------------ decisions
     def legal(self, choice: Choice) -> str:

@@ -167,7 +167,8 @@ class Instance:
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
-        self._leaders: list[int] | None = None
+        #: each generated block (its first instruction) → the instructions it runs
+        self._blocks: dict[int, list[int]] | None = None
         self._chance_positions: dict[int, list[int]] | None = None
         #: the instruction closures, one per instruction (``code`` holds the
         #: generated block functions where blocks start)
@@ -866,7 +867,7 @@ class Instance:
                                   {start[1]} if start and start[1] >= 0 else set())
         self.start = start or False
         self.flow_source = flow.gen.module
-        self._leaders = getattr(flow.gen, "leaders", None)
+        self._blocks = getattr(flow.gen, "blocks", None)
         self._chance_positions = None      # the blocks changed
 
     def chance_positions(self) -> dict[int, list[int]]:
@@ -874,9 +875,9 @@ class Instance:
         event: that statement's ``[line, column]`` (see :mod:`rulepack.engine.drawn`)."""
         positions = self._chance_positions
         if positions is None:
-            starts = self._leaders if self.code is not self.steps else None
-            positions = block_positions(self.code_nodes, starts or
-                                        list(range(len(self.code_nodes))))
+            blocks = self._blocks if self.code is not self.steps else None
+            positions = block_positions(self.code_nodes, blocks or
+                                        {pc: [pc] for pc in range(len(self.code_nodes))})
             self._chance_positions = positions
         return positions
 

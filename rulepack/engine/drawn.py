@@ -37,14 +37,12 @@ def draws(node: Any) -> bool:
     return "random" in calls_in({k: v for k, v in node.items() if k not in _BODIES})
 
 
-def block_positions(nodes: list[Any], starts: list[int]) -> dict[int, list[int]]:
-    """For each block (its first instruction in ``starts``, sorted; a block runs to
-    the next start) with exactly one instruction that draws: that statement's
-    ``[line, column]``."""
+def block_positions(nodes: list[Any], blocks: dict[int, list[int]]) -> dict[int, list[int]]:
+    """For each block (its first instruction → the instructions it runs) with
+    exactly one instruction that draws: that statement's ``[line, column]``."""
     out: dict[int, list[int]] = {}
-    for i, start in enumerate(starts):
-        stop = starts[i + 1] if i + 1 < len(starts) else len(nodes)
-        drawing = [pc for pc in range(start, stop) if draws(nodes[pc])]
+    for start, instrs in blocks.items():
+        drawing = [pc for pc in instrs if draws(nodes[pc])]
         if len(drawing) == 1:
             at = nodes[drawing[0]].get("at")
             if at and at[0]:
