@@ -13,6 +13,10 @@ compiled, PackKub's legal actions cost about half as many instructions.
 * ``rulepack/patterns/native.sums`` records the sources' SHA-256 at build time;
   when a source no longer matches (it was edited since), its package imports
   the sources instead of the stale extensions (``rulepack.patterns.native``).
+* The engine's random number generator on 64-bit words,
+  ``rulepack/engine/splitmix.py``, is compiled too; it is used only compiled and
+  built from its current text (``rulepack/engine/native.sums``), otherwise
+  ``rulepack/engine/rng.py`` runs its own Python generator (the same numbers).
 """
 
 from __future__ import annotations
@@ -58,6 +62,15 @@ def extensions() -> list[Any]:
     built = mypycify(["--follow-imports=silent", "--ignore-missing-imports",
                       "--no-warn-unused-ignores", *sources],
                      opt_level="3", group_name="rulepack.patterns")
+    # the engine's generator on 64-bit words (rulepack/engine/splitmix.py): used only
+    # compiled, and only when built from the source beside it (rulepack/engine/rng.py)
+    engine = HERE / "rulepack" / "engine"
+    (engine / "native.sums").write_text(json.dumps(
+        {"splitmix": hashlib.sha256((engine / "splitmix.py").read_bytes()).hexdigest()},
+        indent=1) + "\n", encoding="utf-8")
+    built += mypycify(["--follow-imports=silent", "--ignore-missing-imports",
+                       "--no-warn-unused-ignores", "rulepack/engine/splitmix.py"],
+                      opt_level="3", group_name="rulepack.engine.splitmix")
     for ext in built:
         ext.optional = True     # no C compiler: a warning, and the sources are used
     return built

@@ -102,3 +102,73 @@ def test_version_tells_whether_the_searches_run_compiled():
     assert lines[0] == f"rulepack, version {rulepack.__version__}"
     assert lines[1] == "pattern searches: " + native.describe()
     assert ("compiled (mypyc)" in lines[1]) == native.compiled()
+    from rulepack.engine import rng
+    assert lines[2] == "random numbers: " + rng.describe()
+
+
+# ------------------------------------------------------------------ the random number generator
+from rulepack.engine import rng  # noqa: E402
+
+
+@pytest.mark.skipif(rng.Rng is rng.PyRng, reason="the generator is not compiled here "
+                    "(RULEPACK_PURE_PYTHON=1, or built without mypyc)")
+def test_the_compiled_generator_gives_the_python_generators_numbers():
+    """rulepack/engine/splitmix.py (64-bit words) and rng.PyRng (Python integers):
+    the same draws, shuffles and states from the same seeds, whatever the bound."""
+    import random
+    pick = random.Random(7)
+    bounds = [1, 2, 3, 7, 24, 1000, 2**31, 2**62, 2**62 + 1, 2**63 + 7, 2**64, 2**70]
+    for seed in (0, 1, 5, 2**63, 2**64 - 1, 2**64 + 5, -3, 12345678901234567):
+        a, b = rng.PyRng(seed), rng.Rng(seed)
+        assert a.state == b.state
+        for k in range(500):
+            n = pick.choice(bounds)
+            assert a.below(n) == b.below(n), (seed, k, n)
+            xs = list(range(k % 60))
+            ys = list(xs)
+            a.shuffle(xs)
+            b.shuffle(ys)
+            assert xs == ys
+            weights = [pick.randint(0, 5) for _ in range(4)] + [1]
+            assert a.weighted(weights) == b.weighted(weights)
+            assert a.choice("abcdefg") == b.choice("abcdefg")
+            assert a.roll(range(6), None, "die") == b.roll(range(6), None, "die")
+        assert a.state == b.state
+        c = b.clone()
+        assert c.state == b.state and c.below(99) == b.below(99)
+        a.state = b.state = 77                  # as a restored game sets it
+        assert a.state == b.state == 77 and a.below(10**9) == b.below(10**9)
+    with pytest.raises(ValueError):
+        rng.Rng(1).below(0)
+
+
+def test_the_generator_is_python_when_the_build_is_stale_or_refused(monkeypatch):
+    monkeypatch.setenv("RULEPACK_PURE_PYTHON", "1")
+    assert rng.compiled_generator() is None
+    monkeypatch.delenv("RULEPACK_PURE_PYTHON")
+    monkeypatch.setattr(native, "stale", lambda where, names: list(names))
+    assert rng.compiled_generator() is None
+
+
+@pytest.mark.skipif(rng.Rng is rng.PyRng, reason="the generator is not compiled here")
+def test_an_edited_generator_source_is_not_used_compiled(tmp_path):
+    """A copy of the installed package draws with the compiled generator; once
+    splitmix.py is edited, with the Python one (and the same numbers)."""
+    copy = tmp_path / "rulepack"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    probe = ("from rulepack.engine import rng; r = rng.Rng(5); "
+             "print(rng.describe().split()[0], [r.below(10) for _ in range(5)])")
+    environ = {k: v for k, v in os.environ.items() if k != "RULEPACK_PURE_PYTHON"}
+    environ.update(PYTHONPATH=str(tmp_path))
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                              env=environ, cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+    first = run()
+    assert first.startswith("compiled ")
+    source = copy / "engine" / "splitmix.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    second = run()
+    assert second.startswith("pure ") and second.split(" ", 1)[1] == first.split(" ", 1)[1]

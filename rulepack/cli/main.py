@@ -107,12 +107,15 @@ def max_decisions_flag(f: Any) -> Any:
 
 
 def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """``--version``: the version, and whether the pattern searches run compiled."""
+    """``--version``: the version, and whether the pattern searches and the random
+    number generator run compiled."""
     if not value or ctx.resilient_parsing:
         return
     import rulepack.patterns.match  # noqa: F401  (the package decides on import)
+    from rulepack.engine import rng
     from rulepack.patterns.native import describe
-    click.echo(f"rulepack, version {__version__}\npattern searches: {describe()}")
+    click.echo(f"rulepack, version {__version__}\npattern searches: {describe()}\n"
+               f"random numbers: {rng.describe()}")
     ctx.exit()
 
 

@@ -4,11 +4,19 @@ SplitMix64 (Steele, Lea, Flood 2014): fast in pure Python, trivially cloned,
 serialised and compared, which is what tree search and game records need.
 Every shuffle, roll and random choice of a game draws from the state's
 generator; agents draw from their own.
+
+:class:`Rng` is the compiled generator of :mod:`rulepack.engine.splitmix` when
+it was built (``pip install`` compiles it with mypyc, as the pattern searches),
+and the Python class of this module (:data:`PyRng`) otherwise: both give the
+same numbers from the same seed, the compiled one in a third of the time.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence, TypeVar
+import importlib.machinery
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -101,3 +109,35 @@ class Rng:
             j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
         self.state = state
+
+
+#: the generator in Python, whichever :class:`Rng` is (the reference of the compiled one)
+PyRng = Rng
+
+
+def compiled_generator() -> type | None:
+    """The compiled generator (:mod:`rulepack.engine.splitmix`), or ``None`` when it
+    must not be used: not built, ``RULEPACK_PURE_PYTHON=1``, or built from another
+    text than the source's (checked as the pattern searches are: ``native.sums``).
+    Imported only then: as Python, its 64-bit words would not wrap around."""
+    if os.environ.get("RULEPACK_PURE_PYTHON") == "1":
+        return None
+    from rulepack.patterns import native
+    here = Path(__file__).resolve().parent
+    if native.extension_of("splitmix", here) is None or native.stale(here, ("splitmix",)):
+        return None
+    from rulepack.engine import splitmix
+    loader = getattr(splitmix.__spec__, "loader", None)
+    if not isinstance(loader, importlib.machinery.ExtensionFileLoader):
+        return None     # pragma: no cover - the extension exists but was not taken
+    return splitmix.Rng
+
+
+if not TYPE_CHECKING:
+    # the compiled generator where it may be used: the same numbers, 2-3 times faster
+    Rng = compiled_generator() or PyRng
+
+
+def describe() -> str:
+    """``"compiled (mypyc)"`` or ``"pure Python"``: which generator :class:`Rng` is."""
+    return "compiled (mypyc)" if Rng is not PyRng else "pure Python"

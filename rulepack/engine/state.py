@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.effects import Effects
-from rulepack.engine.chance import CHANCE, ExplicitChance
+from rulepack.engine.chance import CHANCE, ExplicitChance, take
 from rulepack.engine.ids import ActionIds
 from rulepack.engine.observe import Observations, past_longest
 from rulepack.engine.log import Log
@@ -276,9 +276,13 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             action = matches[0]
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        start = len(self.history)
-        self._take(action)
-        return self.history.since(start)
+        start = self.history._n        # (Log's length, read directly: apply() is hot)
+        if self.rng.explicit:
+            take(self, action)
+        else:
+            self._apply(action)
+        history = self.history         # explicit chance may have put back another
+        return history._items[start:history._n]
 
     def _apply(self, action: Action) -> None:
         choice = self.pending
@@ -293,7 +297,12 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         else:
             for (_, binder, _), value in zip(alt.params, action.values):
                 binder(self, value)
-        self.history.append(action)
+        history = self.history
+        if len(history._items) == history._n:      # Log.append, inline (the common case)
+            history._items.append(action)
+            history._n += 1
+        else:
+            history.append(action)
         self.pending = None
         self.decider = None
         self._legal = None
