@@ -1009,6 +1009,12 @@ class SourceGen:
         if fn in _CALLS:
             if fn == "count" and args[0] in self._lists:
                 return self._int(f"len({args[0]})")
+            zone = self._zone_index(node["args"][0], scope) if fn == "count" else None
+            if zone is not None:
+                # a zone the ruleset names: its list's length (a grid's empty cells not counted)
+                index, kind = zone
+                return self._int(f"(len(Z[{index}]) - Z[{index}].count(None))" if kind == "grid"
+                                 else f"len(Z[{index}])")
             if fn in ("any", "all") and args[0] in self._lists:
                 return f"{fn}({args[0]})"
             src = _CALLS[fn].format(*args)
