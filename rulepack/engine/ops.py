@@ -358,31 +358,27 @@ def neighbours(st: "State", cell: Any) -> list[Cell]:
 
 def ends(st: "State", line: Any, along: Any) -> list[Cell]:
     """The cells just beyond both ends of a line of cells (those on the grid)."""
-    cells = items(st, line)
+    cells = line if type(line) is list else items(st, line)
     if not cells:
         return []
     for c in cells:
         if type(c) is not Cell:
             cells = [as_cell(st, c) for c in cells]
             break
-    if type(along) is tuple and len(along) == 2 and type(along[0]) is int and \
-            type(along[1]) is int:
-        d: tuple[int, int] = along
-    else:
-        d = direction(along)
-    out = []
-    first, last = cells[0], cells[-1]
+    d = along if type(along) is tuple and len(along) == 2 and type(along[0]) is int and \
+        type(along[1]) is int else direction(along)
+    first = cells[0]
+    last = cells[-1]
     zones = st.inst.zones
     info = zones[first.zone]
     back = (-d[0], -d[1])
     before = (info._neighbours.get(back) or info.neighbours(back))[first.slot]
-    info = zones[last.zone]
+    if last.zone != first.zone:
+        info = zones[last.zone]
     after = (info._neighbours.get(d) or info.neighbours(d))[last.slot]
-    if before is not None:
-        out.append(before)
-    if after is not None:
-        out.append(after)
-    return out
+    if before is None:
+        return [] if after is None else [after]
+    return [before] if after is None else [before, after]
 
 
 def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any]) -> list[Cell]:
