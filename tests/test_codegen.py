@@ -509,3 +509,53 @@ def test_a_parameters_where_and_the_action_lookups_are_one_loop(monkeypatch):
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert texts(rulepack.loads(src)) == generated
     assert [len(x) for x in generated] == [5, 4, 3, 2, 1]
+
+
+FAMILY_READS = [
+    "count(hand[p])", "sum(hand[p].n)", "[c.n for c in hand[p]]", "hand[p]",
+    "count(hand[1])", "count(hand[5])", "count(hand[none])",
+    "count(tray[p])", "[count(hand[q]) for q in players]", "count(hand[after(p)])",
+]
+
+
+@pytest.mark.parametrize("expr", FAMILY_READS)
+def test_a_seats_zone_of_a_per_player_family_is_read_as_the_closures_do(expr, monkeypatch):
+    """``hand[p]`` with ``p`` a seat reads the state's zone list directly; any other
+    index (a number, a word, none) goes through the check and fails as it did."""
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        component cube {{ called "{{n}}"  n: [1, 2, 3, 4, 5, 6] }}
+        zone hand: row per player
+        zone tray: grid 2 x 2 per player
+        var out = none
+        var p = none
+        setup {{ move top 2 of cube to hand[2]
+                 move top of cube to hand[1]
+                 move top of cube to tray[1] }}
+        play {{
+          set p = 2
+          set out = {expr}
+        }}
+    ''')
+
+    def run():
+        try:
+            state = rulepack.loads(src).new_game(2, 0)
+        except RulesetRuntimeError as exc:
+            return ("error", str(exc).split(": ", 1)[-1])
+        return ("value", repr(state.vars["out"]))
+
+    generated = run()
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert run() == generated
+    if "[5]" in expr or "none" in expr:
+        assert generated[0] == "error" and "zone hand has no" in generated[1]
+
+
+def test_a_restored_game_refuses_a_player_that_is_no_seat():
+    from rulepack.errors import RulepackError
+    game = rulepack.load("multzo")
+    data = game.new_game(3, seed=1).to_json()
+    data["variables"]["first"] = {"player": 7}
+    with pytest.raises(RulepackError, match="no seat 7"):
+        game.state_from_json(data)

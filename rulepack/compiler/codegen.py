@@ -50,7 +50,7 @@ ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
                      "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple},
-    "Piece": Piece, "Cell": Cell, "attribute": attribute, "contains": contains,
+    "Piece": Piece, "Cell": Cell, "Player": Player, "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
@@ -163,6 +163,9 @@ class SourceGen:
         self._lists: set[str] = set()
         #: those of :attr:`_lists` known to hold whole numbers only
         self._int_lists: set[str] = set()
+        #: a seat's zone of a per-player family (``hand[p]``) → the source of its
+        #: pieces' list, read from the state's zones directly (families of no grid)
+        self._zone_pieces: dict[str, str] = {}
         #: where-comprehensions ``[X CLAUSES]`` → ``(X, CLAUSES)``
         self._comprehensions: dict[str, tuple[str, str]] = {}
         #: ``and``/``or`` sources → their operands, to drop the conversions to a
@@ -405,7 +408,9 @@ class SourceGen:
 
     def _items(self, src: str) -> str:
         """Source of the elements of ``src`` as a list (:func:`items`)."""
-        return src if src in self._lists else f"items(st, {src})"
+        if src in self._lists:
+            return src
+        return self._zone_pieces.get(src) or f"items(st, {src})"
 
     def _binary(self, a: str, b: str, fast: str, slow: str, nonzero: bool = False) -> str:
         """``a OP b`` inline when both are whole numbers (and ``b`` is not 0 where
@@ -559,7 +564,7 @@ class SourceGen:
             # ZONE.NAME (or PIECES.NAME): each piece's value, read directly (every
             # piece has it); a list of whole numbers where every piece's is one
             x = self._local()
-            out = self._list(f"[{x}.attrs[{name!r}] for {x} in items(st, {of})]")
+            out = self._list(f"[{x}.attrs[{name!r}] for {x} in {self._iterable(self._items(of), py)}]")
             if name in self._int_attributes:
                 self._int_lists.add(out)
             return out
@@ -571,8 +576,23 @@ class SourceGen:
         if base.get("k") == "name" and base["name"] not in scope.locals and base["name"] not in py:
             g = scope.globals.get(base["name"])
             if g is not None and g.kind == "zone_family":
-                family = self._const(g.value["zones"])
-                return f"_zone_of_family({family}, {idx}, {base['name']!r})"
+                zones = g.value["zones"]
+                family = self._const(zones)
+                name = base["name"]
+                if type(zones) is not list or len(zones) != self.inst.num_players:
+                    return f"_zone_of_family({family}, {idx}, {name!r})"
+                # per player: a seat (a Player is always one of the instance's seats)
+                # indexes the list itself; anything else goes through the check
+                t = idx if self._simple(idx) else self._local("T")
+                first = idx if t == idx else f"({t} := {idx})"
+                slow = f"_zone_of_family({family}, {t}, {name!r})"
+                out = f"({family}[{t}] if type({first}) is Player else {slow})"
+                kinds = {self.inst.zone_kinds[z.index] for z in zones}
+                if "grid" not in kinds:
+                    index = self._const([z.index for z in zones])
+                    self._zone_pieces[out] = (f"(Z[{index}[{t}]] if type({first}) is Player "
+                                              f"else items(st, {slow}))")
+                return out
         return f"_index(st, {self.expr(base, scope, py)}, {idx})"
 
     def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
@@ -1009,6 +1029,8 @@ class SourceGen:
         if fn in _CALLS:
             if fn == "count" and args[0] in self._lists:
                 return self._int(f"len({args[0]})")
+            if fn == "count" and args[0] in self._zone_pieces:
+                return self._int(f"len({self._zone_pieces[args[0]]})")
             zone = self._zone_index(node["args"][0], scope) if fn == "count" else None
             if zone is not None:
                 # a zone the ruleset names: its list's length (a grid's empty cells not counted)
@@ -1024,9 +1046,9 @@ class SourceGen:
         if fn in ("best", "partition", "partitionable", "matches"):
             pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
             if fn == "best":
-                return f"{pat}.best(st, items(st, {args[1]}))"
+                return f"{pat}.best(st, {self._items(args[1])})"
             if fn == "matches":
-                return f"{pat}.matches(st, items(st, {args[1]}))"
+                return f"{pat}.matches(st, {self._items(args[1])})"
             if fn == "partition":
                 return f"{pat}.partition(st, _pieces(st, {args[1]}))"
             optional = args[2] if len(args) == 3 else "None"

@@ -64,7 +64,10 @@ def decode(inst: "Instance", data: Any) -> Any:
         if "piece" in data:
             return inst.pieces[data["piece"]]
         if "player" in data:
-            return Player(data["player"])
+            seat = data["player"]
+            if type(seat) is not int or not 0 <= seat < inst.num_players:
+                raise ValueError(f"no seat {seat!r} in a game of {inst.num_players} players")
+            return inst.seats[seat]     # a Player is always one of the instance's seats
         if "zone" in data:
             return inst.zone_refs[data["zone"]]
         if "cell" in data:

@@ -14,7 +14,12 @@ from typing import Any, Callable, Optional, final
 
 
 class Player(int):
-    """A seat number (0-based) that prints as the seat's name."""
+    """A seat number (0-based) that prints as the seat's name.
+
+    Every ``Player`` a state holds is one of its instance's seats
+    (``0 <= p < num_players``): generated code indexes per-player lists with one
+    unchecked.
+    """
 
     __slots__ = ()
     names: tuple[str, ...] = ()
