@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -318,6 +319,20 @@ GRID_WHERES = [
 ]
 
 
+def generated_and_closures(src: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """``out`` (or the error) after playing ``src``'s setup and flow to its first
+    decision: with generated code, then on the closures alone."""
+    def run() -> tuple[str, str]:
+        try:
+            state = rulepack.loads(src).new_game(2, 0)
+        except RulesetRuntimeError as exc:
+            return ("error", str(exc).split(": ", 1)[-1])
+        return ("value", repr(state.vars["out"]))
+    generated = run()
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    return generated, run()
+
+
 @pytest.mark.parametrize("cond", GRID_WHERES)
 def test_a_where_over_grid_cells_reads_each_cells_piece_as_the_closures_do(cond, monkeypatch):
     src = textwrap.dedent(f'''
@@ -338,16 +353,8 @@ def test_a_where_over_grid_cells_reads_each_cells_piece_as_the_closures_do(cond,
         }}
     ''')
 
-    def run():
-        try:
-            state = rulepack.loads(src).new_game(2, 0)
-        except RulesetRuntimeError as exc:
-            return ("error", str(exc).split(": ", 1)[-1])
-        return ("value", repr(state.vars["out"]))
-
-    generated = run()
-    monkeypatch.setattr(codegen, "ENABLED", False)
-    assert run() == generated
+    generated, closures = generated_and_closures(src, monkeypatch)
+    assert closures == generated
 
 
 def _zone_attribute_ruleset(discs: bool, read: str) -> str:
@@ -538,16 +545,8 @@ def test_a_seats_zone_of_a_per_player_family_is_read_as_the_closures_do(expr, mo
         }}
     ''')
 
-    def run():
-        try:
-            state = rulepack.loads(src).new_game(2, 0)
-        except RulesetRuntimeError as exc:
-            return ("error", str(exc).split(": ", 1)[-1])
-        return ("value", repr(state.vars["out"]))
-
-    generated = run()
-    monkeypatch.setattr(codegen, "ENABLED", False)
-    assert run() == generated
+    generated, closures = generated_and_closures(src, monkeypatch)
+    assert closures == generated
     if "[5]" in expr or "none" in expr:
         assert generated[0] == "error" and "zone hand has no" in generated[1]
 
