@@ -479,11 +479,17 @@ def test_a_parameter_the_body_sets_keeps_its_type_tests():
     assert "type(V['d']) is Cell" in state.inst.flow_source
 
 
-def test_a_parameters_where_and_the_action_lookups_are_one_loop(monkeypatch):
+@pytest.mark.parametrize("cond,by_slot", [
+    ("at(c) != none and at(c).face == down", True),
+    ("at(c) != none and at(c).face == down and c.col >= 1", False),
+])
+def test_a_parameters_where_and_the_action_lookups_are_one_loop(cond, by_slot, monkeypatch):
     """``action ... for c in cells(board) where at(c) != none and at(c).face == down``:
     the where's loop builds the legal actions itself (no list of cells first), and
     after ``at(c) != none`` the cell's piece is read as a piece — the same legal
-    actions as the closures give, step by step."""
+    actions as the closures give, step by step. A condition that reads only what
+    lies on the cell runs over the grid's slots and finds each action by its slot;
+    one that reads the cell itself finds it by the cell."""
     src = textwrap.dedent('''
         game t { players 2 }
         component cube { called "{n}"  n: [1, 2, 3, 4, 5] }
@@ -492,17 +498,18 @@ def test_a_parameters_where_and_the_action_lookups_are_one_loop(monkeypatch):
         play {
           turns from players[0] until count(board where face == down) == 0 {
             choose {
-              action "turn {c}" for c in cells(board) where at(c) != none and at(c).face == down {
+              action "turn {c}" for c in cells(board) where COND {
                 flip at(c) up
               }
             }
           }
         }
-    ''')
+    ''').replace("COND", cond)
     def texts(game):
         state, seen = game.new_game(2, 0), []
         while not state.is_terminal():
             legal = state.legal_actions()
+            assert all(a is b for a, b in zip(legal, state.clone().legal_actions()))
             seen.append([a.text for a in legal])
             state.apply(legal[-1])
         return seen
@@ -510,12 +517,14 @@ def test_a_parameters_where_and_the_action_lookups_are_one_loop(monkeypatch):
     generated = texts(game)
     source = game.new_game(2, 0).inst.flow_source
     a0 = source[source.index("def A0"):]
-    fused = [line for line in a0.split("\n") if "out += [get(" in line]
+    fused = [line for line in a0.split("\n") if "out += [" in line]
     assert fused and "S0 =" not in a0
     assert ".id] is False)" in fused[0] and "is not None else" not in fused[0]
+    assert ("enumerate(" in fused[0] and "out += [T[" in fused[0]) == by_slot
+    assert ("out += [get(" in fused[0]) != by_slot
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert texts(rulepack.loads(src)) == generated
-    assert [len(x) for x in generated] == [5, 4, 3, 2, 1]
+    assert [len(x) for x in generated] == [5, 4, 3, 2, 1]      # (every column is >= 1)
 
 
 FAMILY_READS = [

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from types import FunctionType
 from functools import cached_property
 import os
@@ -107,7 +108,7 @@ class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
     __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list", "truth",
-                 "comprehension")
+                 "comprehension", "by_slot")
 
     def __init__(self, name: str, source: str, where: Location,
                  constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
@@ -127,6 +128,9 @@ class GeneratedExpression:
         #: for a body ``[X CLAUSES]`` (a where that keeps its candidates): ``(X,
         #: CLAUSES)``, so that a caller may build its own list from the same loop
         self.comprehension: tuple[str, str] | None = None
+        #: for such a body over a grid's cells, the same loop by slot: ``(I,
+        #: CLAUSES, CELLS)`` (the cell of slot ``I`` is ``CELLS[I]``)
+        self.by_slot: tuple[str, str, str] | None = None
 
 
 class SourceGen:
@@ -168,6 +172,10 @@ class SourceGen:
         self._zone_pieces: dict[str, str] = {}
         #: where-comprehensions ``[X CLAUSES]`` → ``(X, CLAUSES)``
         self._comprehensions: dict[str, tuple[str, str]] = {}
+        #: those over a named grid's cells whose condition reads no cell, only what
+        #: lies on it → ``(I, CLAUSES, CELLS)``: the loop by slot ``I`` (the cell is
+        #: ``CELLS[I]``)
+        self._slot_comprehensions: dict[str, tuple[str, str, str]] = {}
         #: ``and``/``or`` sources → their operands, to drop the conversions to a
         #: truth value where only truth counts (see :meth:`_truth`)
         self._logic: dict[str, tuple[str, str, str]] = {}
@@ -269,6 +277,7 @@ class SourceGen:
         record.is_list = body in self._lists
         record.truth = self._truth(body)
         record.comprehension = self._comprehensions.get(body)
+        record.by_slot = self._slot_comprehensions.get(body)
         return record
 
     def module_source(self) -> str:
@@ -782,6 +791,12 @@ class SourceGen:
             return self._list(f"[{x} {loop} _charge(st, {self._items(of)}) if {cond}]")
         out = self._list(f"[{x} {clauses}]")
         self._comprehensions[out] = (x, clauses)     # pieces or cells: values fit for keys
+        if grid is not None and not re.search(rf"\b{x}\b", hoist + cond):
+            # the same cells by their slots (nothing reads the cell itself)
+            slot = self._local("I")
+            self._slot_comprehensions[out] = (
+                slot, f"{hoist}for {slot}, {piece} in enumerate(_charge(st, Z[{grid}])) if {cond}",
+                of)
         return out
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:

@@ -62,6 +62,13 @@ def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
     return action
 
 
+def _new_slot_action(table: list[Action | None], slot: int, cells: tuple[Any, ...], choice: int,
+                     alt: Any, player: int) -> Action:
+    """A new action on the cell of ``slot``, kept in ``table`` at that slot."""
+    action = table[slot] = Action(choice, alt, (cells[slot],), player)
+    return action
+
+
 class FlowGen:
     """Generates the block functions of one instance's flow.
 
@@ -190,12 +197,14 @@ class FlowGen:
         namespace = dict(BASE_NAMESPACE)
         namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
                                      "BaseException": BaseException, "KeyError": KeyError,
-                                     "TypeError": TypeError, "zip": zip}
+                                     "TypeError": TypeError, "zip": zip,
+                                     "enumerate": enumerate}
         namespace["Action"] = Action
         namespace["Player"] = Player
         namespace["ZoneRef"] = ZoneRef
         namespace["MISSING"] = _MISSING
         namespace["_new_action"] = _new_action
+        namespace["_new_slot_action"] = _new_slot_action
         namespace.update(self.ns)
         module = "\n\n".join(src for _, src in sources)
         try:
@@ -258,24 +267,37 @@ class FlowGen:
         once per instance and kept in a table of its alternative (the values are
         pieces, cells, players, numbers...; an unhashable value, a list, makes a
         new action each time), so asking again costs a lookup, not an object.
+        Actions on a grid's cells picked by what lies on them are kept by the
+        cell's slot and listed by a loop over the grid's slots.
         Parameters bound while trying are put back as they were.
         """
         self._lines = []
         body: list[str] = []
         binds = False          # whether some parameter is stored in the variables
         for alt in choice.alternatives:
-            # per seat, the actions of this alternative made so far, by values
-            table = self.const([{} for _ in range(self.players)])
             make = self.const(alt)
             ind = ""
             if alt.pre_guard is not None:
                 body.append(f"if {self.cond(alt.pre_guard)}:")
                 ind = "    "
-            body.append(f"{ind}D = {table}[player]")
             params = alt.params
+            record = self.source.by_function.get(params[0][2]) if len(params) == 1 else None
+            if record is not None and record.by_slot is not None and len(params[0][0]) == 1 \
+                    and alt.post_guard is None:
+                # cells of a grid by their slots: per seat, a list of the actions made
+                # so far by slot, read by index
+                i, clauses, cells = record.by_slot
+                self.expr(params[0][2])          # its constants and prelude
+                table = self.const([[None] * len(self.ns[cells]) for _ in range(self.players)])
+                body += [f"{ind}T = {table}[player]",
+                         f"{ind}out += [T[{i}] or _new_slot_action(T, {i}, {cells}, "
+                         f"{choice.index}, {make}, player) {clauses}]"]
+                continue
+            # per seat, the actions of this alternative made so far, by values
+            table = self.const([{} for _ in range(self.players)])
+            body.append(f"{ind}D = {table}[player]")
             if len(params) == 1 and len(params[0][0]) == 1 and alt.post_guard is None:
                 # the common case in one comprehension: a lookup per action
-                record = self.source.by_function.get(params[0][2])
                 if record is not None and record.comprehension is not None:
                     # the parameter's where and the lookups in one loop
                     x, clauses = record.comprehension

@@ -12,8 +12,6 @@ next to the players' actions, so one seed fixes the whole game.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
@@ -263,9 +261,14 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             legal = self.legal_actions()
         if type(action) is Action:
             # the legal actions come from the instance's action table, so the one
-            # asked for is usually the very object listed (identity, at C speed)
-            if not any(map(is_, legal, repeat(action))) and action not in legal:
-                raise IllegalActionError(f"{action!r} is not legal now")
+            # asked for is usually the very object listed (found by identity; a
+            # plain loop beats any(map(is_, ...)) at every length)
+            for listed in legal:
+                if listed is action:
+                    break
+            else:
+                if action not in legal:
+                    raise IllegalActionError(f"{action!r} is not legal now")
         elif isinstance(action, int):
             raise IllegalActionError(f"apply() takes an Action or its text, not the number "
                                      f"{action!r} (a stable action id goes to apply_id())")
