@@ -286,11 +286,11 @@ class FlowGen:
                     and alt.post_guard is None:
                 # cells of a grid by their slots: per seat, a list of the actions made
                 # so far by slot, read by index
-                i, clauses, cells = record.by_slot
+                slot, clauses, cells = record.by_slot
                 self.expr(params[0][2])          # its constants and prelude
                 table = self.const([[None] * len(self.ns[cells]) for _ in range(self.players)])
                 body += [f"{ind}T = {table}[player]",
-                         f"{ind}out += [T[{i}] or _new_slot_action(T, {i}, {cells}, "
+                         f"{ind}out += [T[{slot}] or _new_slot_action(T, {slot}, {cells}, "
                          f"{choice.index}, {make}, player) {clauses}]"]
                 continue
             # per seat, the actions of this alternative made so far, by values
