@@ -567,3 +567,39 @@ def test_a_restored_game_refuses_a_player_that_is_no_seat():
     data["variables"]["first"] = {"player": 7}
     with pytest.raises(RulepackError, match="no seat 7"):
         game.state_from_json(data)
+
+
+@pytest.mark.parametrize("expr", ["random(1..6)", "random(4..4)", "random(3..1)",
+                                  "[random(1..3), random(0..9)]"])
+def test_a_random_number_of_a_literal_range_is_drawn_as_the_closures_draw_it(expr, monkeypatch):
+    """``random(A..B)`` with whole-number ends: the numbers are a constant of the
+    generated code; the draws, the chance events and an empty range's error are
+    the closures'."""
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        var out = none
+        play {{ set out = {expr} }}
+    ''')
+    generated, closures = generated_and_closures(src, monkeypatch)
+    assert closures == generated
+    if expr == "random(3..1)":
+        assert generated[0] == "error" and generated[1].endswith("random() of an empty list")
+    else:
+        monkeypatch.setattr(codegen, "ENABLED", True)
+        source = rulepack.loads(src).new_game(2, 0).inst.flow_source
+        assert "_make_range" not in source and "_random_element(st, K" in source
+
+
+def test_a_patterns_own_name_is_the_compiled_pattern_itself():
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "{n}"  n: [1, 2, 3] }
+        zone pool: row
+        pattern trio: size 3, distinct n
+        var out = none
+        setup { move cube to pool face up }
+        play { set out = [matches(trio, pool), count(best(trio, pool))] }
+    ''')
+    state = rulepack.loads(src).new_game(2, 0)
+    assert state.vars["out"] == [True, 3]
+    assert "_pattern(" not in state.inst.flow_source

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.engine import ops
 from rulepack.engine.runtime import (PSEUDO_ATTRIBUTES, attribute, charge, contains, count,
                                      items)
-from rulepack.engine.values import Cell, Piece, Player, ZoneRef
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
 from rulepack.compiler import lookup
 from rulepack.errors import Location
@@ -807,6 +807,21 @@ class SourceGen:
         zone = self._zone_index(node["args"][0], scope)
         return zone[0] if zone is not None and zone[1] == "grid" else None
 
+    @staticmethod
+    def _literal_int(node: dict[str, Any]) -> int | None:
+        """The whole number a literal node is, else ``None``."""
+        value = node.get("value") if node.get("k") == "lit" else None
+        return value if type(value) is int else None
+
+    def _named_pattern(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str | None:
+        """The compiled pattern a pattern's own name stands for, as a constant."""
+        if node.get("k") != "name" or node["name"] in scope.locals or node["name"] in py:
+            return None
+        g = scope.globals.get(node["name"])
+        if g is None or type(g.value) is not PatternRef:
+            return None
+        return self._const(self.inst.patterns[g.value.index])
+
     def _zone_index(self, node: dict[str, Any], scope: Scope) -> tuple[int, str] | None:
         """``(index, kind)`` of the zone ``node`` names, if it is a zone's name."""
         if node.get("k") != "name" or node["name"] in scope.locals:
@@ -1040,6 +1055,14 @@ class SourceGen:
                     c = self._local("T")
                     first = f"({c} := {args[0]})"
                 return f"(Z[{c}.zone][{c}.slot] if type({first}) is Cell else _at(st, {c}))"
+            arg = node["args"][0]
+            low = self._literal_int(arg["from"]) if arg.get("k") == "range" else None
+            high = self._literal_int(arg["to"]) if arg.get("k") == "range" else None
+            if fn == "random" and low is not None and high is not None:
+                # random(A..B) of whole numbers: the numbers made once (the draw still
+                # checks and records itself)
+                if 0 <= high - low < 10_000:
+                    return f"_random_element(st, {self._const(list(range(low, high + 1)))})"
             return f"{_UNARY[fn]}(st, {args[0]})"
         if fn in _CALLS:
             if fn == "count" and args[0] in self._lists:
@@ -1059,7 +1082,8 @@ class SourceGen:
                 return self._list(src)             # always a new list of cells
             return self._int(src) if fn == "count" else src
         if fn in ("best", "partition", "partitionable", "matches"):
-            pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
+            pat = self._named_pattern(node["args"][0], scope, py) or \
+                f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
             if fn == "best":
                 return f"{pat}.best(st, {self._items(args[1])})"
             if fn == "matches":
