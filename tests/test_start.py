@@ -137,3 +137,24 @@ play {
         game.new_game(2)
     assert game.instance(2, None).start is False
     assert err.value.diagnostics[0].location.line == 9      # set n = 1 // 0
+
+
+def test_a_long_prefix_means_no_start(tmp_path: Path) -> None:
+    """More than PROBE_LIMIT instructions before the first draw: the games run from
+    the first instruction, the same as ever."""
+    game = write(tmp_path, HEAD + """var n = 0
+play {
+  while n < 20000 {
+    set n = n + 1
+  }
+  turns from random(players) until n >= 20002 {
+    choose {
+      action "up" { set n = n + 1 }
+    }
+  }
+}
+""")
+    st = game.new_game(2, seed=3)
+    assert game.instance(2, None).start is False
+    assert st.vars["n"] == 20000
+    assert {int(game.new_game(2, seed=s).current_player) for s in range(20)} == {0, 1}

@@ -11,9 +11,10 @@ position and runs the flow on from that instruction with the game's own
 generator (the instance starts a generated block there): the same position,
 history and draws as running the whole flow from the start, for less.
 
-No start is kept when the prefix fails, ends the game, or runs longer than a
-flow may run between two decisions: the game then runs from the start, which
-reports the failure where it happens.
+No start is kept when the prefix fails, ends the game, or runs more than
+:data:`PROBE_LIMIT` instructions (each is preceded by a copy of the position, so
+the search is bounded in time for any ruleset): the game then runs from the
+start, which reports a failure where it happens.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ class RefusingRng(Rng):
         return self
 
 
+#: the most instructions the seed-free prefix may run before no start is kept
+PROBE_LIMIT = 10_000
+
 #: a start: the position before instruction ``pc`` (``pc == -1``: at a decision)
 Start = tuple["State", int]
 
@@ -69,7 +73,7 @@ def find_start(fresh: "Callable[[], State]", limit: int) -> Start | None:
     """Run the seed-free prefix of the flow of the state ``fresh()`` makes (its
     fields and variables set, its flow not yet run, ``rng`` a :class:`RefusingRng`).
 
-    :param limit: the most instructions to run (``FLOW_STEP_LIMIT``).
+    :param limit: the most instructions to run (:data:`PROBE_LIMIT`).
     :returns: ``(position, pc)``: the position before instruction ``pc`` drew,
         never to be changed (copy it with ``clone()``), or at a decision (``pc == -1``);
         ``None`` when there is no such start (see the module's text).

@@ -24,7 +24,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.rng import Rng
-from rulepack.engine.start import RefusingRng, Start, find_start
+from rulepack.engine.start import PROBE_LIMIT, RefusingRng, Start, find_start
 from rulepack.engine.runtime import EVAL_STEPS, RuleValueError, failure_text, items, show
 from rulepack.engine.values import Player, describe
 
@@ -152,7 +152,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             st.rng = RefusingRng()
             st._initial_values()
             return st
-        return find_start(unstarted, FLOW_STEP_LIMIT)
+        return find_start(unstarted, PROBE_LIMIT)
 
     def _start_from(self, start: "State", pc: int, seed: int, max_decisions: int) -> None:
         """Begin a game as a copy of ``start`` (the instance's start: see
