@@ -603,3 +603,40 @@ def test_a_patterns_own_name_is_the_compiled_pattern_itself():
     state = rulepack.loads(src).new_game(2, 0)
     assert state.vars["out"] == [True, 3]
     assert "_pattern(" not in state.inst.flow_source
+
+
+@pytest.mark.parametrize("inner,hoisted", [
+    ("for y in [1, 2, 3] where y != 2", True),          # reads no outer name: made once
+    ("for y in [x, x + 1]", False),                      # reads x: made per x
+    ("for y in [10 // count(pool) ]", True),             # fails if made: pool is empty...
+])
+def test_a_parameter_list_that_reads_no_outer_parameter_is_made_once(inner, hoisted, monkeypatch):
+    """``action "..." for x in A for y in B``: where B reads no name A binds, the
+    legal actions make B once, when the first x needs it (so an empty A never makes
+    it, as before: no error from B); the same actions as the closures list."""
+    outer = "[]" if "pool" in inner else "[1, 2]"
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        component cube {{ called "{{n}}"  n: [1, 2] }}
+        zone pool: row
+        var out = none
+        play {{
+          turns from players[0] until out != none {{
+            choose {{
+              action "pick {{x}} {{y}}" for x in {outer} {inner} {{ set out = [x, y] }}
+              action "stop" {{ set out = 0 }}
+            }}
+          }}
+        }}
+    ''')
+    game = rulepack.loads(src)
+    state = game.new_game(2, 0)
+    texts = [a.text for a in state.legal_actions()]
+    source = state.inst.flow_source
+    assert ("Y1 = None" in source) == hoisted
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [a.text for a in rulepack.loads(src).new_game(2, 0).legal_actions()] == texts
+    if outer == "[]":
+        assert texts == ["stop"]                     # the empty outer list made no y
+    else:
+        assert len(texts) == 5                       # two x, two y each, and "stop"

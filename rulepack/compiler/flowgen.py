@@ -221,6 +221,13 @@ class FlowGen:
         self.module = module
         return out
 
+    def _independent(self, fn: Callable[["State"], Any], src: str, names: list[str]) -> bool:
+        """Whether the generated source ``src`` of ``fn`` reads none of ``names`` (it
+        is generated whole, so every variable it reads is written ``V['name']``)."""
+        if self.source.by_function.get(fn) is None:
+            return False        # a closure: what it reads is not known
+        return not any(f"V[{name!r}]" in src for name in names)
+
     #: the most lines of a block that another block ending with a jump to it
     #: takes in, and the most blocks one block takes in that way
     MERGE_LINES = 40
@@ -322,8 +329,19 @@ class FlowGen:
                 continue
             xs = [f"X{i}" for i in range(len(params))]
             last = len(params) - 1
+            outer: list[str] = []           # names bound by the loops outside this one
+            first_loop = len(body)          # where the outermost loop starts
             for i, (bound, binder, source) in enumerate(params):
-                body.append(f"{ind}for X{i} in {self.items(source)}:")
+                src = self.items(source)
+                if i and self._independent(source, src, outer):
+                    # the same list whatever the outer loops bind: made once, when
+                    # first needed (an outer loop that runs no time never makes it)
+                    body.insert(first_loop, f"{ind[:len(ind) - 4 * i]}Y{i} = None")
+                    first_loop += 1
+                    body += [f"{ind}if Y{i} is None:", f"{ind}    Y{i} = {src}"]
+                    src = f"Y{i}"
+                body.append(f"{ind}for X{i} in {src}:")
+                outer += bound
                 ind += "    "
                 if len(bound) > 1 and i == last and alt.post_guard is None:
                     # nothing reads the names: only check that the value destructures
