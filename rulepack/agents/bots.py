@@ -331,13 +331,16 @@ def play_out(state: "State", agents: list[Any],
     """
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     watched = bool(observers) or on_action is not None or after_action is not None
+    if not watched:              # nobody watches (simulations): no bookkeeping
+        while not state.is_terminal():
+            player = state.current_player
+            index = agents[player].choose(Decision(state, player))
+            state._apply(state.legal_actions()[index])
+        return state
     while not state.is_terminal():
         player = state.current_player
         index = agents[player].choose(Decision(state, player))
         action = state.legal_actions()[index]
-        if not watched:          # nobody watches (simulations): no bookkeeping
-            state._apply(action)
-            continue
         if on_action is not None:
             on_action(state, player, action)
         start = len(state.history)

@@ -199,8 +199,15 @@ class Effects(Table):
         face[i] = up
         if up:
             z = self.loc[i]
-            place = None if self.inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
-            self.history.append(Reveal(self.inst.zones[z].label, [piece], [place]))
+            inst = self.inst
+            place = None if inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
+            reveal = Reveal(inst.zones[z].label, [piece], [place])
+            history = self.history
+            if len(history._items) == history._n:      # Log.append, inline (the common case)
+                history._items.append(reveal)
+                history._n += 1
+            else:
+                history.append(reveal)
 
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
         """Turn pieces face up, face down, or over (``up is None``)."""
