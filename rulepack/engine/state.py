@@ -45,6 +45,9 @@ TERMINAL = -4
 #: is reported within seconds.
 FLOW_STEP_LIMIT = 100_000
 
+#: the steps of ``State._run``'s loop (a range object, made once)
+_FLOW_STEPS = range(FLOW_STEP_LIMIT)
+
 #: Decisions a game may take by default before it is stopped as runaway.
 DEFAULT_MAX_DECISIONS = 100_000
 
@@ -408,14 +411,15 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
     # ------------------------------------------------------------------ the flow VM
     def _run(self, pc: int) -> None:
         code = self.inst.code
-        steps = 0
         self.steps_left = EVAL_STEPS
         try:
-            while pc >= 0:
+            for _ in _FLOW_STEPS:
+                if pc < 0:
+                    break
                 self._block = pc        # for the position of a chance event (drawn.py)
                 pc = code[pc](self)
-                steps += 1
-                if steps > FLOW_STEP_LIMIT:
+            else:
+                if pc >= 0:
                     pc = self._endless_loop(pc)
                     raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
                                          "decision, going round this loop (does it never end?)")
