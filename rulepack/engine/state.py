@@ -45,9 +45,6 @@ TERMINAL = -4
 #: is reported within seconds.
 FLOW_STEP_LIMIT = 100_000
 
-#: the steps of ``State._run``'s loop (a range object, made once)
-_FLOW_STEPS = range(FLOW_STEP_LIMIT)
-
 #: Decisions a game may take by default before it is stopped as runaway.
 DEFAULT_MAX_DECISIONS = 100_000
 
@@ -411,15 +408,14 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
     # ------------------------------------------------------------------ the flow VM
     def _run(self, pc: int) -> None:
         code = self.inst.code
+        steps = 0
         self.steps_left = EVAL_STEPS
         try:
-            for _ in _FLOW_STEPS:
-                if pc < 0:
-                    break
+            while pc >= 0:
                 self._block = pc        # for the position of a chance event (drawn.py)
                 pc = code[pc](self)
-            else:
-                if pc >= 0:
+                steps += 1
+                if steps > FLOW_STEP_LIMIT:
                     pc = self._endless_loop(pc)
                     raise RuleValueError(f"the flow ran {FLOW_STEP_LIMIT} steps without a "
                                          "decision, going round this loop (does it never end?)")
