@@ -491,7 +491,7 @@ def _with_shown(st: "State", shown: list[tuple[str, Any, int]],
             home.sort(key=lambda p: p.id)
         moved = True
     if moved:
-        out._slots = None
+        out._cells = None
         out._legal = None
     return out
 

@@ -415,7 +415,7 @@ class Sampler:
         for zi in self.piles:
             zones[zi].sort(key=_piece_id)
         if self.grids:
-            st._slots = None
+            st._cells = None
         return st
 
 

@@ -334,7 +334,7 @@ class SourceGen:
             if name == "face":
                 return f"('up' if F[{src}.id] else 'down')"
             if name == "cell":
-                return f"st.cell_of({src})"
+                return f"(st._cells or st.piece_cells())[{src}.id]"
             if name in self._int_attributes:
                 return self._int(f"{src}.attrs[{n}]")
             if name in self._common_attributes:
@@ -348,7 +348,7 @@ class SourceGen:
         if self._kinds.get(src) == "slot":
             # what lies on a cell: a piece or none (whose attributes are none)
             read = {"owner": f"O[{x}.id]", "face": f"('up' if F[{x}.id] else 'down')",
-                    "cell": f"st.cell_of({x})"}.get(name)
+                    "cell": f"(st._cells or st.piece_cells())[{x}.id]"}.get(name)
             if read is None and name in self._common_attributes:
                 read = f"{x}.attrs[{n}]"
             if read is not None:
@@ -359,7 +359,8 @@ class SourceGen:
             return (f"(('up' if F[{x}.id] else 'down') if type({first}) is Piece "
                     f"else attribute(st, {x}, {n}))")
         if name == "cell":
-            return f"(st.cell_of({x}) if type({first}) is Piece else attribute(st, {x}, {n}))"
+            return (f"((st._cells or st.piece_cells())[{x}.id] if type({first}) is Piece "
+                    f"else attribute(st, {x}, {n}))")
         if name in self._common_attributes:      # no need to ask if the piece has it
             return f"({x}.attrs[{n}] if type({first}) is Piece else attribute(st, {x}, {n}))"
         return (f"({x}.attrs[{n}] if type({first}) is Piece and {n} in {x}.attrs "

@@ -48,7 +48,7 @@ class Effects(Table):
             self.rng.shuffle(pieces)
             for i, p in zip(slots, pieces):
                 z[i] = p
-            self._slots = None
+            self._cells = None
         else:
             self.rng.shuffle(z)
         self.history.append(ChanceEvent("shuffle", zone.label, [p for p in z if p is not None],
@@ -74,7 +74,7 @@ class Effects(Table):
                     src[src.index(piece)] = None
                 except ValueError:
                     raise RuleValueError(f"{piece.name} is not where it should be") from None
-                self._slots = None
+                self._cells = None
             else:
                 _lift(src, piece)
                 if kinds[z] == "groups":
@@ -85,7 +85,7 @@ class Effects(Table):
                     raise RuleValueError(f"cell {dest} is not empty")
                 target[dest.slot] = piece
                 loc[piece.id] = dest.zone
-                self._slots = None
+                self._cells = None
             else:
                 d = dest.index
                 target = zones[d] if d in owned else self._writable(d)
@@ -97,7 +97,7 @@ class Effects(Table):
                         target[target.index(None)] = piece
                     except ValueError:
                         raise RuleValueError(f"{dest.label} is full") from None
-                    self._slots = None
+                    self._cells = None
                 elif bottom:
                     target.insert(0, piece)
                 else:

@@ -162,7 +162,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         self.zones = start.zones[:]         # shared until written (copy on write)
         self._owned = set()
         start._owned = set()
-        self._slots = start._slots
+        self._cells = start._cells
         self.loc = start.loc[:]
         self.face = start.face[:]
         self.owner = start.owner[:]
@@ -374,7 +374,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         c.zones = self.zones[:]         # the zones' lists are shared until one side writes
         c._owned = set()
         self._owned = set()
-        c._slots = self._slots
+        c._cells = self._cells
         c.loc = self.loc[:]
         c.face = self.face[:]
         c.owner = self.owner[:]

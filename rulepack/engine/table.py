@@ -43,10 +43,10 @@ class Table:
     #: face); replaced, never changed in place, so clones share it
     rolled: dict[int, Any] = {}
 
-    #: piece id → its slot in the grid it lies on (meaningless for pieces elsewhere);
-    #: built when first needed, dropped (``None``) whenever a grid changes. Shared by
-    #: clones, never changed in place.
-    _slots: list[int] | None = None
+    #: piece id → the cell it lies in (``None`` for pieces off the grids); built when
+    #: first needed (:meth:`piece_cells`), dropped (``None``) whenever a grid changes.
+    #: Shared by clones, never changed in place.
+    _cells: list[Cell | None] | None = None
 
     @property
     def num_players(self) -> int:
@@ -117,23 +117,22 @@ class Table:
 
     def cell_of(self, piece: Piece) -> Cell | None:
         """The cell ``piece`` lies in, or ``None`` when it is not on a grid."""
-        z = self.loc[piece.id]
-        info = self.inst.zones[z]
-        if info.kind != "grid":
-            return None
-        slots = self._slots
-        if slots is None:
-            slots = self._slots = self._grid_slots()
-        return info.cell_objects[slots[piece.id]]
+        return (self._cells or self.piece_cells())[piece.id]
 
-    def _grid_slots(self) -> list[int]:
-        slots = [-1] * len(self.inst.pieces)
-        for info in self.inst.zones:
-            if info.kind == "grid":
-                for i, p in enumerate(self.zones[info.index]):
-                    if p is not None:
-                        slots[p.id] = i
-        return slots
+    def piece_cells(self) -> list[Cell | None]:
+        """Piece id → the cell it lies in (``None`` off the grids), made now if the
+        grids changed since it was last made. Do not change the list."""
+        cells = self._cells
+        if cells is None:
+            cells = [None] * len(self.inst.pieces)
+            for info in self.inst.zones:
+                if info.kind == "grid":
+                    objects = info.cell_objects
+                    for i, p in enumerate(self.zones[info.index]):
+                        if p is not None:
+                            cells[p.id] = objects[i]
+            self._cells = cells
+        return cells
 
     def groups(self, zone: int) -> list[list[Piece]] | None:
         """The groups of a ``groups`` zone, or ``None`` while it is not arranged."""
