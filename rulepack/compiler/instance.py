@@ -69,6 +69,8 @@ class ZoneInfo:
     def __post_init__(self) -> None:
         self.slot_of = {rc: i for i, rc in enumerate(self.cells)}
         self._neighbours: dict[tuple[int, int], list[Cell | None]] = {}
+        #: direction → (the neighbours against it, the neighbours along it)
+        self._ends: dict[tuple[int, int], tuple[list[Cell | None], list[Cell | None]]] = {}
 
     @cached_property
     def cell_objects(self) -> list[Cell]:
@@ -87,6 +89,15 @@ class ZoneInfo:
                 table.append(None if to is None else self.cell_objects[to])
             self._neighbours[direction] = table
         return table
+
+    def ends_tables(self, direction: tuple[int, int]) -> tuple[list[Cell | None],
+                                                              list[Cell | None]]:
+        """The neighbour tables against ``direction`` and along it (for ``ends``)."""
+        tables = self._ends.get(direction)
+        if tables is None:
+            back = (-direction[0], -direction[1])
+            tables = self._ends[direction] = (self.neighbours(back), self.neighbours(direction))
+        return tables
 
     def neighbour(self, slot: int, direction: tuple[int, int]) -> Cell | None:
         """The cell one step from ``slot`` in ``direction``, or ``None``."""

@@ -371,11 +371,11 @@ def ends(st: "State", line: Any, along: Any) -> list[Cell]:
     last = cells[-1]
     zones = st.inst.zones
     info = zones[first.zone]
-    back = (-d[0], -d[1])
-    before = (info._neighbours.get(back) or info.neighbours(back))[first.slot]
+    backward, forward = info._ends.get(d) or info.ends_tables(d)
+    before = backward[first.slot]
     if last.zone != first.zone:
-        info = zones[last.zone]
-    after = (info._neighbours.get(d) or info.neighbours(d))[last.slot]
+        forward = zones[last.zone].ends_tables(d)[1]
+    after = forward[last.slot]
     if before is None:
         return [] if after is None else [after]
     return [before] if after is None else [before, after]
