@@ -395,21 +395,18 @@ def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any])
     if not ok(zone[start.slot]):
         return []
     info = st.inst.zones[start.zone]
-    tables = info._neighbours
+    backward, forward = info._ends.get(d) or info.ends_tables(d)
     back: list[Cell] = []
-    opposite = (-d[0], -d[1])
-    table = tables.get(opposite) or info.neighbours(opposite)
-    c = table[start.slot]
+    c = backward[start.slot]
     while c is not None and ok(zone[c.slot]):
         back.append(c)
-        c = table[c.slot]
+        c = backward[c.slot]
     back.reverse()
     back.append(start)
-    table = tables.get(d) or info.neighbours(d)
-    c = table[start.slot]
+    c = forward[start.slot]
     while c is not None and ok(zone[c.slot]):
         back.append(c)
-        c = table[c.slot]
+        c = forward[c.slot]
     return back
 
 def top(st: "State", of: Any, n: Any, from_top: bool) -> Any:
