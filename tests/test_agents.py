@@ -329,3 +329,49 @@ def test_greedy_beats_random_clearly_at_packkub():
     assert greedy["wins"] >= 1.5 * games / 4, summary["agents"]
     random_mean = sum(a["mean_score"] for a in randoms) / len(randoms)
     assert greedy["mean_score"] < 0.8 * random_mean, summary["agents"]
+
+
+def test_a_view_whose_owner_is_no_seat_does_not_fit():
+    """A view naming a seat the game does not have as a piece's owner is refused
+    (every Player a state holds is one of its seats)."""
+    import textwrap
+
+    import rulepack
+    from rulepack.errors import RulesetRuntimeError
+    game = rulepack.loads(textwrap.dedent('''
+        game g { players 2 }
+        component tile { n: 1, 2, 3 }
+        zone table: row
+        zone hand: row per player seen by everyone
+        var x = 0
+        setup {
+          move tile where n == 1 to hand[1] face up
+          move tile where n != 1 to table face up
+          claim table for 0
+        }
+        play {
+          turns from 1 until x > 3 {
+            choose {
+              action "take {t}" for t in table { set x = x + count(hand[t.owner]) + 1 }
+            }
+          }
+        }
+    '''))
+    state = game.new_game(2, seed=1)
+    view = state.view(0)
+    assert determinize(state.inst, view, Rng(1)).legal_actions()
+
+    def owners(o, seat):
+        if isinstance(o, dict):
+            if isinstance(o.get("owner"), int) and "id" in o:
+                o["owner"] = seat
+            for v in o.values():
+                owners(v, seat)
+        elif isinstance(o, list):
+            for v in o:
+                owners(v, seat)
+    for seat in (5, -1):
+        bad = state.view(0)
+        owners(bad, seat)
+        with pytest.raises(RulesetRuntimeError, match=f"no seat {seat}"):
+            determinize(state.inst, bad, Rng(1))

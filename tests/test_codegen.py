@@ -640,3 +640,30 @@ def test_a_parameter_list_that_reads_no_outer_parameter_is_made_once(inner, hois
         assert texts == ["stop"]                     # the empty outer list made no y
     else:
         assert len(texts) == 5                       # two x, two y each, and "stop"
+
+
+def test_a_list_made_once_still_costs_its_budget_every_time(monkeypatch):
+    """The inner list of ``for a in A for b in B`` made once is charged to the
+    budget at every use: a decision that would list too much fails as before."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        var x = 0
+        play {
+          turns from players[0] until x > 3 {
+            choose {
+              action "x {a} {b}" for a in 1..600 for b in 1..2000 where b > 1999 {
+                set x = x + 1
+              }
+            }
+          }
+        }
+    ''')
+    def first_legal():
+        try:
+            return len(rulepack.loads(src).new_game(2, 0).legal_actions())
+        except RulesetRuntimeError as exc:
+            return str(exc).split(": ", 1)[-1]
+    generated = first_legal()
+    assert "over their budget" in str(generated)
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert first_legal() == generated

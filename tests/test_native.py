@@ -172,3 +172,20 @@ def test_an_edited_generator_source_is_not_used_compiled(tmp_path):
     source.write_text(source.read_text() + "\n# edited after the build\n")
     second = run()
     assert second.startswith("pure ") and second.split(" ", 1)[1] == first.split(" ", 1)[1]
+
+
+def test_an_explicit_chance_generator_copies_and_pickles_whole():
+    """ExplicitRng keeps its own fields through copy and pickle, on either base."""
+    import copy
+    import pickle
+
+    from rulepack.engine.chance import ExplicitRng
+    r = ExplicitRng(9, [1, 2])
+    r.pos = 1
+    for twin in (copy.deepcopy(r), pickle.loads(pickle.dumps(r)), copy.copy(r)):
+        assert (twin.state, twin.queue, twin.pos) == (9, [1, 2], 1)
+    state = rulepack.load("pig").new_game(2, seed=3, chance="explicit")
+    assert copy.deepcopy(state).to_json() == state.to_json()
+    plain = rng.PyRng(4)
+    assert type(plain.clone()) is rng.PyRng
+    assert pickle.loads(pickle.dumps(plain)).state == plain.state

@@ -158,3 +158,53 @@ play {
     assert game.instance(2, None).start is False
     assert st.vars["n"] == 20000
     assert {int(game.new_game(2, seed=s).current_player) for s in range(20)} == {0, 1}
+
+
+def test_the_prefix_and_the_rest_share_one_budget(tmp_path: Path) -> None:
+    """From scratch the seed-free prefix and the flow after it run in one budget of
+    loop elements; a game begun from the start spends the same one."""
+    game = write(tmp_path, HEAD + """var x = 0
+var a = 0
+var b = 0
+play {
+  set a = count([i for i in 1..600000 if i > 0])
+  let s = random(players)
+  set b = count([i for i in 1..600000 if i > 0])
+  turns from s until x > 3 {
+    choose {
+      action "up" { set x = x + 1 }
+    }
+  }
+}
+""")
+    with pytest.raises(RulesetRuntimeError, match="over their budget") as started:
+        game.new_game(2, seed=1)
+    assert game.instance(2, None).start
+    with pytest.raises(RulesetRuntimeError, match="over their budget") as scratch:
+        from_scratch(game, 2, 1)
+    assert str(started.value) == str(scratch.value)
+
+
+def test_a_draw_inside_a_define_keeps_its_position(tmp_path: Path) -> None:
+    """random() called through a define, before and after the start: each chance
+    event is located at the statement that drew it, as from scratch."""
+    game = write(tmp_path, HEAD + """define one() = random([5])
+define die() = random(1..6)
+var x = 0
+var v = 0
+play {
+  set v = one()
+  turns from random(players) until x > 6 {
+    choose {
+      action "a" { set x = x + die() }
+      action "b" { set x = x + 1 }
+    }
+    set v = one()
+  }
+}
+""")
+    started = game.new_game(2, seed=5)
+    play_both(started, from_scratch(game, 2, 5), 5, 20)
+    events = [e for e in started.to_json()["history"] if "chance" in e]
+    assert events[0]["at"] == [12, 3]                  # set v = one(), in the prefix
+    assert {tuple(e["at"]) for e in events} >= {(12, 3), (13, 3)}

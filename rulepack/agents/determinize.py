@@ -87,8 +87,11 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
             rolled[piece.id] = decode(inst, data[piece.rolls[0]])
         face[piece.id] = data.get("face") == "up"
         if data.get("owner") is not None:
-            from rulepack.engine.values import Player
-            owner[piece.id] = Player(data["owner"])
+            seat = data["owner"]
+            if type(seat) is not int or not 0 <= seat < inst.num_players:
+                raise ValueError(f"no seat {seat!r} owns a piece in a game of "
+                                 f"{inst.num_players} players")
+            owner[piece.id] = inst.seats[seat]      # every Player is a seat
         if pos is None:
             zones[zi].append(piece)
         else:

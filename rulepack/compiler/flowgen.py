@@ -37,6 +37,7 @@ from rulepack.compiler import codegen
 from rulepack.engine import drawn
 from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen, table_locals
 from rulepack.engine.actions import Action
+from rulepack.engine.runtime import recharge
 from rulepack.engine.program import Choice, Instr
 from rulepack.engine.values import Player, ZoneRef
 
@@ -89,6 +90,8 @@ class FlowGen:
         self.module = ""
         #: blocks whose source did not compile (a generator bug; closures used)
         self.failures: list[str] = []
+        #: the calls that draw a chance event (``random`` and the defines calling it)
+        self.drawing: frozenset[str] = drawn.RANDOM
 
     # ------------------------------------------------------------------ for fragments
     def const(self, value: Any) -> str:
@@ -205,6 +208,7 @@ class FlowGen:
         namespace["MISSING"] = _MISSING
         namespace["_new_action"] = _new_action
         namespace["_new_slot_action"] = _new_slot_action
+        namespace["_recharge"] = recharge
         namespace.update(self.ns)
         module = "\n\n".join(src for _, src in sources)
         try:
@@ -248,7 +252,7 @@ class FlowGen:
         """
         body = list(bodies[start])
         instrs = list(members[start])
-        draws = sum(1 for pc in instrs if drawn.draws(nodes[pc]))
+        draws = sum(1 for pc in instrs if drawn.draws(nodes[pc], self.drawing))
         for _ in range(self.MERGE_BLOCKS):
             m = _RETURN.fullmatch(body[-1])
             if m is None:
@@ -257,7 +261,7 @@ class FlowGen:
             more = bodies.get(k)
             if more is None or k in instrs or len(more) > self.MERGE_LINES:
                 break
-            extra = sum(1 for pc in members[k] if drawn.draws(nodes[pc]))
+            extra = sum(1 for pc in members[k] if drawn.draws(nodes[pc], self.drawing))
             if draws + extra > 1:
                 break
             draws += extra
@@ -336,9 +340,16 @@ class FlowGen:
                 if i and self._independent(source, src, outer):
                     # the same list whatever the outer loops bind: made once, when
                     # first needed (an outer loop that runs no time never makes it)
+                    # (what it cost the budget is taken again at every later use,
+                    # as if it were made again)
                     body.insert(first_loop, f"{ind[:len(ind) - 4 * i]}Y{i} = None")
                     first_loop += 1
-                    body += [f"{ind}if Y{i} is None:", f"{ind}    Y{i} = {src}"]
+                    body += [f"{ind}if Y{i} is None:",
+                             f"{ind}    C{i}_ = st.steps_left",
+                             f"{ind}    Y{i} = {src}",
+                             f"{ind}    C{i}_ -= st.steps_left",
+                             f"{ind}else:",
+                             f"{ind}    _recharge(st, C{i}_)"]
                     src = f"Y{i}"
                 body.append(f"{ind}for X{i} in {src}:")
                 outer += bound

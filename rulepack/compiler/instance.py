@@ -24,7 +24,7 @@ from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LIT
                                                ExprCompiler, Fn)
 from rulepack.compiler.dice import compile_rolls
 from rulepack.compiler.flow import FlowCompiler
-from rulepack.engine.drawn import block_positions
+from rulepack.engine.drawn import block_positions, drawing_calls
 from rulepack.engine.program import HALT, Choice
 from rulepack.engine.state import State
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
@@ -874,12 +874,18 @@ class Instance:
         # starts inside a block (at the instruction that first draws) enters a
         # block of its own there
         start = State.find_start(self)
+        flow.gen.drawing = self.drawing_calls
         self.code = flow.generate(self.steps, self.code_nodes,
                                   {start[1]} if start and start[1] >= 0 else set())
         self.start = start or False
         self.flow_source = flow.gen.module
         self._blocks = getattr(flow.gen, "blocks", None)
         self._chance_positions = None      # the blocks changed
+
+    @cached_property
+    def drawing_calls(self) -> frozenset[str]:
+        """``random`` and the defines that call it (see :func:`drawn.draws`)."""
+        return drawing_calls(self.ir)
 
     def chance_positions(self) -> dict[int, list[int]]:
         """For each block of :attr:`code` with one statement that draws a chance
@@ -888,7 +894,8 @@ class Instance:
         if positions is None:
             blocks = self._blocks if self.code is not self.steps else None
             positions = block_positions(self.code_nodes, blocks or
-                                        {pc: [pc] for pc in range(len(self.code_nodes))})
+                                        {pc: [pc] for pc in range(len(self.code_nodes))},
+                                        self.drawing_calls)
             self._chance_positions = positions
         return positions
 

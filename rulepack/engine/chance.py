@@ -160,6 +160,14 @@ class ChanceNode:
 _new_node = object.__new__
 
 
+def _explicit_rng(state: int, queue: list[int], pos: int, node: Any, resume: Any, step: Any,
+                  previous: Any, here: Any) -> "ExplicitRng":
+    """An :class:`ExplicitRng` with these fields (unpickling, ``copy``)."""
+    r = ExplicitRng(state, queue)
+    r.pos, r.node, r.resume, r.step, r._previous, r.here = pos, node, resume, step, previous, here
+    return r
+
+
 class ExplicitRng(Rng):
     """The generator of an explicit-chance state: it draws only queued outcomes.
 
@@ -197,6 +205,12 @@ class ExplicitRng(Rng):
     @previous.setter
     def previous(self, before: "State | _Step | None") -> None:
         self._previous = before
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # copied and pickled field by field: a compiled base class would keep only
+        # its own state (rulepack.engine.splitmix)
+        return (_explicit_rng, (self.state, self.queue, self.pos, self.node, self.resume,
+                                self.step, self._previous, self.here))
 
     def clone(self) -> "ExplicitRng":
         r = ExplicitRng.__new__(ExplicitRng)   # every State.clone() makes one

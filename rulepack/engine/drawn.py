@@ -27,22 +27,43 @@ GENERATED = "<rulepack generated flow>"
 _BODIES = frozenset({"body", "then", "else", "actions"})
 
 
-def draws(node: Any) -> bool:
+#: the calls that draw a chance event, in a ruleset with no define that does
+RANDOM = frozenset({"random"})
+
+
+def drawing_calls(ir: dict[str, Any]) -> frozenset[str]:
+    """``random`` and the ruleset's defines that call it, however deeply."""
+    defines = {d["name"]: calls_in(d.get("expr")) for d in ir.get("defines", [])}
+    out = set(RANDOM)
+    grew = True
+    while grew:
+        grew = False
+        for name, calls in defines.items():
+            if name not in out and calls & out:
+                out.add(name)
+                grew = True
+    return frozenset(out)
+
+
+def draws(node: Any, calls: frozenset[str] = RANDOM) -> bool:
     """Whether the instruction of statement ``node`` itself may draw a chance
-    event (a ``shuffle``, a ``roll``, or ``random(...)`` in its own expressions)."""
+    event: a ``shuffle``, a ``roll``, or one of ``calls`` (:func:`drawing_calls`:
+    ``random(...)`` and the defines that call it) in its own expressions."""
     if not isinstance(node, dict):
         return False
     if node.get("k") in ("shuffle", "roll"):
         return True
-    return "random" in calls_in({k: v for k, v in node.items() if k not in _BODIES})
+    return not calls.isdisjoint(calls_in({k: v for k, v in node.items() if k not in _BODIES}))
 
 
-def block_positions(nodes: list[Any], blocks: dict[int, list[int]]) -> dict[int, list[int]]:
+def block_positions(nodes: list[Any], blocks: dict[int, list[int]],
+                    calls: frozenset[str] = RANDOM) -> dict[int, list[int]]:
     """For each block (its first instruction → the instructions it runs) with
-    exactly one instruction that draws: that statement's ``[line, column]``."""
+    exactly one instruction that draws (``calls``: see :func:`draws`): that
+    statement's ``[line, column]``."""
     out: dict[int, list[int]] = {}
     for start, instrs in blocks.items():
-        drawing = [pc for pc in instrs if draws(nodes[pc])]
+        drawing = [pc for pc in instrs if draws(nodes[pc], calls)]
         if len(drawing) == 1:
             at = nodes[drawing[0]].get("at")
             if at and at[0]:

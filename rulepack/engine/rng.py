@@ -46,7 +46,7 @@ def _next(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-class Rng:
+class PyRng:
     """SplitMix64 generator.
 
     :param seed: any integer; the same seed gives the same sequence.
@@ -63,7 +63,7 @@ class Rng:
 
     def clone(self) -> "Rng":
         """An independent generator at the same point of the sequence."""
-        r = Rng.__new__(Rng)
+        r = PyRng.__new__(PyRng)
         r.state = self.state
         return r
 
@@ -111,8 +111,8 @@ class Rng:
         self.state = state
 
 
-#: the generator in Python, whichever :class:`Rng` is (the reference of the compiled one)
-PyRng = Rng
+#: the generator: :class:`PyRng`, or the compiled one where it may be used (below)
+Rng = PyRng
 
 
 def compiled_generator() -> type | None:

@@ -52,6 +52,12 @@ def charge(st: Any, seq: Any) -> Any:
     return seq
 
 
+def recharge(st: Any, n: int) -> None:
+    """Take ``n`` elements from the budget again (what making a list that is made
+    once and used again cost the first time). :raises BudgetError: it is spent."""
+    charge(st, range(n))
+
+
 def failure_text(exc: BaseException) -> str:
     """What went wrong when a Python operation failed on a ruleset's values, in the
     language's terms (never Python's own message, which names its classes):

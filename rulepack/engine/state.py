@@ -40,7 +40,10 @@ _MISSING = object()
 #: ``current_player`` of a finished game (OpenSpiel's kTerminalPlayerId).
 TERMINAL = -4
 
-#: Instructions the flow may run between two decisions before it is an error.
+#: Steps the flow may run between two decisions before it is an error: a step is
+#: an instruction on the closures, a generated block (several instructions, and
+#: the short blocks it always goes on to) with generated code, so where exactly a
+#: long loop is stopped depends on the code's shape, not whether it is.
 #: The bundled games run at most about 130; a loop that never reaches a decision
 #: is reported within seconds.
 FLOW_STEP_LIMIT = 100_000
@@ -184,9 +187,10 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         self.knowledge = start.knowledge
         self.groupings = dict(start.groupings)
         self.memo = {}
-        self.steps_left = EVAL_STEPS
+        self.steps_left = start.steps_left
         if pc >= 0:
-            self._run(pc)
+            # the prefix and the rest of the flow share one budget, as in one run
+            self._run(pc, start.steps_left)
         if self.rng.node is None:
             self.legal_actions()    # a first decision with no legal action fails here
 
@@ -406,10 +410,10 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         return state_to_json(self, history)
 
     # ------------------------------------------------------------------ the flow VM
-    def _run(self, pc: int) -> None:
+    def _run(self, pc: int, budget: int = EVAL_STEPS) -> None:
         code = self.inst.code
         steps = 0
-        self.steps_left = EVAL_STEPS
+        self.steps_left = budget
         try:
             while pc >= 0:
                 self._block = pc        # for the position of a chance event (drawn.py)
