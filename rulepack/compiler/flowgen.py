@@ -289,7 +289,10 @@ class FlowGen:
             make = self.const(alt)
             ind = ""
             if alt.pre_guard is not None:
-                body.append(f"if {self.cond(alt.pre_guard)}:")
+                guard = self.cond(alt.pre_guard)
+                if guard == "(False)":
+                    continue            # never offered (an option's constant, say)
+                body.append(f"if {guard}:")
                 ind = "    "
             params = alt.params
             record = self.source.by_function.get(params[0][2]) if len(params) == 1 else None
@@ -382,6 +385,12 @@ class FlowGen:
                 *table_locals("\n".join(self._lines + body)), "    out = []"]
         inner = ["        " + ln for part in self._lines + body for ln in part.split("\n")]
         if not names or not binds:
+            if len(body) == 2 and body[0].startswith("T = ") and body[1].startswith("out += ["):
+                # one list by slot, nothing else: returned as it is made
+                head[-1] = "    " + body[0]             # instead of "out = []"
+                prelude = ["    " + ln for part in self._lines for ln in part.split("\n")]
+                made = body[1][len("out += "):]
+                return "\n".join(head + prelude + [f"    return {made}"]) + "\n"
             return "\n".join(head + ["    if True:"] + inner + ["    return out"]) + "\n"
         saved = self.const(names)
         return "\n".join(head + [f"    S = [V.get(n, MISSING) for n in {saved}]", "    try:"]
