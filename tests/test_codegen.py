@@ -668,3 +668,35 @@ def test_a_list_made_once_still_costs_its_budget_every_time(monkeypatch):
     assert "over their budget" in str(generated)
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert first_legal() == generated
+
+
+def test_a_parameter_list_whose_helper_reads_an_outer_parameter_is_made_per_value(monkeypatch):
+    """The inner list of ``for q in players for c in maximal run ... where owner == q``
+    reads ``q`` inside its helper function, not in the call: it is made for each q."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { called "{n}"  n: [1, 2, 3, 4] }
+        zone board: grid 1 x 4
+        var out = none
+        setup {
+          move cube to board face up
+          claim at(cells(board)[1]) for players[0]
+          claim at(cells(board)[2]) for players[0]
+          claim at(cells(board)[3]) for players[1]
+        }
+        play {
+          turns from players[0] until out != none {
+            choose {
+              action "pick {q} {c}" for q in players for c in (maximal run through cells(board)[1] along (0, 1) where owner == q) {
+                set out = c
+              }
+            }
+          }
+        }
+    ''')
+    state = rulepack.loads(src).new_game(2, 0)
+    texts = [a.text for a in state.legal_actions()]
+    assert "Y1 = None" not in state.inst.flow_source
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert [a.text for a in rulepack.loads(src).new_game(2, 0).legal_actions()] == texts
+    assert len(texts) == 2                      # the first player's run of two cells

@@ -225,12 +225,15 @@ class FlowGen:
         self.module = module
         return out
 
-    def _independent(self, fn: Callable[["State"], Any], src: str, names: list[str]) -> bool:
-        """Whether the generated source ``src`` of ``fn`` reads none of ``names`` (it
-        is generated whole, so every variable it reads is written ``V['name']``)."""
-        if self.source.by_function.get(fn) is None:
-            return False        # a closure: what it reads is not known
-        return not any(f"V[{name!r}]" in src for name in names)
+    def _reads(self, fn: Callable[["State"], Any], names: list[str]) -> bool:
+        """Whether the expression ``fn`` may read one of the variables ``names``: its
+        generated source (body and prelude: every variable it reads is written
+        ``V['name']`` there) names one, or it is a closure (not known)."""
+        record = self.source.by_function.get(fn)
+        if record is None:
+            return True
+        text = "\n".join([record.body, *record.prelude])
+        return any(f"V[{name!r}]" in text for name in names)
 
     #: the most lines of a block that another block ending with a jump to it
     #: takes in, and the most blocks one block takes in that way
@@ -340,7 +343,7 @@ class FlowGen:
             first_loop = len(body)          # where the outermost loop starts
             for i, (bound, binder, source) in enumerate(params):
                 src = self.items(source)
-                if i and self._independent(source, src, outer):
+                if i and not self._reads(source, outer):
                     # the same list whatever the outer loops bind: made once, when
                     # first needed (an outer loop that runs no time never makes it)
                     # (what it cost the budget is taken again at every later use,
@@ -365,7 +368,9 @@ class FlowGen:
                 elif len(bound) > 1:
                     body.append(f"{ind}{self.const(binder)}(st, X{i})")
                     binds = True
-                elif i < last or alt.post_guard is not None:
+                elif alt.post_guard is not None or \
+                        any(self._reads(p[2], bound) for p in params[i + 1:]):
+                    # stored only where the guard or a later parameter may read it
                     body.append(f"{ind}V[{bound[0]!r}] = X{i}")
                     binds = True
             if alt.post_guard is not None:
