@@ -332,7 +332,7 @@ def play_out(state: "State", agents: list[Any],
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     watched = bool(observers) or on_action is not None or after_action is not None
     if not watched:              # nobody watches (simulations): no bookkeeping
-        while not state.is_terminal():
+        while not state.terminal:                   # (is_terminal(), read directly)
             player = state.current_player
             index = agents[player].choose(Decision(state, player))
             state._apply(state.legal_actions()[index])
