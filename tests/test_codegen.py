@@ -700,3 +700,26 @@ def test_a_parameter_list_whose_helper_reads_an_outer_parameter_is_made_per_valu
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert [a.text for a in rulepack.loads(src).new_game(2, 0).legal_actions()] == texts
     assert len(texts) == 2                      # the first player's run of two cells
+
+
+@pytest.mark.parametrize("cubes,rows", [(6, 2), (60, 1)])
+def test_a_grids_count_is_its_pieces_count_either_way(cubes, rows, monkeypatch):
+    """count(GRID): by the pieces located there (few pieces for the cells) or by
+    the grid's empty cells (many): the closures' count, and 'in' a new list."""
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        component cube {{ called "{{n}}"  n: 1..{cubes} }}
+        zone board: grid {rows} x 3
+        zone pool: row
+        var out = none
+        setup {{ move cube to pool face up
+                 move top of pool to cells(board)[0]
+                 move top of pool to cells(board)[2] }}
+        play {{ set out = [count(board), count(pool), 2 in [x.n for x in pool], {cubes} in [x.n for x in pool]] }}
+    ''')
+    generated, closures = generated_and_closures(src, monkeypatch)
+    assert closures == generated
+    assert generated[1].startswith(f"[2, {cubes - 2}, ")
+    monkeypatch.setattr(codegen, "ENABLED", True)
+    source = rulepack.loads(src).new_game(2, 0).inst.flow_source
+    assert ("st.loc.count(" in source) == (cubes <= 4 * rows * 3)

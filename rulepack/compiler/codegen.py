@@ -636,6 +636,8 @@ class SourceGen:
             return face if face is not None else f"({a} {op} {b})"
         if op in ("in", "not in"):
             test = self._in_constant(node["args"][1], scope, py, a)
+            if test is None and b in self._lists:
+                test = f"({a} in {b})"          # a new list: contains() would do just that
             if test is None:
                 test = f"contains(st, {b}, {a})"
             return test if op == "in" else f"(not {test})"
@@ -1079,8 +1081,13 @@ class SourceGen:
             if zone is not None:
                 # a zone the ruleset names: its list's length (a grid's empty cells not counted)
                 index, kind = zone
-                return self._int(f"(len(Z[{index}]) - Z[{index}].count(None))" if kind == "grid"
-                                 else f"len(Z[{index}])")
+                if kind != "grid":
+                    return self._int(f"len(Z[{index}])")
+                if len(self.inst.pieces) <= 4 * len(self.inst.zones[index].cells):
+                    # the pieces located there: whole numbers compared, cheaper
+                    # than asking each cell whether it is empty
+                    return self._int(f"st.loc.count({index})")
+                return self._int(f"(len(Z[{index}]) - Z[{index}].count(None))")
             if fn in ("any", "all") and args[0] in self._lists:
                 return f"{fn}({args[0]})"
             src = _CALLS[fn].format(*args)
