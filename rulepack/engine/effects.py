@@ -201,7 +201,10 @@ class Effects(Table):
             z = self.loc[i]
             inst = self.inst
             place = None if inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
-            reveal = Reveal(inst.zones[z].label, [piece], [place])
+            reveal = _new_reveal(Reveal)          # Reveal(label, [piece], [place]), inline
+            reveal.zone = inst.zones[z].label
+            reveal.pieces = [piece]
+            reveal.places = [place]
             history = self.history
             if len(history._items) == history._n:      # Log.append, inline (the common case)
                 history._items.append(reveal)
@@ -253,6 +256,10 @@ class Effects(Table):
             if type(piece) is not Piece:
                 raise RuleValueError(f"only pieces can be claimed, not {show(piece)}")
             owner[piece.id] = player
+
+
+#: a Reveal without its __init__ (flip_one sets its three fields itself)
+_new_reveal = object.__new__
 
 
 def _lift(src: list[Piece], piece: Piece) -> None:
