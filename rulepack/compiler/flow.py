@@ -88,7 +88,7 @@ class FlowCompiler:
         return steps, nodes
 
     def generate(self, steps: list[Instr], nodes: list[Any],
-                 more: set[int] = frozenset()) -> list[Instr]:  # type: ignore[assignment]
+                 more: frozenset[int] = frozenset()) -> list[Instr]:
         """The program with the generated blocks where they start (the closures
         elsewhere), and each decision's generated legal actions; the expressions'
         generated code must be ready (``SourceGen.prepare``).

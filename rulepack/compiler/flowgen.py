@@ -288,6 +288,8 @@ class FlowGen:
         self._lines = []
         body: list[str] = []
         binds = False          # whether some parameter is stored in the variables
+        offered = 0            # the alternatives that may be offered
+        alone: str | None = None    # the list by slot of an alternative with no guard
         for alt in choice.alternatives:
             make = self.const(alt)
             ind = ""
@@ -297,6 +299,7 @@ class FlowGen:
                     continue            # never offered (an option's constant, say)
                 body.append(f"if {guard}:")
                 ind = "    "
+            offered += 1
             params = alt.params
             record = self.source.by_function.get(params[0][2]) if len(params) == 1 else None
             if record is not None and record.by_slot is not None and len(params[0][0]) == 1 \
@@ -306,9 +309,11 @@ class FlowGen:
                 slot, clauses, cells = record.by_slot
                 self.expr(params[0][2])          # its constants and prelude
                 table = self.const([[None] * len(self.ns[cells]) for _ in range(self.players)])
-                body += [f"{ind}T = {table}[player]",
-                         f"{ind}out += [T[{slot}] or _new_slot_action(T, {slot}, {cells}, "
-                         f"{choice.index}, {make}, player) {clauses}]"]
+                made = (f"[T[{slot}] or _new_slot_action(T, {slot}, {cells}, "
+                        f"{choice.index}, {make}, player) {clauses}]")
+                body += [f"{ind}T = {table}[player]", f"{ind}out += {made}"]
+                if not ind:
+                    alone = made
                 continue
             # per seat, the actions of this alternative made so far, by values
             table = self.const([{} for _ in range(self.players)])
@@ -390,12 +395,11 @@ class FlowGen:
                 *table_locals("\n".join(self._lines + body)), "    out = []"]
         inner = ["        " + ln for part in self._lines + body for ln in part.split("\n")]
         if not names or not binds:
-            if len(body) == 2 and body[0].startswith("T = ") and body[1].startswith("out += ["):
+            if offered == 1 and alone is not None:
                 # one list by slot, nothing else: returned as it is made
-                head[-1] = "    " + body[0]             # instead of "out = []"
+                head[-1] = "    " + body[0]             # "T = ...", instead of "out = []"
                 prelude = ["    " + ln for part in self._lines for ln in part.split("\n")]
-                made = body[1][len("out += "):]
-                return "\n".join(head + prelude + [f"    return {made}"]) + "\n"
+                return "\n".join(head + prelude + [f"    return {alone}"]) + "\n"
             return "\n".join(head + ["    if True:"] + inner + ["    return out"]) + "\n"
         saved = self.const(names)
         return "\n".join(head + [f"    S = [V.get(n, MISSING) for n in {saved}]", "    try:"]

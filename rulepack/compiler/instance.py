@@ -876,7 +876,7 @@ class Instance:
         start = State.find_start(self)
         flow.gen.drawing = self.drawing_calls
         self.code = flow.generate(self.steps, self.code_nodes,
-                                  {start[1]} if start and start[1] >= 0 else set())
+                                  frozenset([start[1]] if start and start[1] >= 0 else []))
         self.start = start or False
         self.flow_source = flow.gen.module
         self._blocks = getattr(flow.gen, "blocks", None)

@@ -205,8 +205,8 @@ class Effects(Table):
             reveal.zone = inst.zones[z].label
             reveal.pieces = [piece]
             reveal.places = [place]
-            history = self.history
-            if len(history._items) == history._n:      # Log.append, inline (the common case)
+            history = self.history         # Log.append, inline, as State._apply does it
+            if len(history._items) == history._n:      # (flips up are as hot as decisions)
                 history._items.append(reveal)
                 history._n += 1
             else:

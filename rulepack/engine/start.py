@@ -40,7 +40,7 @@ class RefusingRng(Rng):
 
     __slots__ = ()
 
-    def _refuse(self, *args: Any) -> NoReturn:
+    def _refuse(self) -> NoReturn:
         raise FirstDraw
 
     def below(self, n: int) -> int:

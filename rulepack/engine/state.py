@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.effects import Effects
-from rulepack.engine.chance import CHANCE, ExplicitChance, take
+from rulepack.engine.chance import CHANCE, ExplicitChance
 from rulepack.engine.ids import ActionIds
 from rulepack.engine.observe import Observations, past_longest
 from rulepack.engine.log import Log
@@ -283,13 +283,11 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             action = matches[0]
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        start = self.history._n        # (Log's length, read directly: apply() is hot)
-        if self.rng.explicit:
-            take(self, action)
-        else:
-            self._apply(action)
-        history = self.history         # explicit chance may have put back another
-        return history._items[start:history._n]
+        history = self.history
+        start = history._n          # len(history), read directly: apply() is hot
+        self._take(action)
+        history = self.history      # (explicit chance may have put back another log)
+        return history._items[start:history._n]     # history.since(start)
 
     def _apply(self, action: Action) -> None:
         choice = self.pending

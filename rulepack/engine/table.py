@@ -117,7 +117,7 @@ class Table:
 
     def cell_of(self, piece: Piece) -> Cell | None:
         """The cell ``piece`` lies in, or ``None`` when it is not on a grid."""
-        return (self._cells or self.piece_cells())[piece.id]
+        return self.piece_cells()[piece.id]
 
     def piece_cells(self) -> list[Cell | None]:
         """Piece id → the cell it lies in (``None`` off the grids), made now if the
