@@ -199,13 +199,13 @@ class FlowCompiler:
             nxt = pc + 1
 
             def shuffle(st: "State") -> int:
-                z = zone(st)
-                if type(z) is not ZoneRef:
-                    raise RuleValueError(f"only a zone can be shuffled, not {show(z)}")
-                st.shuffle(z)
+                st.shuffle(zone(st))
                 return nxt
             return shuffle
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            return [f"st.shuffle({g.expr(zone)})"], False
+        self.emit(factory, node, src)
 
     def _s_roll(self, node: dict[str, Any], scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
@@ -322,7 +322,11 @@ class FlowCompiler:
             return reset
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"V[{name!r}] = st.inst.initial_value(st, {name!r})"], False
+            per_player, init = self.inst.var_inits[name]
+            value = g.expr(init)
+            if per_player:     # a value per seat, each computed anew (Instance.initial_value)
+                value = f"[{value} for _ in {g.const(range(self.inst.num_players))}]"
+            return [f"V[{name!r}] = {value}"], False
         self.emit(factory, node, src)
 
     def _s_for(self, node: dict[str, Any], scope: Scope) -> None:
@@ -442,15 +446,23 @@ class FlowCompiler:
             def rounds_init(st: "State") -> int:
                 st.vars[outer] = st.vars.get("round")
                 if times is not None:
-                    n = times(st)
-                    if isinstance(n, bool) or not isinstance(n, int):
-                        raise RuleValueError(f"rounds ... times needs a number, not {show(n)}")
+                    n = _round_count(times(st))
                     if n < 1:
                         return done.pc
                 st.vars["round"] = 1
                 return nxt
             return rounds_init
-        self.emit(init, node)
+
+        def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            lines = [f"V[{outer!r}] = V.get('round')"]
+            if times is not None:
+                check = g.const(_round_count)
+                lines += [f"N = {g.expr(times)}",
+                          "if type(N) is not int:",
+                          f"    N = {check}(N)    # raises unless a whole number",
+                          "if N < 1:", f"    return {done.pc}"]
+            return lines + ["V['round'] = 1"], False
+        self.emit(init, node, init_src)
         self.place(top)
         self.loops.append(_Loop("rounds", cont, done, ("round", outer)))
         self.block(node["body"], scope)
@@ -466,7 +478,15 @@ class FlowCompiler:
                 st.vars["round"] += 1
                 return top.pc
             return rounds_next
-        self.emit(after, node)
+
+        def after_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            lines = []
+            if until is not None:
+                lines += [f"if {g.cond(until)}:", f"    return {done.pc}"]
+            if times is not None:
+                lines += [f"if V['round'] >= {g.expr(times)}:", f"    return {done.pc}"]
+            return lines + ["V['round'] += 1", f"return {top.pc}"], True
+        self.emit(after, node, after_src)
         self.place(done)
         self._emit_restore("round", outer, node)
 
@@ -506,7 +526,23 @@ class FlowCompiler:
                 st.vars["current"] = Player(p)
                 return nxt
             return turns_init
-        self.emit(init, node)
+
+        def seat(p: Any) -> Player:
+            if not isinstance(p, int) or not 0 <= p < n:
+                raise RuleValueError(f"turns must start from a player, not {show(p)}")
+            return Player(p)
+
+        def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            # a Player is always a seat (see rulepack.engine.values.Player)
+            return [f"V[{outer!r}] = V.get('current')",
+                    f"N = {g.expr(start)}",
+                    "if type(N) is not Player:",
+                    f"    N = {g.const(seat)}(N)    # raises unless a seat",
+                    "if not st.active[N]:",
+                    "    N = st.next_active(N)",
+                    "    if N is None:", f"        return {done.pc}",
+                    "V['current'] = N"], False
+        self.emit(init, node, init_src)
         self.place(top)
         self.loops.append(_Loop("turns", cont, done, ("current", outer)))
         self.block(node["body"], scope.child(in_turns=scope.in_turns + 1))
@@ -785,12 +821,23 @@ def told_players(value: Any, players: int) -> tuple[int, ...]:
     return tuple(int(p) for p in told)
 
 
+def _round_count(n: Any) -> int:
+    """The number of ``rounds ... times N``. :raises RuleValueError: not a whole number."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RuleValueError(f"rounds ... times needs a number, not {show(n)}")
+    return n
+
+
 def _bind_lines(bind: str | list[str], binder: Callable[["State", Any], None], value: str,
                 g: FlowGen) -> list[str]:
     """Statements storing ``value`` (source) as ``bind`` does (see ``make_binder``)."""
     if isinstance(bind, str):
         return [f"V[{bind!r}] = {value}"]
-    return [f"{g.const(binder)}(st, {value})"]
+    names = ", ".join(f"V[{n!r}]" for n in bind)
+    return [f"U = {value}",
+            f"if not ((type(U) is tuple or type(U) is list) and len(U) == {len(bind)}):",
+            f"    {g.const(binder)}(st, U)    # raises: cannot unpack",
+            f"{names}{',' if len(bind) == 1 else ''} = U"]
 
 
 def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None],

@@ -37,31 +37,39 @@ class Effects(Table):
         return value
 
     def shuffle(self, zone: ZoneRef) -> None:
-        """Shuffle a zone (a chance event). In a grid, the pieces change cells."""
-        if self.inst.zone_kinds[zone.index] == "pile":
+        """Shuffle a zone (a chance event). In a grid, the pieces change cells.
+
+        :raises RuleValueError: ``zone`` is not a zone, or is a pile."""
+        if type(zone) is not ZoneRef:
+            raise RuleValueError(f"only a zone can be shuffled, not {show(zone)}")
+        kind = self.inst.zone_kinds[zone.index]
+        if kind == "pile":
             raise RuleValueError(f"{zone.label} is a pile, which keeps no order to shuffle "
                                  "(make it a stack or a row)")
         z = self._writable(zone.index)
-        if self.inst.zones[zone.index].kind == "grid":
+        if kind == "grid":
             slots = [i for i, p in enumerate(z) if p is not None]
             pieces = [z[i] for i in slots]
             self.rng.shuffle(pieces)
             for i, p in zip(slots, pieces):
                 z[i] = p
             self._cells = None
+            outcome = pieces
         else:
             self.rng.shuffle(z)
-        self.history.append(ChanceEvent("shuffle", zone.label, [p for p in z if p is not None],
-                                        drawn_at(self)))
+            outcome = z[:]
+        self.history.append(ChanceEvent("shuffle", zone.label, outcome, drawn_at(self)))
 
     def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
              bottom: bool = False) -> None:
         """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
+        if type(dest) is ZoneRef and self.inst.zone_kinds[dest.index] != "grid":
+            if len(pieces) > 8 and self._move_many(pieces, dest, face_up, bottom):
+                return
+            self._move_to_zone(pieces, dest.index, face_up, bottom)
+            return
         kinds = self.inst.zone_kinds
         loc = self.loc
-        if len(pieces) > 8 and type(dest) is ZoneRef and kinds[dest.index] != "grid" and \
-                self._move_many(pieces, dest, face_up, bottom):
-            return
         zones = self.zones
         owned = self._owned
         for piece in pieces:
@@ -89,24 +97,56 @@ class Effects(Table):
             else:
                 d = dest.index
                 target = zones[d] if d in owned else self._writable(d)
-                kind = kinds[d]
-                if kind == "pile":
-                    insort(target, piece, key=piece_id)
-                elif kind == "grid":
-                    try:
-                        target[target.index(None)] = piece
-                    except ValueError:
-                        raise RuleValueError(f"{dest.label} is full") from None
-                    self._cells = None
-                elif bottom:
-                    target.insert(0, piece)
-                else:
-                    target.append(piece)
-                if kind == "groups":
-                    self.groupings.pop(d, None)
+                try:
+                    target[target.index(None)] = piece
+                except ValueError:
+                    raise RuleValueError(f"{dest.label} is full") from None
+                self._cells = None
                 loc[piece.id] = d
             if face_up is not None:
                 self.face[piece.id] = face_up
+
+    def _move_to_zone(self, pieces: list[Piece], d: int, face_up: bool | None,
+                      bottom: bool) -> None:
+        """:meth:`move` to zone ``d``, which is not a grid: its list, kind and
+        ownership looked up once, not once per piece."""
+        kinds = self.inst.zone_kinds
+        loc = self.loc
+        zones = self.zones
+        owned = self._owned
+        face = self.face
+        target = zones[d] if d in owned else self._writable(d)
+        kind = kinds[d]
+        for piece in pieces:
+            if type(piece) is not Piece:
+                raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
+            i = piece.id
+            z = loc[i]
+            src = zones[z] if z in owned else self._writable(z)
+            if kinds[z] == "grid":
+                try:
+                    src[src.index(piece)] = None
+                except ValueError:
+                    raise RuleValueError(f"{piece.name} is not where it should be") from None
+                self._cells = None
+            else:
+                if src and src[-1] is piece:     # _lift, inline: the top of a stack
+                    src.pop()
+                else:
+                    _lift(src, piece)
+                if kinds[z] == "groups":
+                    self.groupings.pop(z, None)
+            if kind == "pile":
+                insort(target, piece, key=piece_id)
+            elif bottom:
+                target.insert(0, piece)
+            else:
+                target.append(piece)
+            loc[i] = d
+            if face_up is not None:
+                face[i] = face_up
+        if kind == "groups":
+            self.groupings.pop(d, None)
 
     def move_one(self, piece: Piece, dest: ZoneRef | Cell, face_up: bool | None,
                  bottom: bool = False) -> None:
@@ -138,30 +178,40 @@ class Effects(Table):
     def _move_many(self, pieces: list[Piece], dest: ZoneRef, face_up: bool | None,
                    bottom: bool) -> bool:
         """:meth:`move` of several pieces between zones that are not grids, each source
-        filtered once instead of searched once per piece. The same result as moving
-        them one by one; ``False`` (nothing changed) when that is not sure: a value
-        that is not a piece, a piece twice, a piece on a grid or missing."""
+        filtered once (or emptied, when every piece of it moves) instead of searched
+        once per piece. The same result as moving them one by one; ``False`` (nothing
+        changed) when that is not sure: a value that is not a piece, a piece twice, a
+        piece on a grid or missing."""
         kinds = self.inst.zone_kinds
         loc = self.loc
-        by_zone: dict[int, set[int]] = {}
+        zones = self.zones
+        by_zone: dict[int, int] = {}          # source zone -> pieces moving out of it
+        get = by_zone.get
         for piece in pieces:
             if type(piece) is not Piece:
                 return False
             z = loc[piece.id]
-            if kinds[z] == "grid":
-                return False
-            by_zone.setdefault(z, set()).add(piece.id)
-        if sum(len(ids) for ids in by_zone.values()) != len(pieces):
+            by_zone[z] = get(z, 0) + 1
+        ids = {piece.id for piece in pieces}
+        if len(ids) != len(pieces):
             return False
         kept: dict[int, list[Piece]] = {}
-        for z, ids in by_zone.items():
-            src = self.zones[z]
-            kept[z] = [p for p in src if p.id not in ids]
-            if len(src) - len(kept[z]) != len(ids):
+        for z, n in by_zone.items():
+            if kinds[z] == "grid":
                 return False
+            src = zones[z]
+            if n == len(src):
+                # n different pieces located in z, which holds n: all of them move
+                kept[z] = []
+            else:
+                rest = [p for p in src if p.id not in ids]
+                if len(src) - len(rest) != n:
+                    return False
+                kept[z] = rest
+        owned = self._owned
         for z, rest in kept.items():
-            self.zones[z] = rest
-            self._owned.add(z)
+            zones[z] = rest
+            owned.add(z)
             if kinds[z] == "groups":
                 self.groupings.pop(z, None)
         target = self._writable(dest.index)
@@ -175,11 +225,13 @@ class Effects(Table):
             target.extend(pieces)
         if kind == "groups":
             self.groupings.pop(dest.index, None)
-        face = self.face
-        for piece in pieces:
-            loc[piece.id] = dest.index
-            if face_up is not None:
-                face[piece.id] = face_up
+        d = dest.index
+        for i in ids:
+            loc[i] = d
+        if face_up is not None:
+            face = self.face
+            for i in ids:
+                face[i] = face_up
         return True
 
     def set_groups(self, zone: int, groups: list[list[Piece]]) -> None:
