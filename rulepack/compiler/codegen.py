@@ -31,8 +31,8 @@ import os
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.engine import ops
-from rulepack.engine.runtime import (PSEUDO_ATTRIBUTES, attribute, charge, contains, count,
-                                     items)
+from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
+                                     contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.compiler.scope import Scope
 from rulepack.compiler import lookup
@@ -51,7 +51,7 @@ ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
                      "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple},
-    "Piece": Piece, "Cell": Cell, "Player": Player, "attribute": attribute, "contains": contains,
+    "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef, "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
@@ -316,6 +316,14 @@ class SourceGen:
         self._prelude.append(f"def {name}({params}):\n    return {src}")
         call = f"{name}({params})"
         return self._list(call) if src in self._lists else call
+
+    def _once(self, src: str) -> tuple[str, str]:
+        """``(name, first)``: ``src`` evaluated once, as ``first`` where it is first
+        read (``(T := src)``) and ``name`` after; an identifier as it is."""
+        if src.isidentifier():
+            return src, src
+        t = self._local("T")
+        return t, f"({t} := {src})"
 
     @staticmethod
     def _simple(src: str) -> bool:
@@ -603,6 +611,11 @@ class SourceGen:
                     self._zone_pieces[out] = (f"(Z[{index}[{t}]] if type({first}) is Player "
                                               f"else items(st, {slow}))")
                 return out
+        if idx.isdigit():
+            # a list at a literal position (cheaper inline than the call; an index
+            # that is not a literal is not: its tests cost what the call saves)
+            t, first = self._once(self.expr(base, scope, py))
+            return f"({t}[{idx}] if type({first}) is list and len({t}) > {idx} else _index(st, {t}, {idx}))"
         return f"_index(st, {self.expr(base, scope, py)}, {idx})"
 
     def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
@@ -647,6 +660,10 @@ class SourceGen:
             if a in self._ints and b in self._ints:
                 return self._int(f"({a} + {b})")
             x, y = self._local("T"), self._local("T")
+            if b in self._lists or a in self._lists:
+                # joining lists (ops.plus: a new list, within the size limit)
+                return (f"({x} + {y} if (type({x} := {a}) is list) & (type({y} := {b}) is list) "
+                        f"and len({x}) + len({y}) <= {MAX_COLLECTION} else _plus(st, {x}, {y}))")
             return (f"({x} + {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) "
                     f"else _plus(st, {x}, {y}))")
         if op in ("-", "*", "<", "<=", ">", ">="):
@@ -1090,15 +1107,19 @@ class SourceGen:
                 return self._int(f"(len(Z[{index}]) - Z[{index}].count(None))")
             if fn in ("any", "all") and args[0] in self._lists:
                 return f"{fn}({args[0]})"
+            if fn == "count" and (args[0].isidentifier() or args[0].startswith("V[")):
+                # a variable's value: most often a list
+                t, first = self._once(args[0])
+                return self._int(f"(len({t}) if type({first}) is list else count(st, {t}))")
             src = _CALLS[fn].format(*args)
             if fn == "ends":
                 return self._list(src)             # always a new list of cells
             return self._int(src) if fn == "count" else src
         if fn in ("best", "partition", "partitionable", "matches"):
             pat = self._named_pattern(node["args"][0], scope, py) or \
-                f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
+                self._pattern_src(args[0])
             if fn == "best":
-                return f"{pat}.best(st, {self._items(args[1])})"
+                return self._list(f"{pat}.best(st, {self._items(args[1])})")
             if fn == "matches":
                 return f"{pat}.matches(st, {self._items(args[1])})"
             if fn == "partition":
@@ -1106,9 +1127,15 @@ class SourceGen:
             optional = args[2] if len(args) == 3 else "None"
             return f"_partitionable(st, {pat}, {args[1]}, {optional})"
         if fn == "usable":
-            pat = f"_pattern({self._const(self.inst.patterns)}, {args[0]})"
+            pat = self._pattern_src(args[0])
             return f"_usable(st, {pat}, {args[1]}, {args[2]})"
         raise Unsupported(fn)
+
+    def _pattern_src(self, ref: str) -> str:
+        """The compiled pattern a pattern value names (:func:`ops.pattern`, inline)."""
+        pats = self._const(self.inst.patterns)
+        t, first = self._once(ref)
+        return f"({pats}[{t}.index] if type({first}) is PatternRef else _pattern({pats}, {t}))"
 
     def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,
                 py: dict[str, str]) -> str:
