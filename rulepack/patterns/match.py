@@ -249,16 +249,29 @@ class Pattern:
 def _best_same(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list[Piece]:
     """``same attr``: the first group of equal values (in order of first appearance)
     with the most members, up to ``hi``; the first members of it."""
+    n = len(pieces)
+    if n == 0 or n < lo:
+        return []
     values = [x.attrs.get(attr) for x in pieces]
-    if not values:
-        return []
-    count = values.count
-    size = min(hi, max(map(count, set(values))))
-    if size < lo:
-        return []
+    counts: dict[Any, int] = {}          # in order of first appearance
     for v in values:
-        if count(v) >= size:
-            return [x for x, w in zip(pieces, values) if w == v][:size]
+        counts[v] = counts.get(v, 0) + 1
+    most = 0
+    for c in counts.values():
+        if c > most:
+            most = c
+    size = min(hi, most)
+    if size < lo or size <= 0:
+        return []
+    for v, c in counts.items():
+        if c >= size:
+            out: list[Piece] = []
+            for i in range(n):
+                if values[i] == v:
+                    out.append(pieces[i])
+                    if len(out) == size:
+                        break
+            return out
     return []      # pragma: no cover - the largest group is among the values
 
 
