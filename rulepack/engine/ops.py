@@ -420,7 +420,7 @@ def top(st: "State", of: Any, n: Any, from_top: bool) -> Any:
         raise RuleValueError(f"cannot take {show(n)} pieces")
     if n == 0:
         return []
-    return xs[::-1][:n] if from_top else xs[:n]
+    return xs[:-n - 1:-1] if from_top else xs[:n]     # the last n, top first
 
 
 def sort_by(st: "State", value: Any, attr: str, key: Callable[[Any], Any],
