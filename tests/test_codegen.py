@@ -521,7 +521,7 @@ def test_a_parameters_where_and_the_action_lookups_are_one_loop(cond, by_slot, m
     assert fused and "S0 =" not in a0
     assert ".id] is False)" in fused[0] and "is not None else" not in fused[0]
     # (one alternative listed by slot: its list is returned as it is made)
-    assert ("enumerate(" in fused[0] and "return [T[" in fused[0]) == by_slot
+    assert ("zip(T, " in fused[0] and "return [a_ " in fused[0]) == by_slot
     assert ("out += [get(" in fused[0]) != by_slot
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert texts(rulepack.loads(src)) == generated

@@ -128,9 +128,12 @@ class GeneratedExpression:
         #: for a body ``[X CLAUSES]`` (a where that keeps its candidates): ``(X,
         #: CLAUSES)``, so that a caller may build its own list from the same loop
         self.comprehension: tuple[str, str] | None = None
-        #: for such a body over a grid's cells, the same loop by slot: ``(I,
-        #: CLAUSES, CELLS)`` (the cell of slot ``I`` is ``CELLS[I]``)
-        self.by_slot: tuple[str, str, str] | None = None
+        #: for such a body over a grid's cells whose condition reads only what lies
+        #: on each cell, the same loop beside the grid's slots: ``(HEAD, PIECE, GRID,
+        #: COND, CELLS)``, as in ``[x HEADfor x, PIECE in zip(XS, _charge(st,
+        #: Z[GRID])) if COND]`` where ``XS`` has one element per slot (the cell of
+        #: slot ``i`` is ``CELLS[i]``)
+        self.by_slot: tuple[str, str, int, str, str] | None = None
 
 
 class SourceGen:
@@ -175,7 +178,7 @@ class SourceGen:
         #: those over a named grid's cells whose condition reads no cell, only what
         #: lies on it → ``(I, CLAUSES, CELLS)``: the loop by slot ``I`` (the cell is
         #: ``CELLS[I]``)
-        self._slot_comprehensions: dict[str, tuple[str, str, str]] = {}
+        self._slot_comprehensions: dict[str, tuple[str, str, int, str, str]] = {}
         #: ``and``/``or`` sources → their operands, to drop the conversions to a
         #: truth value where only truth counts (see :meth:`_truth`)
         self._logic: dict[str, tuple[str, str, str]] = {}
@@ -812,11 +815,8 @@ class SourceGen:
         out = self._list(f"[{x} {clauses}]")
         self._comprehensions[out] = (x, clauses)     # pieces or cells: values fit for keys
         if grid is not None and not re.search(rf"\b{x}\b", hoist + cond):
-            # the same cells by their slots (nothing reads the cell itself)
-            slot = self._local("I")
-            self._slot_comprehensions[out] = (
-                slot, f"{hoist}for {slot}, {piece} in enumerate(_charge(st, Z[{grid}])) if {cond}",
-                of)
+            # the same loop beside anything listed by slot (nothing reads the cell itself)
+            self._slot_comprehensions[out] = (hoist, piece, grid, cond, of)
         return out
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:

@@ -63,13 +63,6 @@ def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
     return action
 
 
-def _new_slot_action(table: list[Action | None], slot: int, cells: tuple[Any, ...], choice: int,
-                     alt: Any, player: int) -> Action:
-    """A new action on the cell of ``slot``, kept in ``table`` at that slot."""
-    action = table[slot] = Action(choice, alt, (cells[slot],), player)
-    return action
-
-
 class FlowGen:
     """Generates the block functions of one instance's flow.
 
@@ -207,7 +200,6 @@ class FlowGen:
         namespace["ZoneRef"] = ZoneRef
         namespace["MISSING"] = _MISSING
         namespace["_new_action"] = _new_action
-        namespace["_new_slot_action"] = _new_slot_action
         namespace["_recharge"] = recharge
         namespace.update(self.ns)
         module = "\n\n".join(src for _, src in sources)
@@ -304,13 +296,16 @@ class FlowGen:
             record = self.source.by_function.get(params[0][2]) if len(params) == 1 else None
             if record is not None and record.by_slot is not None and len(params[0][0]) == 1 \
                     and alt.post_guard is None:
-                # cells of a grid by their slots: per seat, a list of the actions made
-                # so far by slot, read by index
-                slot, clauses, cells = record.by_slot
+                # cells of a grid picked by what lies on them: per seat, the action
+                # of every cell, by slot, made here; the grid's slots are walked
+                # beside them
+                hoist, piece, grid, cond, cells = record.by_slot
                 self.expr(params[0][2])          # its constants and prelude
-                table = self.const([[None] * len(self.ns[cells]) for _ in range(self.players)])
-                made = (f"[T[{slot}] or _new_slot_action(T, {slot}, {cells}, "
-                        f"{choice.index}, {make}, player) {clauses}]")
+                table = self.const([[Action(choice.index, alt, (cell,), Player(p))
+                                     for cell in self.ns[cells]]
+                                    for p in range(self.players)])
+                made = (f"[a_ {hoist}for a_, {piece} in zip(T, _charge(st, Z[{grid}])) "
+                        f"if {cond}]")
                 body += [f"{ind}T = {table}[player]", f"{ind}out += {made}"]
                 if not ind:
                     alone = made
