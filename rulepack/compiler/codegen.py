@@ -303,6 +303,9 @@ class SourceGen:
         name = f"K{self._consts}"
         self._consts += 1
         self._ns[name] = value
+        if t is list:
+            # (values are never changed in place: a constant list is as good as a new one)
+            self._lists.add(name)
         return name
 
     def _local(self, prefix: str = "L") -> str:
@@ -949,21 +952,16 @@ class SourceGen:
         x = self._local()
         inner = scope.with_locals(name)
         inner_py = {**py, name: x}
-        if node.get("if"):
-            shared = _shared_calls(node["if"], node["by"])
-            if shared:
-                return self._argmax_shared(node, shared, source, x, inner, py, inner_py)
-        key = self.expr(node["by"], inner, inner_py)
-        cond = f"(lambda {x}: {self.condition(node['if'], inner, inner_py)})" if node.get("if") \
-            else "None"
-        return f"_argmax(_charge(st, items(st, {source})), (lambda {x}: {key}), {cond})"
+        shared = _shared_calls(node["if"], node["by"]) if node.get("if") else []
+        return self._argmax_shared(node, shared, source, x, inner, py, inner_py)
 
     def _argmax_shared(self, node: dict[str, Any], shared: list[dict[str, Any]], source: str,
                        x: str, inner: Scope, py: dict[str, str], inner_py: dict[str, str]) -> str:
-        """``argmax ... if C by K`` where ``C`` always computes calls that ``K`` makes
-        too (``if best(c, hand[p]) != [] by count(best(c, hand[p]))``): a local
-        function computes each once per element (the same values, the same
-        errors, as :func:`ops.argmax` with two lambdas)."""
+        """``argmax ... [if C] by K`` as a local function with ``C`` and ``K`` inline
+        (the same values, the same errors, as :func:`ops.argmax` with two
+        lambdas); calls that ``C`` always computes and ``K`` makes too (``if
+        best(c, hand[p]) != [] by count(best(c, hand[p]))``), computed once per
+        element."""
         fn = self._local("R")
         lines = []
         saved = dict(self._cse)
@@ -972,10 +970,11 @@ class SourceGen:
             lines.append(f"        {name} = {self.expr(call, inner, inner_py)}")
             self._cse[_canonical(call)] = name
         try:
-            cond = self.condition(node["if"], inner, inner_py)
+            cond = self.condition(node["if"], inner, inner_py) if node.get("if") else None
             key = self.expr(node["by"], inner, inner_py)
         finally:
             self._cse = saved
+        test = [] if cond is None else [f"        if not ({cond}):", "            continue"]
         params = ", ".join(["xs"] + list(dict.fromkeys(py.values())))
         self._prelude.append("\n".join([
             f"def {fn}({params}):",
@@ -983,8 +982,7 @@ class SourceGen:
             "    best_key = None",
             f"    for {x} in xs:",
             *lines,
-            f"        if not ({cond}):",
-            "            continue",
+            *test,
             f"        k = {key}",
             "        try:",
             "            better = not best or k > best_key",

@@ -339,14 +339,18 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
 
     def score(self, player: int) -> Any:
         """One seat's score. :raises RuleValueError: if ``player`` is not a seat."""
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise RuleValueError(f"score() of {show(player)}, which is not a player")
-        fn = self.inst.score_fn
+        if type(player) is not Player:          # (a Player is always a seat)
+            if not isinstance(player, int) or not 0 <= player < self.num_players:
+                raise RuleValueError(f"score() of {show(player)}, which is not a player")
+            player = Player(player)
+        inst = self.inst
+        fn = inst.score_fn
         if fn is None:
             raise RuleValueError("the ruleset declares no score")
-        name = self.inst.score_param
-        saved = self.vars.get(name, _MISSING)
-        self.vars[name] = Player(player)
+        name = inst.score_param
+        variables = self.vars
+        saved = variables.get(name, _MISSING)
+        variables[name] = player
         try:
             value = fn(self)
         except (RuleValueError, PatternBudgetError) as exc:
@@ -354,9 +358,9 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
                                          self._score_location(), code="runtime") from None
         finally:
             if saved is _MISSING:
-                self.vars.pop(name, None)
+                del variables[name]
             else:
-                self.vars[name] = saved
+                variables[name] = saved
         t = type(value)
         if t is not int and (t is bool or not isinstance(value, (int, float))):
             raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
