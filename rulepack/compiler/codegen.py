@@ -50,8 +50,10 @@ ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 #: Names every generated function may use, besides its own constants.
 BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
-                     "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple},
-    "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef, "attribute": attribute, "contains": contains,
+                     "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple,
+                     "str": str},
+    "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef,
+    "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
@@ -603,6 +605,18 @@ class SourceGen:
                 zones = g.value["zones"]
                 family = self._const(zones)
                 name = base["name"]
+                if type(zones) is dict and zones and all(
+                        self.inst.zone_kinds[z.index] != "grid" for z in zones.values()):
+                    # per value (per suit): a key of the family's own kind (text, a
+                    # whole number) is looked up inline; anything else, and a value
+                    # that has no zone, goes through the check (and its error)
+                    t, first = self._once(idx)
+                    slow = f"_zone_of_family({family}, {t}, {name!r})"
+                    test = f"(type({first}) is str or type({t}) is int) and {t} in {family}"
+                    out = f"({family}[{t}] if {test} else {slow})"
+                    index = self._const({k: z.index for k, z in zones.items()})
+                    self._zone_pieces[out] = f"(Z[{index}[{t}]] if {test} else items(st, {slow}))"
+                    return out
                 if type(zones) is not list or len(zones) != self.inst.num_players:
                     return f"_zone_of_family({family}, {idx}, {name!r})"
                 # per player: a seat (a Player is always one of the instance's seats)
@@ -1050,6 +1064,7 @@ class SourceGen:
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         of = self.expr(node["of"], scope, py)
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
+        of = self._zone_pieces.get(of, of)          # a zone's pieces: read directly
         return f"_top(st, {of}, {n}, {node['end'] == 'top'})"
 
     # ------------------------------------------------------------------ calls
