@@ -110,7 +110,7 @@ class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
     __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list", "truth",
-                 "comprehension", "by_slot")
+                 "comprehension", "by_slot", "pieces")
 
     def __init__(self, name: str, source: str, where: Location,
                  constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
@@ -136,6 +136,9 @@ class GeneratedExpression:
         #: Z[GRID])) if COND]`` where ``XS`` has one element per slot (the cell of
         #: slot ``i`` is ``CELLS[i]``)
         self.by_slot: tuple[str, str, int, str, str] | None = None
+        #: for a body that gives a zone that is no grid (``hand[p]``): the source of
+        #: its pieces' list, read from the state's zones (do not change the list)
+        self.pieces: str | None = None
 
 
 class SourceGen:
@@ -283,6 +286,7 @@ class SourceGen:
         record.truth = self._truth(body)
         record.comprehension = self._comprehensions.get(body)
         record.by_slot = self._slot_comprehensions.get(body)
+        record.pieces = self._zone_pieces.get(body)
         return record
 
     def module_source(self) -> str:
@@ -1065,7 +1069,8 @@ class SourceGen:
         of = self.expr(node["of"], scope, py)
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
         of = self._zone_pieces.get(of, of)          # a zone's pieces: read directly
-        return f"_top(st, {of}, {n}, {node['end'] == 'top'})"
+        src = f"_top(st, {of}, {n}, {node['end'] == 'top'})"
+        return self._list(src) if node.get("count") else src    # top N: a new list
 
     # ------------------------------------------------------------------ calls
     def _e_call(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:

@@ -150,14 +150,24 @@ class FlowCompiler:
             return move
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"W = {g.expr(what)}",
-                    f"D = {g.expr(to_value)}",
-                    "if type(D) is not ZoneRef and type(D) is not Cell:",
-                    f"    {g.const(to)}(st)    # raises: not a zone or a cell",
-                    "if type(W) is Piece:",
-                    f"    st.move_one(W, D, {face_up!r}, {bottom!r})",
-                    "else:",
-                    f"    st.move(list(items(st, W)), D, {face_up!r}, {bottom!r})"], False
+            zone = g.pieces(what)
+            if zone is not None:
+                # a zone's pieces, as a list of their own (the zone changes as they move)
+                lines = [f"W = list({zone})"]
+                move = [f"st.move(W, D, {face_up!r}, {bottom!r})"]
+            elif g.fresh_list(what):
+                lines = [f"W = {g.expr(what)}"]     # a new list: moved as it is
+                move = [f"st.move(W, D, {face_up!r}, {bottom!r})"]
+            else:
+                lines = [f"W = {g.expr(what)}"]
+                move = ["if type(W) is Piece:",
+                        f"    st.move_one(W, D, {face_up!r}, {bottom!r})",
+                        "else:",
+                        f"    st.move(list(items(st, W)), D, {face_up!r}, {bottom!r})"]
+            return lines + [f"D = {g.expr(to_value)}",
+                            "if type(D) is not ZoneRef and type(D) is not Cell:",
+                            f"    {g.const(to)}(st)    # raises: not a zone or a cell",
+                            *move], False
         self.emit(factory, node, src)
 
     def _destination(self, node: dict[str, Any], scope: Scope, f: Fn | None = None) -> Fn:
@@ -185,6 +195,9 @@ class FlowCompiler:
             return flip
 
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            zone = g.pieces(what)
+            if zone is not None:                # a zone's pieces, read directly
+                return [f"st.flip({zone}, {up!r})"], False
             return [f"W = {g.expr(what)}",
                     "if type(W) is Piece:",
                     f"    st.flip_one(W, {up!r})",

@@ -118,6 +118,22 @@ class FlowGen:
         src = self.expr(fn)
         return src if record is not None and record.is_list else f"items(st, {src})"
 
+    def pieces(self, fn: Callable[["State"], Any]) -> str | None:
+        """Source of the pieces' list of the zone (not a grid) that ``fn`` always
+        gives, read from the state's zones (the list itself: do not change it), or
+        ``None`` when ``fn`` may give something else."""
+        record = self.source.by_function.get(fn)
+        if record is None or record.pieces is None:
+            return None
+        self.expr(fn)                    # its constants and prelude
+        return f"({record.pieces})"
+
+    def fresh_list(self, fn: Callable[["State"], Any]) -> bool:
+        """Whether ``fn``'s generated code always gives a list of its own (or a
+        constant one: values are never changed in place)."""
+        record = self.source.by_function.get(fn)
+        return record is not None and record.is_list
+
     # ------------------------------------------------------------------ blocks
     def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
               entries: set[int], choices: list[Choice]) -> list[Instr]:
