@@ -806,8 +806,18 @@ class FlowCompiler:
             values = ", ".join(f"{g.const(f)}: {g.expr(fn)}" for f, fn in getters)
             told = "None" if to is None else \
                 f"{g.const(told_players)}({g.expr(to)}, {self.inst.num_players})"
-            return [f"st.history.append({g.const(Narration)}({g.const(text)}, {{{values}}}, "
-                    f"{told}))"], False
+            # Narration(text, values, told), made without its __init__, and appended
+            # to the history as State._apply appends (says are as common as decisions)
+            return [f"E = {g.const(_new_entry)}({g.const(Narration)})",
+                    f"E.template = {g.const(text)}",
+                    f"E.values = {{{values}}}",
+                    f"E.to = {told}",
+                    "H = st.history",
+                    "if len(H._items) == H._n:",
+                    "    H._items.append(E)",
+                    "    H._n += 1",
+                    "else:",
+                    "    H.append(E)"], False
         self.emit(factory, node, src)
 
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
@@ -832,6 +842,10 @@ def told_players(value: Any, players: int) -> tuple[int, ...]:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players:
             raise RuleValueError(f"say ... to needs players, not {show(p)}")
     return tuple(int(p) for p in told)
+
+
+#: an object made without its ``__init__`` (generated code sets its fields)
+_new_entry = object.__new__
 
 
 def _round_count(n: Any) -> int:
