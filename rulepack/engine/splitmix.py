@@ -16,23 +16,24 @@ unsigned value it stands for.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence, TypeVar
+from typing import Any, ClassVar, Final, Sequence, TypeVar
 
 from mypy_extensions import i64, mypyc_attr
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+# (Final: compiled as constants of the C code, not looked up as globals at each use)
+_MASK: Final = (1 << 64) - 1
 #: 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9 and 0x94D049BB133111EB as signed words
-_GOLDEN: i64 = -7046029254386353131
-_M1: i64 = -4658895280553007687
-_M2: i64 = -7723592293110705685
+_GOLDEN: Final[i64] = -7046029254386353131
+_M1: Final[i64] = -4658895280553007687
+_M2: Final[i64] = -7723592293110705685
 #: the bits a logical right shift by 30, 27 and 31 keeps
-_LOW30: i64 = (1 << 34) - 1
-_LOW27: i64 = (1 << 37) - 1
-_LOW31: i64 = (1 << 33) - 1
-_LOW63: i64 = (1 << 63) - 1
-_TOP62: i64 = 1 << 62
+_LOW30: Final[i64] = (1 << 34) - 1
+_LOW27: Final[i64] = (1 << 37) - 1
+_LOW31: Final[i64] = (1 << 33) - 1
+_LOW63: Final[i64] = (1 << 63) - 1
+_TOP62: Final[i64] = 1 << 62
 
 
 def _word(value: int) -> i64:
