@@ -128,6 +128,10 @@ class Instance:
         self.num_players = num_players
         #: seat ``i`` as a :class:`Player`, and the seat clockwise after it
         self.seats: tuple[Player, ...] = tuple(Player(i) for i in range(num_players))
+        #: the seats clockwise from each seat (``order(p)`` with every seat active)
+        self.seat_orders: tuple[tuple[Player, ...], ...] = tuple(
+            tuple(self.seats[(i + k) % num_players] for k in range(num_players))
+            for i in range(num_players))
         self.next_seat: tuple[Player, ...] = tuple(Player((i + 1) % num_players)
                                                    for i in range(num_players))
         self.options = options

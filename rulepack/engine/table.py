@@ -89,11 +89,13 @@ class Table:
 
     def seats_from(self, player: Any) -> list[Player]:
         """Active seats clockwise, starting with ``player``."""
-        player = self.seat(player)
-        n = self.num_players
-        seats = self.inst.seats
+        if type(player) is not Player:          # (a Player is always a seat)
+            player = self.seat(player)
+        order = self.inst.seat_orders[player]
         active = self.active
-        return [seats[q] for q in [(player + k) % n for k in range(n)] if active[q]]
+        if False not in active:
+            return list(order)
+        return [q for q in order if active[q]]
 
     def cells(self, zone: Any) -> list[Cell]:
         """All cells of a grid zone, row-major."""
