@@ -1068,6 +1068,12 @@ class SourceGen:
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         of = self.expr(node["of"], scope, py)
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
+        zone = self._zone_index(node["of"], scope)
+        if zone is not None and zone[1] != "grid":
+            of = f"Z[{zone[0]}]"                    # a zone the ruleset names: its list
+            if n == "None":                       # its top (last) or bottom piece, or none
+                t = self._local("T")
+                return f"({t}[{-1 if node['end'] == 'top' else 0}] if ({t} := {of}) else None)"
         of = self._zone_pieces.get(of, of)          # a zone's pieces: read directly
         src = f"_top(st, {of}, {n}, {node['end'] == 'top'})"
         return self._list(src) if node.get("count") else src    # top N: a new list
