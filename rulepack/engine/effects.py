@@ -253,7 +253,7 @@ class Effects(Table):
             z = self.loc[i]
             inst = self.inst
             place = None if inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
-            reveal = _new_reveal(Reveal)          # Reveal(label, [piece], [place]), inline
+            reveal = _new_reveal(Reveal)          # _log_reveal(...), inline
             reveal.zone = inst.zones[z].label
             reveal.pieces = [piece]
             reveal.places = [place]
@@ -281,13 +281,24 @@ class Effects(Table):
                 if up:
                     revealed.append(piece)
         if revealed:
-            by_zone: dict[int, list[Piece]] = {}
-            for piece in revealed:
-                by_zone.setdefault(self.loc[piece.id], []).append(piece)
+            loc = self.loc
+            first = loc[revealed[0].id]
+            by_zone: dict[int, list[Piece]]
+            if all([loc[piece.id] == first for piece in revealed]):
+                by_zone = {first: revealed}       # (the common case: all in one zone)
+            else:
+                by_zone = {}
+                for piece in revealed:
+                    by_zone.setdefault(loc[piece.id], []).append(piece)
+            inst = self.inst
+            history = self.history
             for z, group in by_zone.items():
-                kind = self.inst.zone_kinds[z]
-                places = [None if kind == "pile" else self.zones[z].index(p) for p in group]
-                self.history.append(Reveal(self.inst.zones[z].label, group, places))
+                if inst.zone_kinds[z] == "pile":
+                    places: list[Any] = [None] * len(group)
+                else:
+                    index = self.zones[z].index
+                    places = [index(p) for p in group]
+                _log_reveal(history, inst.zones[z].label, group, places)
 
     def eliminate(self, player: Any) -> None:
         if not isinstance(player, int) or not 0 <= player < self.num_players:
@@ -312,6 +323,20 @@ class Effects(Table):
 
 #: a Reveal without its __init__ (flip_one sets its three fields itself)
 _new_reveal = object.__new__
+
+
+def _log_reveal(history: Log, label: str, pieces: list[Piece], places: list[Any]) -> None:
+    """``history.append(Reveal(label, pieces, places))`` in one call, not two (flips
+    are hot; flip_one does the same inline)."""
+    reveal = _new_reveal(Reveal)
+    reveal.zone = label
+    reveal.pieces = pieces
+    reveal.places = places
+    if len(history._items) == history._n:      # Log.append, inline
+        history._items.append(reveal)
+        history._n += 1
+    else:
+        history.append(reveal)
 
 
 def _lift(src: list[Piece], piece: Piece) -> None:
