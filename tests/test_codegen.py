@@ -723,3 +723,68 @@ def test_a_grids_count_is_its_pieces_count_either_way(cubes, rows, monkeypatch):
     monkeypatch.setattr(codegen, "ENABLED", True)
     source = rulepack.loads(src).new_game(2, 0).inst.flow_source
     assert ("st.loc.count(" in source) == (cubes <= 4 * rows * 3)
+
+
+LOOPS = textwrap.dedent('''
+    game t { players 2 }
+    var total = 0
+    var rounds_seen = []
+    play {
+      turns from players[0] until total >= 500 {
+        for i in 1..20 {
+          set total = total + i
+          if i % 3 == 0 {
+            set rounds_seen = rounds_seen + [i]
+          } else {
+            say "{i} is not a multiple of three"
+          }
+        }
+        choose { action "go on" { } }
+      }
+    }
+''')
+
+
+def test_a_loop_with_no_decision_goes_round_inside_its_block(monkeypatch):
+    """A ``for`` whose body has no decision jumps back to its own block's start:
+    the generated block goes round itself (``while True``), at most
+    ``SELF_LOOP_ROUNDS`` times before it returns to ``State._run``, and gives the
+    same game as the closures, past that many rounds (20 here)."""
+    def play(game):
+        state = game.new_game(2, 0)
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+        return state.vars["total"], state.vars["rounds_seen"], [str(e.text) for e in state.history]
+    game = rulepack.loads(LOOPS)
+    generated = play(game)
+    assert generated[0] == 630 and generated[1] == [3, 6, 9, 12, 15, 18] * 3
+    source = game.new_game(2, 0).inst.flow_source
+    assert "while True:" in source and "if R_ < 8:" in source
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    assert play(rulepack.loads(LOOPS)) == generated
+
+
+def test_a_loop_that_never_reaches_a_decision_is_still_stopped():
+    """A ``while`` that never stops, with no decision, in one generated block that goes round
+    itself: it returns to ``State._run`` every few rounds, which counts its steps,
+    so the runaway is reported (located at the loop), not run for ever."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        var n = 0
+        play {
+          while n >= 0 {
+            set n = n + 1
+          }
+          turns from players[0] until n > 0 {
+            choose { action "pass" { } }
+          }
+        }
+    ''')
+    game = rulepack.loads(src)
+    inst = game.instance(2)
+    inst.prepare()
+    assert "while True:" in inst.flow_source
+    with pytest.raises(RulesetRuntimeError) as err:
+        game.new_game(2, 0)
+    assert "without a decision" in str(err.value)
+    assert err.value.diagnostics[0].location.line == 5

@@ -63,6 +63,34 @@ def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
     return action
 
 
+def _self_loop(body: list[str], start: int, rounds: int) -> list[str]:
+    """``body``, the lines of block ``start``, as a loop inside the function when
+    they jump back to ``start`` (a ``for`` loop whose body has no decision): each
+    such ``return START`` goes round again instead, at most ``rounds`` times in a
+    row, then returns as before (so ``State._run`` still counts the loop's steps).
+    Lines of local functions (``def``) are left as they are."""
+    jump = f"return {start}"
+    inside_def: int | None = None        # the indentation of the def being skipped
+    out: list[str] = []
+    found = False
+    for line in body:
+        indent = len(line) - len(line.lstrip(" "))
+        if inside_def is not None and indent > inside_def:
+            out.append("    " + line)
+            continue
+        inside_def = indent if line.lstrip().startswith("def ") else None
+        if line.strip() == jump:
+            pad = " " * (indent + 4)
+            out += [f"{pad}R_ += 1", f"{pad}if R_ < {rounds}:", f"{pad}    continue",
+                    f"{pad}{jump}"]
+            found = True
+        else:
+            out.append("    " + line)
+    if not found:
+        return body
+    return ["R_ = 0", "while True:", *out]
+
+
 class FlowGen:
     """Generates the block functions of one instance's flow.
 
@@ -197,7 +225,7 @@ class FlowGen:
         self.blocks = {start: instrs for start, (_, instrs) in merged.items()}
         sources = []
         for start in leaders:
-            body = merged[start][0]
+            body = _self_loop(merged[start][0], start, self.SELF_LOOP_ROUNDS)
             head = [f"def B{start}(st):  # {self._comment(nodes[start])}",
                     *table_locals("\n".join(body))]
             src = "\n".join(head + ["    try:"] + ["        " + ln for ln in body]
@@ -247,6 +275,10 @@ class FlowGen:
     #: takes in, and the most blocks one block takes in that way
     MERGE_LINES = 40
     MERGE_BLOCKS = 3
+    #: the most times a block that jumps back to its own start (a loop with no
+    #: decision in its body) goes round before it returns to ``State._run``, which
+    #: counts its steps (:data:`~rulepack.engine.state.FLOW_STEP_LIMIT`)
+    SELF_LOOP_ROUNDS = 8
 
     def _merge(self, start: int, bodies: dict[int, list[str]], members: dict[int, list[int]],
                nodes: list[Any]) -> tuple[list[str], list[int]]:
@@ -256,8 +288,8 @@ class FlowGen:
         draws a chance event in the function (their positions are looked up by
         block: :mod:`rulepack.engine.drawn`), that block's body replaces the jump.
         Saves the dispatch of one block per block taken in (the turn's end, the
-        next decision...). Loops still go back through ``State._run``: a block is
-        never taken into itself.
+        next decision...). A block is never taken into itself (a block that jumps
+        back to its own start goes round inside its function: :func:`_self_loop`).
 
         :returns: the body's lines and the instructions it runs.
         """

@@ -42,8 +42,10 @@ TERMINAL = -4
 
 #: Steps the flow may run between two decisions before it is an error: a step is
 #: an instruction on the closures, a generated block (several instructions, and
-#: the short blocks it always goes on to) with generated code, so where exactly a
-#: long loop is stopped depends on the code's shape, not whether it is.
+#: the short blocks it always goes on to; a block that jumps back to its own start
+#: goes round up to ``FlowGen.SELF_LOOP_ROUNDS`` times in one step) with generated
+#: code, so where exactly a long loop is stopped depends on the code's shape, not
+#: whether it is.
 #: The bundled games run at most about 130; a loop that never reaches a decision
 #: is reported within seconds.
 FLOW_STEP_LIMIT = 100_000
