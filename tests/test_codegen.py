@@ -749,7 +749,8 @@ def test_a_loop_with_no_decision_goes_round_inside_its_block(monkeypatch):
     """A ``for`` whose body has no decision jumps back to its own block's start:
     the generated block goes round itself (``while True``), at most
     ``SELF_LOOP_ROUNDS`` times before it returns to ``State._run``, and gives the
-    same game as the closures, past that many rounds (20 here)."""
+    same game as the closures, past that many rounds (20 here). The short block
+    of the ``else`` branch, which jumps back too, is taken into the loop."""
     def play(game):
         state = game.new_game(2, 0)
         while not state.is_terminal():
@@ -760,6 +761,9 @@ def test_a_loop_with_no_decision_goes_round_inside_its_block(monkeypatch):
     assert generated[0] == 630 and generated[1] == [3, 6, 9, 12, 15, 18] * 3
     source = game.new_game(2, 0).inst.flow_source
     assert "while True:" in source and "if R_ < 8:" in source
+    # the else branch (a short block that jumps back) is taken into the loop's block
+    looping = next(b for b in source.split("\n\n\n") if "while True:" in b)
+    assert "E.template" in looping
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert play(rulepack.loads(LOOPS)) == generated
 

@@ -31,7 +31,7 @@ references) is bound in the namespace under a generated name.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from rulepack.compiler import codegen
 from rulepack.engine import drawn
@@ -63,6 +63,19 @@ def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
     return action
 
 
+def _in_defs(lines: list[str]) -> Iterator[tuple[str, bool]]:
+    """Each line, and whether it belongs to a local function (``def``, the lines
+    indented under it) rather than to the block itself."""
+    inside: int | None = None        # the indentation of the def being read
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if inside is not None and indent > inside:
+            yield line, True
+            continue
+        inside = indent if line.lstrip().startswith("def ") else None
+        yield line, inside is not None
+
+
 def _self_loop(body: list[str], start: int, rounds: int) -> list[str]:
     """``body``, the lines of block ``start``, as a loop inside the function when
     they jump back to ``start`` (a ``for`` loop whose body has no decision): each
@@ -70,16 +83,11 @@ def _self_loop(body: list[str], start: int, rounds: int) -> list[str]:
     row, then returns as before (so ``State._run`` still counts the loop's steps).
     Lines of local functions (``def``) are left as they are."""
     jump = f"return {start}"
-    inside_def: int | None = None        # the indentation of the def being skipped
     out: list[str] = []
     found = False
-    for line in body:
+    for line, in_def in _in_defs(body):
         indent = len(line) - len(line.lstrip(" "))
-        if inside_def is not None and indent > inside_def:
-            out.append("    " + line)
-            continue
-        inside_def = indent if line.lstrip().startswith("def ") else None
-        if line.strip() == jump:
+        if not in_def and line.strip() == jump:
             pad = " " * (indent + 4)
             out += [f"{pad}R_ += 1", f"{pad}if R_ < {rounds}:", f"{pad}    continue",
                     f"{pad}{jump}"]
@@ -275,6 +283,8 @@ class FlowGen:
     #: takes in, and the most blocks one block takes in that way
     MERGE_LINES = 40
     MERGE_BLOCKS = 3
+    #: the most lines of a block that a branch jumping to it takes in
+    BRANCH_LINES = 16
     #: the most times a block that jumps back to its own start (a loop with no
     #: decision in its body) goes round before it returns to ``State._run``, which
     #: counts its steps (:data:`~rulepack.engine.state.FLOW_STEP_LIMIT`)
@@ -310,7 +320,26 @@ class FlowGen:
             draws += extra
             body[-1:] = more
             instrs += members[k]
-        return body, instrs
+        # a branch's jump (``if ...: return K``) to a short block: that block's body
+        # in its place (once per line; an else that goes back to a loop's start
+        # then goes round inside the function too)
+        out: list[str] = []
+        for line, in_def in _in_defs(body):
+            m = None if in_def else _RETURN.fullmatch(line.strip())
+            indent = len(line) - len(line.lstrip(" "))
+            k = int(m.group(1)) if m is not None and indent > 0 else -1
+            more = bodies.get(k)
+            if more is None or k == start or k in instrs or len(more) > self.BRANCH_LINES:
+                out.append(line)
+                continue
+            extra = sum(1 for pc in members[k] if drawn.draws(nodes[pc], self.drawing))
+            if draws + extra > 1:
+                out.append(line)
+                continue
+            draws += extra
+            instrs += members[k]
+            out += [" " * indent + ln for ln in more]
+        return out, instrs
 
     # ------------------------------------------------------------------ decisions
     def legal(self, choice: Choice) -> str:
