@@ -19,6 +19,7 @@ import pytest
 import golden
 import rulepack
 from rulepack.errors import RulesetRuntimeError
+from rulepack.engine.values import Player
 from rulepack.cli.main import main
 from rulepack.compiler import codegen
 from rulepack.loader import bundled_rulesets
@@ -62,6 +63,9 @@ def test_every_expression_of_a_bundled_ruleset_is_generated_but_chance(name):
     text = source.module_source()
     # every root the flow, scores and guards evaluate, random() included
     roots = {g.name for g in source.generated}
+    # and the score as a function of the player (score_of), if there is a score
+    assert ("score_of" in roots) == (inst.score_fn is not None) == (inst.score_of is not None)
+    roots.discard("score_of")
     assert roots == {f"expr_{i}" for i in range(len(roots))}
     assert compile(text, "<module>", "exec")      # the printed module is valid Python
 
@@ -792,3 +796,46 @@ def test_a_loop_that_never_reaches_a_decision_is_still_stopped():
         game.new_game(2, 0)
     assert "without a decision" in str(err.value)
     assert err.value.diagnostics[0].location.line == 5
+
+
+@pytest.mark.parametrize("name", ["multzo", "multiplay", "packkub", "pig"])
+def test_the_generated_score_of_a_player_is_the_score_on_the_closures(name):
+    """``score(p)`` runs as generated code of ``(state, p)`` (``Instance.score_of``):
+    the same scores as the score's expression run with ``p`` set as a variable,
+    at every step of a game, and the variables as they were."""
+    import random as _random
+    game = rulepack.load(name)
+    state = game.new_game(game.min_players, 3)
+    assert state.inst.score_of is not None
+    rng = _random.Random(3)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        before = dict(state.vars)
+        for seat in range(state.num_players):
+            assert state.score(seat) == state._score_by_variable(Player(seat))
+        assert state.vars == before
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_an_error_in_the_generated_score_is_located_at_the_score():
+    """A score that cannot be computed fails as before: located at the ``score``
+    declaration, whoever asks for it."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        var bonus = none
+        score(p) = 3 + bonus
+        play {
+          turns from players[0] until score(current) > 0 {
+            choose { action "pass" { } }
+          }
+        }
+    ''')
+    game = rulepack.loads(src)
+    state = game.new_game(2, 0)
+    with pytest.raises(RulesetRuntimeError) as err:
+        state.apply("pass")            # (the end of the turn asks for the score)
+    assert "the score cannot be computed" in str(err.value)
+    assert err.value.diagnostics[0].location.line == 4
+    assert game.instance(2).score_of is not None

@@ -259,23 +259,51 @@ class SourceGen:
         exec(code, out)  # noqa: S102 - our own source, from the ruleset only reprs
         return out
 
+    def of_one(self, name: str, node: dict[str, Any], scope: Scope,
+               param: str) -> Callable[["State", Any], Any] | None:
+        """A generated function ``f(st, value)`` of an expression of one local,
+        ``param`` (a name of ``scope``'s locals), given as an argument instead of
+        read from the state's variables; ``None`` if it cannot be generated (or
+        generation is off), the caller then sets the variable and asks the root.
+
+        Its errors are those of the expression (the caller locates them)."""
+        if not ENABLED or scope.static or scope.declares_symbols:
+            return None
+        record = self._generate(name, node, scope, None, param)
+        if record is None:
+            return None
+        namespace = dict(BASE_NAMESPACE)
+        namespace.update(record.constants)
+        try:
+            exec(compile(record.source, f"<rulepack generated {name}>", "exec"),  # noqa: S102
+                 namespace)
+        except SyntaxError as exc:  # pragma: no cover - a bug of the generator
+            self.failures.append(f"{record.where}: {exc}")
+            return None
+        self.generated.append(record)
+        fn: Callable[["State", Any], Any] = namespace[name]
+        return fn
+
     def _generate(self, name: str, node: dict[str, Any], scope: Scope,
-                  bind: str | None) -> GeneratedExpression | None:
+                  bind: str | None, param: str | None = None) -> GeneratedExpression | None:
         """The generated source of one root, or ``None`` if some part of it is not
-        handled (the closure stays)."""
+        handled (the closure stays). With ``param``: a function of ``(st, X)``
+        where that local is the argument ``X``."""
         self._ns = {}
         self._prelude = []
         # a local's kind holds in its own scope only (see _e_name)
         self._kinds = {k: v for k, v in self._kinds.items() if not k.startswith("V[")}
+        py = {} if param is None else {param: "X"}
         try:
             if bind is not None and node.get("k") == "where":
-                body = self._where(node, scope, {}, bind)
+                body = self._where(node, scope, py, bind)
             else:
-                body = self.expr(node, scope, {})
+                body = self.expr(node, scope, py)
         except Unsupported:
             return None
         where = scope.location(node)
-        lines = [f"def {name}(st):  # {where.file!r} line {where.line} column {where.column}",
+        args = "st" if param is None else "st, X"
+        lines = [f"def {name}({args}):  # {where.file!r} line {where.line} column {where.column}",
                  *table_locals("\n".join([body, *self._prelude]))]
         lines += ["    " + line for part in self._prelude for line in part.split("\n")]
         lines.append(f"    return {body}")

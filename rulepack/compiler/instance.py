@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
@@ -159,6 +159,8 @@ class Instance:
             v["name"]: v["seen"] for v in ir.get("variables", [])
             if v.get("seen") in ("owner", "nobody")}
         self.score_fn: Fn | None = None
+        #: the score as generated code of ``(state, player)`` (made by :meth:`prepare`)
+        self.score_of: Callable[["State", Any], Any] | None = None
         self.score_param = "p"
         #: the score reads a variable ``seen by owner`` (each player sees only their
         #: own score until the game ends) or ``seen by nobody`` (nobody sees one)
@@ -781,8 +783,8 @@ class Instance:
                 s["player"] in BUILTIN_NAMES or s["player"] in LITERAL_WORDS:
             raise SemanticError.at(f"{s['player']!r} is already a name in this ruleset; choose "
                                    "another name for the player", self._loc(s), code="shadowing")
-        self.score_fn = self.exprs.compile(s["expr"], self.scope(locals=[s["player"]],
-                                                                 deterministic=True))
+        self._score_scope = self.scope(locals=[s["player"]], deterministic=True)
+        self.score_fn = self.exprs.compile(s["expr"], self._score_scope)
         read = self._names_read(s["expr"])
         secret = [self.private_vars[n] for n in read if n in self.private_vars]
         if secret:
@@ -874,6 +876,11 @@ class Instance:
             return
         self._unprepared = None
         self.exprs.source.prepare()
+        score = self.ir.get("score")
+        if score is not None and self.score_fn is not None:
+            # score(p) with p an argument, not a variable set and put back
+            self.score_of = self.exprs.source.of_one("score_of", score["expr"],
+                                                     self._score_scope, score["player"])
         # where every game starts, found before the blocks are made: a game that
         # starts inside a block (at the instruction that first draws) enters a
         # block of its own there

@@ -346,6 +346,25 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
                 raise RuleValueError(f"score() of {show(player)}, which is not a player")
             player = Player(player)
         inst = self.inst
+        of = inst.score_of
+        try:
+            if of is not None:
+                value = of(self, player)        # (generated: the player an argument)
+            else:
+                value = self._score_by_variable(player)
+        except (RuleValueError, PatternBudgetError) as exc:
+            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}",
+                                         self._score_location(), code="runtime") from None
+        t = type(value)
+        if t is not int and (t is bool or not isinstance(value, (int, float))):
+            raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
+                                         self._score_location(), code="bad-score")
+        return value
+
+    def _score_by_variable(self, player: Player) -> Any:
+        """The score of ``player`` on the closures: its parameter set as a variable
+        while the score's expression runs, then put back."""
+        inst = self.inst
         fn = inst.score_fn
         if fn is None:
             raise RuleValueError("the ruleset declares no score")
@@ -354,20 +373,12 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         saved = variables.get(name, _MISSING)
         variables[name] = player
         try:
-            value = fn(self)
-        except (RuleValueError, PatternBudgetError) as exc:
-            raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}",
-                                         self._score_location(), code="runtime") from None
+            return fn(self)
         finally:
             if saved is _MISSING:
                 del variables[name]
             else:
                 variables[name] = saved
-        t = type(value)
-        if t is not int and (t is bool or not isinstance(value, (int, float))):
-            raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
-                                         self._score_location(), code="bad-score")
-        return value
 
     def _score_location(self) -> Location:
         at = (self.inst.ir.get("score") or {}).get("at") or [None, None]
