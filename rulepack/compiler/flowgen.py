@@ -404,7 +404,7 @@ class FlowGen:
                              f"{ind}    out += [Action({choice.index}, {make}, ({x},), player) "
                              f"{clauses}]"]
                     continue
-                src = self.items(params[0][2])
+                src = self.pieces(params[0][2]) or self.items(params[0][2])
                 new = f"_new_action(D, X0, {choice.index}, {make}, (X0,), player)"
                 body += [f"{ind}S0 = {src}",
                          f"{ind}try:",
@@ -419,7 +419,7 @@ class FlowGen:
             outer: list[str] = []           # names bound by the loops outside this one
             first_loop = len(body)          # where the outermost loop starts
             for i, (bound, binder, source) in enumerate(params):
-                src = self.items(source)
+                src = self.pieces(source) or self.items(source)
                 if i and not self._reads(source, outer):
                     # the same list whatever the outer loops bind: made once, when
                     # first needed (an outer loop that runs no time never makes it)
