@@ -387,6 +387,12 @@ class FlowGen:
                 if not ind:
                     alone = made
                 continue
+            if not params and alt.post_guard is None:
+                # no parameter: one action per seat, made here
+                seats = self.const([Action(choice.index, alt, (), Player(p))
+                                    for p in range(self.players)])
+                body.append(f"{ind}out.append({seats}[player])")
+                continue
             # per seat, the actions of this alternative made so far, by values
             table = self.const([{} for _ in range(self.players)])
             body.append(f"{ind}D = {table}[player]")
