@@ -571,7 +571,12 @@ class SourceGen:
         if name == "current":
             return "V['current']"
         if name == "next":
-            return "st.next_active(V['current'])"
+            # the seat after the current one, read from the instance's table when
+            # it is active (Table.next_active otherwise, and for anything else)
+            after = self._const(self.inst.next_seat)
+            t = self._local("T")
+            return (f"({after}[{t}] if type({t} := V['current']) is Player and "
+                    f"st.active[{after}[{t}]] else st.next_active({t}))")
         if name == "round":
             return "V['round']"
         if name in ("owner", "nobody", "everyone"):

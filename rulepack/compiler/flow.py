@@ -580,7 +580,10 @@ class FlowCompiler:
             lines = ["if st.terminal:", f"    return {HALT}"]
             if until is not None:
                 lines += [f"if {g.cond(until)}:", f"    return {done.pc}"]
-            return lines + ["N = st.next_active(V['current'])",
+            after = g.const(self.inst.next_seat)       # (Table.next_active, inline)
+            return lines + ["N = V['current']",
+                            f"N = {after}[N] if type(N) is Player and st.active[{after}[N]] "
+                            "else st.next_active(N)",
                             "if N is None:", f"    return {done.pc}",
                             "V['current'] = N", "st.turn_count += 1",
                             f"return {top.pc}"], True
