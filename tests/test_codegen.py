@@ -839,3 +839,88 @@ def test_an_error_in_the_generated_score_is_located_at_the_score():
     assert "the score cannot be computed" in str(err.value)
     assert err.value.diagnostics[0].location.line == 4
     assert game.instance(2).score_of is not None
+
+
+def _both(src: str, run: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """``run(game)`` on generated code and on the closures alone: (outcome, outcome),
+    an outcome being the value or the error's text."""
+    def outcome(game: Any) -> Any:
+        try:
+            return run(game)
+        except Exception as exc:  # noqa: BLE001 - the error is the outcome compared
+            return f"{type(exc).__name__}: {exc}"
+    generated = outcome(rulepack.loads(src))
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    return generated, outcome(rulepack.loads(src))
+
+
+def test_an_argmax_whose_keys_cannot_be_compared_fails_as_on_the_closures(monkeypatch):
+    """In the score (generated outside the flow's blocks): a located rule error, not
+    a crash of the generated code."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        score(p) = count(argmax q in [1, "a"] by q)
+        play { turns from players[0] until true { choose { action "go" { } } } }
+    ''')
+    generated, closures = _both(src, lambda g: g.new_game(2, 0).score(0), monkeypatch)
+    assert generated == closures
+    assert "argmax cannot compare" in generated and "<string>:3" in generated
+
+
+def test_moving_nothing_into_an_arranged_zone_keeps_its_groups(monkeypatch):
+    """``move top 2 of deck to table`` with the deck empty moves nothing: the groups
+    of ``table`` stay as they were arranged."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component card { n: 1..3 }
+        zone deck: stack
+        zone table: groups
+        pattern any3: size 1..3, same n
+        setup {
+          move card to table
+          arrange table into any3
+          move top 2 of deck to table
+        }
+        play { turns from players[0] until true { choose { action "a" { } } } }
+    ''')
+    generated, closures = _both(src, lambda g: g.new_game(2, 0).groupings, monkeypatch)
+    assert generated == closures and list(generated.values()) == [(1, 1, 1)]
+
+
+@pytest.mark.parametrize("extra", ["players", "nums"])
+def test_joining_a_constant_list_keeps_the_size_limit(extra, monkeypatch):
+    """A list joined to a constant one (``players``, a ``const``) past the
+    limit of a million elements is refused, as on the closures."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        const nums = [1, 2]
+        var n = 0
+        setup { set n = count([i for i in 1..999999] + EXTRA) }
+        play { turns from players[0] until true { choose { action "go" { } } } }
+    ''').replace("EXTRA", extra)
+    generated, closures = _both(src, lambda g: g.new_game(2, 0).vars["n"], monkeypatch)
+    assert generated == closures and "more than the limit" in generated
+
+
+def test_the_score_of_a_ruleset_without_one_is_refused_as_before():
+    game = rulepack.loads(textwrap.dedent('''
+        game t { players 2 }
+        play { turns from players[0] until true { choose { action "go" { } } } }
+    '''))
+    from rulepack.engine.runtime import RuleValueError
+    with pytest.raises(RuleValueError, match="declares no score"):
+        game.new_game(2, 0).score(0)
+
+
+def test_a_score_over_a_grids_cells_runs_as_on_the_closures(monkeypatch):
+    """A score generated outside the flow's blocks walks a grid's cells (``zip``)."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        component cube { n: 1..3 }
+        zone board: grid 2 x 3
+        score(p) = count(cells(board) where row == 1)
+        setup { move cube to board }
+        play { turns from players[0] until true { choose { action "go" { } } } }
+    ''')
+    generated, closures = _both(src, lambda g: g.new_game(2, 0).score(0), monkeypatch)
+    assert generated == closures == 3

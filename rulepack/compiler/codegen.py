@@ -51,7 +51,7 @@ ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 BASE_NAMESPACE: dict[str, Any] = {
     "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
                      "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple,
-                     "str": str},
+                     "str": str, "zip": zip, "enumerate": enumerate, "TypeError": TypeError},
     "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef,
     "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
@@ -713,7 +713,10 @@ class SourceGen:
             return test if op == "in" else f"(not {test})"
         if op == "+":
             if a in self._lists and b in self._lists:
-                return self._list(f"({a} + {b})")
+                # two lists joined, within the size limit (ops.plus refuses past it)
+                x, y = self._local("T"), self._local("T")
+                return self._list(f"({x} + {y} if len({x} := {a}) + len({y} := {b}) <= "
+                                  f"{MAX_COLLECTION} else _plus(st, {x}, {y}))")
             if a in self._ints and b in self._ints:
                 return self._int(f"({a} + {b})")
             x, y = self._local("T"), self._local("T")

@@ -244,9 +244,7 @@ class FlowGen:
             sources.append((f"A{choice.index}", self.legal(choice)))
         namespace = dict(BASE_NAMESPACE)
         namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
-                                     "BaseException": BaseException, "KeyError": KeyError,
-                                     "TypeError": TypeError, "zip": zip,
-                                     "enumerate": enumerate}
+                                     "BaseException": BaseException, "KeyError": KeyError}
         namespace["Action"] = Action
         namespace["Player"] = Player
         namespace["ZoneRef"] = ZoneRef

@@ -134,11 +134,11 @@ class Effects(Table):
                 target.insert(0, piece)
             else:
                 target.append(piece)
+            if kind == "groups":
+                self.groupings.pop(d, None)
             loc[i] = d
             if face_up is not None:
                 face[i] = face_up
-        if kind == "groups":
-            self.groupings.pop(d, None)
 
     def _off_grid(self, cells: list[Piece | None], piece: Piece) -> None:
         """Take ``piece`` off the grid whose (writable) list is ``cells``.

@@ -346,6 +346,8 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
                 raise RuleValueError(f"score() of {show(player)}, which is not a player")
             player = Player(player)
         inst = self.inst
+        if inst.score_fn is None:
+            raise RuleValueError("the ruleset declares no score")
         of = inst.score_of
         try:
             if of is not None:
@@ -366,8 +368,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         while the score's expression runs, then put back."""
         inst = self.inst
         fn = inst.score_fn
-        if fn is None:
-            raise RuleValueError("the ruleset declares no score")
+        assert fn is not None      # (State.score checks)
         name = inst.score_param
         variables = self.vars
         saved = variables.get(name, _MISSING)
