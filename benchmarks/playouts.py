@@ -68,7 +68,7 @@ def engine_playouts(game: Any, players: int, options: dict[str, Any], games: int
             legal = state.legal_actions()
             state.apply(legal[below(len(legal))])
         decisions += state.decisions
-        chance += sum(1 for event in state.history if type(event) is ChanceEvent)
+        chance += list(map(type, state.history)).count(ChanceEvent)     # (C loops)
         crc = zlib.crc32(repr((state.decisions, state.result()["scores"])).encode(), crc)
     wall = time.perf_counter() - start
     cpu = time.process_time() - cpu
