@@ -33,7 +33,7 @@ class Effects(Table):
         if not options:
             raise RuleValueError("random() of an empty list")
         value = self.rng.choice(options) if len(options) > 1 else options[0]
-        self.history.append(ChanceEvent("random", "choice", value, drawn_at(self)))
+        _log_chance(self.history, "random", "choice", value, drawn_at(self))
         return value
 
     def shuffle(self, zone: ZoneRef) -> None:
@@ -58,7 +58,7 @@ class Effects(Table):
         else:
             self.rng.shuffle(z)
             outcome = z[:]
-        self.history.append(ChanceEvent("shuffle", zone.label, outcome, drawn_at(self)))
+        _log_chance(self.history, "shuffle", zone.label, outcome, drawn_at(self))
 
     def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
              bottom: bool = False) -> None:
@@ -256,7 +256,7 @@ class Effects(Table):
             z = self.loc[i]
             inst = self.inst
             place = None if inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
-            reveal = _new_reveal(Reveal)          # _log_reveal(...), inline
+            reveal = _new_entry(Reveal)          # _log_reveal(...), inline
             reveal.zone = inst.zones[z].label
             reveal.pieces = [piece]
             reveal.places = [place]
@@ -324,14 +324,29 @@ class Effects(Table):
             owner[piece.id] = player
 
 
-#: a Reveal without its __init__ (flip_one sets its three fields itself)
-_new_reveal = object.__new__
+#: a Reveal (or ChanceEvent) without its __init__ (its fields are set by the caller)
+_new_entry = object.__new__
+
+
+def _log_chance(history: Log, kind: str, detail: str, outcome: Any,
+                at: list[int] | None) -> None:
+    """``history.append(ChanceEvent(kind, detail, outcome, at))`` in one call."""
+    event = _new_entry(ChanceEvent)
+    event.kind = kind
+    event.detail = detail
+    event.outcome = outcome
+    event.at = at
+    if len(history._items) == history._n:      # Log.append, inline
+        history._items.append(event)
+        history._n += 1
+    else:
+        history.append(event)
 
 
 def _log_reveal(history: Log, label: str, pieces: list[Piece], places: list[Any]) -> None:
     """``history.append(Reveal(label, pieces, places))`` in one call, not two (flips
     are hot; flip_one does the same inline)."""
-    reveal = _new_reveal(Reveal)
+    reveal = _new_entry(Reveal)
     reveal.zone = label
     reveal.pieces = pieces
     reveal.places = places
