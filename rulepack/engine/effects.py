@@ -330,31 +330,24 @@ _new_entry = object.__new__
 
 def _log_chance(history: Log, kind: str, detail: str, outcome: Any,
                 at: list[int] | None) -> None:
-    """``history.append(ChanceEvent(kind, detail, outcome, at))`` in one call."""
+    """``history.append(ChanceEvent(kind, detail, outcome, at))``, the event made
+    without a call to its ``__init__``."""
     event = _new_entry(ChanceEvent)
     event.kind = kind
     event.detail = detail
     event.outcome = outcome
     event.at = at
-    if len(history._items) == history._n:      # Log.append, inline
-        history._items.append(event)
-        history._n += 1
-    else:
-        history.append(event)
+    history.append(event)
 
 
 def _log_reveal(history: Log, label: str, pieces: list[Piece], places: list[Any]) -> None:
-    """``history.append(Reveal(label, pieces, places))`` in one call, not two (flips
-    are hot; flip_one does the same inline)."""
+    """``history.append(Reveal(label, pieces, places))``, the reveal made without a
+    call to its ``__init__`` (flip_one does the same inline)."""
     reveal = _new_entry(Reveal)
     reveal.zone = label
     reveal.pieces = pieces
     reveal.places = places
-    if len(history._items) == history._n:      # Log.append, inline
-        history._items.append(reveal)
-        history._n += 1
-    else:
-        history.append(reveal)
+    history.append(reveal)
 
 
 def _lift(src: list[Piece], piece: Piece) -> None:
