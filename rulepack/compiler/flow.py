@@ -809,18 +809,12 @@ class FlowCompiler:
             values = ", ".join(f"{g.const(f)}: {g.expr(fn)}" for f, fn in getters)
             told = "None" if to is None else \
                 f"{g.const(told_players)}({g.expr(to)}, {self.inst.num_players})"
-            # Narration(text, values, told), made without its __init__, and appended
-            # to the history as State._apply appends (says are as common as decisions)
+            # Narration(text, values, told), made without its __init__
             return [f"E = {g.const(_new_entry)}({g.const(Narration)})",
                     f"E.template = {g.const(text)}",
                     f"E.values = {{{values}}}",
                     f"E.to = {told}",
-                    "H = st.history",
-                    "if len(H._items) == H._n:",
-                    "    H._items.append(E)",
-                    "    H._n += 1",
-                    "else:",
-                    "    H.append(E)"], False
+                    "st.history.append(E)"], False
         self.emit(factory, node, src)
 
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.errors import IllegalActionError, Location, RulesetRuntimeError
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.effects import Effects
-from rulepack.engine.chance import CHANCE, ExplicitChance, take
+from rulepack.engine.chance import CHANCE, ExplicitChance
 from rulepack.engine.ids import ActionIds
 from rulepack.engine.observe import Observations, past_longest
 from rulepack.engine.log import Log
@@ -287,10 +287,7 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             raise IllegalActionError(f"{action!r} is not legal now")
         history = self.history
         start = history._n          # len(history), read directly: apply() is hot
-        if self.rng.explicit:       # ActionIds._take, inline
-            take(self, action)
-        else:
-            self._apply(action)
+        self._take(action)
         history = self.history      # (explicit chance may have put back another log)
         return history._items[start:history._n]     # history.since(start)
 
