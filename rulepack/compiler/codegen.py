@@ -59,7 +59,7 @@ BASE_NAMESPACE: dict[str, Any] = {
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
         "first", "last", "flatten", "unique", "pattern", "partitionable", "usable", "at", "empty",
-        "neighbours", "ends", "cell", "maximal_run", "top", "sort_by", "argmax", "pieces", "number",
+        "neighbours", "ends", "cell", "maximal_run", "top", "sort_by", "pieces", "number",
         "as_cell", "direction", "unpack", "random_element", "argmax_failed")},
 }
 
@@ -712,18 +712,14 @@ class SourceGen:
                 test = f"contains(st, {b}, {a})"
             return test if op == "in" else f"(not {test})"
         if op == "+":
-            if a in self._lists and b in self._lists:
-                # two lists joined, within the size limit (ops.plus refuses past it)
-                x, y = self._local("T"), self._local("T")
-                return self._list(f"({x} + {y} if len({x} := {a}) + len({y} := {b}) <= "
-                                  f"{MAX_COLLECTION} else _plus(st, {x}, {y}))")
             if a in self._ints and b in self._ints:
                 return self._int(f"({a} + {b})")
             x, y = self._local("T"), self._local("T")
             if b in self._lists or a in self._lists:
                 # joining lists (ops.plus: a new list, within the size limit)
-                return (f"({x} + {y} if (type({x} := {a}) is list) & (type({y} := {b}) is list) "
-                        f"and len({x}) + len({y}) <= {MAX_COLLECTION} else _plus(st, {x}, {y}))")
+                out = (f"({x} + {y} if (type({x} := {a}) is list) & (type({y} := {b}) is list) "
+                       f"and len({x}) + len({y}) <= {MAX_COLLECTION} else _plus(st, {x}, {y}))")
+                return self._list(out) if a in self._lists and b in self._lists else out
             return (f"({x} + {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) "
                     f"else _plus(st, {x}, {y}))")
         if op in ("-", "*", "<", "<=", ">", ">="):
@@ -1007,9 +1003,9 @@ class SourceGen:
         inner = scope.with_locals(name)
         inner_py = {**py, name: x}
         shared = _shared_calls(node["if"], node["by"]) if node.get("if") else []
-        return self._argmax_shared(node, shared, source, x, inner, py, inner_py)
+        return self._argmax_function(node, shared, source, x, inner, py, inner_py)
 
-    def _argmax_shared(self, node: dict[str, Any], shared: list[dict[str, Any]], source: str,
+    def _argmax_function(self, node: dict[str, Any], shared: list[dict[str, Any]], source: str,
                        x: str, inner: Scope, py: dict[str, str], inner_py: dict[str, str]) -> str:
         """``argmax ... [if C] by K`` as a local function with ``C`` and ``K`` inline
         (the same values, the same errors, as :func:`ops.argmax` with two
@@ -1102,7 +1098,6 @@ class SourceGen:
         return self._list(f"{fn}({args})")   # a new list of cells
 
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        of = self.expr(node["of"], scope, py)
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
         zone = self._zone_index(node["of"], scope)
         if zone is not None and zone[1] != "grid":
@@ -1110,7 +1105,9 @@ class SourceGen:
             if n == "None":                       # its top (last) or bottom piece, or none
                 t = self._local("T")
                 return f"({t}[{-1 if node['end'] == 'top' else 0}] if ({t} := {of}) else None)"
-        of = self._zone_pieces.get(of, of)          # a zone's pieces: read directly
+        else:
+            of = self.expr(node["of"], scope, py)
+            of = self._zone_pieces.get(of, of)      # a zone's pieces: read directly
         src = f"_top(st, {of}, {n}, {node['end'] == 'top'})"
         return self._list(src) if node.get("count") else src    # top N: a new list
 
