@@ -13,6 +13,8 @@ compiled, PackKub's legal actions cost about half as many instructions.
 * ``rulepack/patterns/native.sums`` records the sources' SHA-256 at build time;
   when a source no longer matches (it was edited since), its package imports
   the sources instead of the stale extensions (``rulepack.patterns.native``).
+* The engine's moves and flips, ``rulepack/engine/moves.py``, are compiled and
+  guarded the same way (``rulepack/engine/native.py``, ``native.sums``).
 * The engine's random number generator on 64-bit words,
   ``rulepack/engine/splitmix.py``, is compiled too; it is used only compiled and
   built from its current text (``rulepack/engine/native.sums``), otherwise
@@ -33,10 +35,10 @@ HERE = Path(__file__).resolve().parent
 PATTERNS = HERE / "rulepack" / "patterns"
 
 
-def compiled_modules() -> list[str]:
-    """The module names ``native.py`` lists in ``COMPILED`` (read, not imported:
+def compiled_modules(native: Path = PATTERNS / "native.py") -> list[str]:
+    """The module names a ``native.py`` lists in ``COMPILED`` (read, not imported:
     the package is not importable before it is installed)."""
-    text = (PATTERNS / "native.py").read_text(encoding="utf-8")
+    text = native.read_text(encoding="utf-8")
     start = text.index("COMPILED = (")
     inside = text[start + len("COMPILED = ("):text.index(")", start)]
     return [name.strip().strip("\"'") for name in inside.split(",") if name.strip()]
@@ -63,14 +65,21 @@ def extensions() -> list[Any]:
                       "--no-warn-unused-ignores", *sources],
                      opt_level="3", group_name="rulepack.patterns")
     # the engine's generator on 64-bit words (rulepack/engine/splitmix.py): used only
-    # compiled, and only when built from the source beside it (rulepack/engine/rng.py)
+    # compiled, and only when built from the source beside it (rulepack/engine/rng.py);
+    # and the engine's moves (rulepack/engine/moves.py, listed in engine/native.py),
+    # which run from their source when the build is stale, as the pattern searches do
     engine = HERE / "rulepack" / "engine"
+    moves = compiled_modules(engine / "native.py")
     (engine / "native.sums").write_text(json.dumps(
-        {"splitmix": hashlib.sha256((engine / "splitmix.py").read_bytes()).hexdigest()},
-        indent=1) + "\n", encoding="utf-8")
+        {name: hashlib.sha256((engine / f"{name}.py").read_bytes()).hexdigest()
+         for name in ["splitmix", *moves]}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     built += mypycify(["--follow-imports=silent", "--ignore-missing-imports",
                        "--no-warn-unused-ignores", "rulepack/engine/splitmix.py"],
                       opt_level="3", group_name="rulepack.engine.splitmix")
+    built += mypycify(["--follow-imports=silent", "--ignore-missing-imports",
+                       "--no-warn-unused-ignores",
+                       *[f"rulepack/engine/{name}.py" for name in moves]],
+                      opt_level="3", group_name="rulepack.engine.moves")
     for ext in built:
         ext.optional = True     # no C compiler: a warning, and the sources are used
     return built

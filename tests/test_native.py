@@ -104,6 +104,8 @@ def test_version_tells_whether_the_searches_run_compiled():
     assert ("compiled (mypyc)" in lines[1]) == native.compiled()
     from rulepack.engine import rng
     assert lines[2] == "random numbers: " + rng.describe()
+    from rulepack.engine import native as engine_native
+    assert lines[3] == "moves: " + engine_native.describe()
 
 
 # ------------------------------------------------------------------ the random number generator
@@ -189,3 +191,41 @@ def test_an_explicit_chance_generator_copies_and_pickles_whole():
     plain = rng.PyRng(4)
     assert type(plain.clone()) is rng.PyRng
     assert pickle.loads(pickle.dumps(plain)).state == plain.state
+
+
+# ------------------------------------------------------------------ the engine's moves
+from rulepack.engine import native as engine_native  # noqa: E402
+
+MOVES_PROBE = ("import rulepack, rulepack.engine.native as n, rulepack.engine.moves as m; "
+               "g = rulepack.load('multzo'); st = g.new_game(players=3, seed=1); "
+               "st.apply(st.legal_actions()[0]); print(n.compiled(), m.__file__)")
+
+
+def run_moves_probe(path: Path, **env: str) -> list[str]:
+    """``compiled()`` and moves' file, in a fresh process importing rulepack from ``path``."""
+    environ = {k: v for k, v in os.environ.items() if k != "RULEPACK_PURE_PYTHON"}
+    environ.update(PYTHONPATH=str(path), **env)
+    done = subprocess.run([sys.executable, "-c", MOVES_PROBE], capture_output=True,
+                          text=True, env=environ, cwd=path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_the_moves_run_from_their_source_when_asked():
+    compiled, where = run_moves_probe(PACKAGE_DIR.parent, RULEPACK_PURE_PYTHON="1")
+    assert compiled == "False" and where.endswith("moves.py")
+
+
+@pytest.mark.skipif(not engine_native.compiled(), reason="the moves are not compiled here "
+                    "(RULEPACK_PURE_PYTHON=1, or built without mypyc)")
+def test_an_edited_moves_source_is_used_instead_of_its_stale_build(tmp_path):
+    """A copy of the installed package moves pieces compiled; once moves.py is
+    edited, the same copy runs it from its source."""
+    copy = tmp_path / "rulepack"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    compiled, where = run_moves_probe(tmp_path)
+    assert compiled == "True" and not where.endswith(".py")
+    source = copy / "engine" / "moves.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    compiled, where = run_moves_probe(tmp_path)
+    assert compiled == "False" and where == str(source)

@@ -30,7 +30,7 @@ from functools import cached_property
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulepack.engine import ops
+from rulepack.engine import moves, ops
 from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
@@ -55,6 +55,8 @@ BASE_NAMESPACE: dict[str, Any] = {
     "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef,
     "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
+    # moves and flips of several pieces, called directly (compiled: rulepack.engine.moves)
+    "_move": moves.move, "_flip": moves.flip,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",

@@ -154,16 +154,16 @@ class FlowCompiler:
             if zone is not None:
                 # a zone's pieces, as a list of their own (the zone changes as they move)
                 lines = [f"W = list({zone})"]
-                move = [f"st.move(W, D, {face_up!r}, {bottom!r})"]
+                move = [f"_move(st, W, D, {face_up!r}, {bottom!r})"]
             elif g.fresh_list(what):
                 lines = [f"W = {g.expr(what)}"]     # a new list: moved as it is
-                move = [f"st.move(W, D, {face_up!r}, {bottom!r})"]
+                move = [f"_move(st, W, D, {face_up!r}, {bottom!r})"]
             else:
                 lines = [f"W = {g.expr(what)}"]
                 move = ["if type(W) is Piece:",
                         f"    st.move_one(W, D, {face_up!r}, {bottom!r})",
                         "else:",
-                        f"    st.move(list(items(st, W)), D, {face_up!r}, {bottom!r})"]
+                        f"    _move(st, list(items(st, W)), D, {face_up!r}, {bottom!r})"]
             return lines + [f"D = {g.expr(to_value)}",
                             "if type(D) is not ZoneRef and type(D) is not Cell:",
                             f"    {g.const(to)}(st)    # raises: not a zone or a cell",
@@ -197,12 +197,12 @@ class FlowCompiler:
         def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
             zone = g.pieces(what)
             if zone is not None:                # a zone's pieces, read directly
-                return [f"st.flip({zone}, {up!r})"], False
+                return [f"_flip(st, {zone}, {up!r})"], False
             return [f"W = {g.expr(what)}",
                     "if type(W) is Piece:",
                     f"    st.flip_one(W, {up!r})",
                     "else:",
-                    f"    st.flip(items(st, W), {up!r})"], False
+                    f"    _flip(st, items(st, W), {up!r})"], False
         self.emit(factory, node, src)
 
     def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:

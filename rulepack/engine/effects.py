@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any
 
+from rulepack.engine import moves
 from rulepack.engine.actions import ChanceEvent, Reveal
 from rulepack.engine.drawn import drawn_at
 from rulepack.engine.log import Log
@@ -60,108 +61,41 @@ class Effects(Table):
             outcome = z[:]
         _log_chance(self.history, "shuffle", zone.label, outcome, drawn_at(self))
 
+    #: does something watch every move and flip (:mod:`rulepack.engine.sightings`)?
+    #: Then :meth:`note_moved` is called after each move and flip of several pieces
+    #: (the compiled functions of :mod:`rulepack.engine.moves` call it; a watcher
+    #: overrides :meth:`move_one` and :meth:`flip_one`, which generated code calls
+    #: as methods)
+    watched: bool = False
+
+    def note_moved(self, pieces: list[Any]) -> None:
+        """Called with the pieces after every move and flip while :attr:`watched`."""
+
     def move(self, pieces: list[Piece], dest: ZoneRef | Cell, face_up: bool | None,
              bottom: bool = False) -> None:
-        """Move pieces, in order, to a zone (or one grid cell); set their face if given."""
-        if type(dest) is ZoneRef and self.inst.zone_kinds[dest.index] != "grid":
-            if len(pieces) > 8 and self._move_many(pieces, dest, face_up, bottom):
-                return
-            self._move_to_zone(pieces, dest.index, face_up, bottom)
-            return
-        kinds = self.inst.zone_kinds
-        loc = self.loc
-        zones = self.zones
-        owned = self._owned
-        for piece in pieces:
-            if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
-            z = loc[piece.id]
-            src = zones[z] if z in owned else self._writable(z)
-            if kinds[z] == "grid":
-                self._off_grid(src, piece)
-            else:
-                _lift(src, piece)
-                if kinds[z] == "groups":
-                    self.groupings.pop(z, None)
-            if type(dest) is Cell:
-                target = self._writable(dest.zone)
-                if target[dest.slot] is not None:
-                    raise RuleValueError(f"cell {dest} is not empty")
-                target[dest.slot] = piece
-                loc[piece.id] = dest.zone
-                self._cells = None
-            else:
-                d = dest.index
-                target = zones[d] if d in owned else self._writable(d)
-                try:
-                    target[target.index(None)] = piece
-                except ValueError:
-                    raise RuleValueError(f"{dest.label} is full") from None
-                self._cells = None
-                loc[piece.id] = d
-            if face_up is not None:
-                self.face[piece.id] = face_up
-
-    def _move_to_zone(self, pieces: list[Piece], d: int, face_up: bool | None,
-                      bottom: bool) -> None:
-        """:meth:`move` to zone ``d``, which is not a grid: its list, kind and
-        ownership looked up once, not once per piece."""
-        kinds = self.inst.zone_kinds
-        loc = self.loc
-        zones = self.zones
-        owned = self._owned
-        face = self.face
-        target = zones[d] if d in owned else self._writable(d)
-        kind = kinds[d]
-        for piece in pieces:
-            if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
-            i = piece.id
-            z = loc[i]
-            src = zones[z] if z in owned else self._writable(z)
-            if kinds[z] == "grid":
-                self._off_grid(src, piece)
-            else:
-                if src and src[-1] is piece:     # _lift, inline: the top of a stack
-                    src.pop()
-                else:
-                    _lift(src, piece)
-                if kinds[z] == "groups":
-                    self.groupings.pop(z, None)
-            if kind == "pile":
-                insort(target, piece, key=piece_id)
-            elif bottom:
-                target.insert(0, piece)
-            else:
-                target.append(piece)
-            if kind == "groups":
-                self.groupings.pop(d, None)
-            loc[i] = d
-            if face_up is not None:
-                face[i] = face_up
-
-    def _off_grid(self, cells: list[Piece | None], piece: Piece) -> None:
-        """Take ``piece`` off the grid whose (writable) list is ``cells``.
-        :raises RuleValueError: it is not there."""
-        try:
-            cells[cells.index(piece)] = None
-        except ValueError:
-            raise RuleValueError(f"{piece.name} is not where it should be") from None
-        self._cells = None
+        """Move pieces, in order, to a zone (or one grid cell); set their face if
+        given (:func:`rulepack.engine.moves.move`)."""
+        moves.move(self, pieces, dest, face_up, bottom)
 
     def move_one(self, piece: Piece, dest: ZoneRef | Cell, face_up: bool | None,
                  bottom: bool = False) -> None:
-        """:meth:`move` of one piece (the common case, without lists); the same result."""
+        """:meth:`move` of one piece (the common case, without lists); the same result.
+        Not compiled (see :mod:`rulepack.engine.moves`)."""
         kinds = self.inst.zone_kinds
-        z = self.loc[piece.id]
+        loc = self.loc
+        z = loc[piece.id]
+        # (moves.move's loop for one piece, written out: not compiled, a move of one
+        # piece costs less than a call of compiled code that reads the state's fields)
         if type(dest) is not ZoneRef or kinds[z] == "grid" or kinds[dest.index] == "grid":
-            self.move([piece], dest, face_up, bottom)
+            moves.move(self, [piece], dest, face_up, bottom)
             return
-        # (what follows is _move_to_zone's loop for one piece, written out: a call
-        # to it with a list of one costs about 2% of a playout's instructions)
         zones = self.zones
         owned = self._owned
-        _lift(zones[z] if z in owned else self._writable(z), piece)
+        src = zones[z] if z in owned else self._writable(z)
+        if src and src[-1] is piece:         # the top of a stack or the end of a row
+            src.pop()
+        else:
+            moves.lift(src, piece)
         d = dest.index
         target = zones[d] if d in owned else self._writable(d)
         kind = kinds[d]
@@ -174,68 +108,9 @@ class Effects(Table):
         if kind == "groups" or kinds[z] == "groups":
             self.groupings.pop(z, None)
             self.groupings.pop(d, None)
-        self.loc[piece.id] = d
+        loc[piece.id] = d
         if face_up is not None:
             self.face[piece.id] = face_up
-
-    def _move_many(self, pieces: list[Piece], dest: ZoneRef, face_up: bool | None,
-                   bottom: bool) -> bool:
-        """:meth:`move` of several pieces between zones that are not grids, each source
-        filtered once (or emptied, when every piece of it moves) instead of searched
-        once per piece. The same result as moving them one by one; ``False`` (nothing
-        changed) when that is not sure: a value that is not a piece, a piece twice, a
-        piece on a grid or missing."""
-        kinds = self.inst.zone_kinds
-        loc = self.loc
-        zones = self.zones
-        by_zone: dict[int, int] = {}          # source zone -> pieces moving out of it
-        get = by_zone.get
-        for piece in pieces:
-            if type(piece) is not Piece:
-                return False
-            z = loc[piece.id]
-            by_zone[z] = get(z, 0) + 1
-        ids = {piece.id for piece in pieces}
-        if len(ids) != len(pieces):
-            return False
-        kept: dict[int, list[Piece]] = {}
-        for z, n in by_zone.items():
-            if kinds[z] == "grid":
-                return False
-            src = zones[z]
-            if n == len(src):
-                # n different pieces located in z, which holds n: all of them move
-                kept[z] = []
-            else:
-                rest = [p for p in src if p.id not in ids]
-                if len(src) - len(rest) != n:
-                    return False
-                kept[z] = rest
-        owned = self._owned
-        for z, rest in kept.items():
-            zones[z] = rest
-            owned.add(z)
-            if kinds[z] == "groups":
-                self.groupings.pop(z, None)
-        target = self._writable(dest.index)
-        kind = kinds[dest.index]
-        if kind == "pile":
-            target.extend(pieces)
-            target.sort(key=piece_id)
-        elif bottom:
-            target[:0] = pieces[::-1]
-        else:
-            target.extend(pieces)
-        if kind == "groups":
-            self.groupings.pop(dest.index, None)
-        d = dest.index
-        for i in ids:
-            loc[i] = d
-        if face_up is not None:
-            face = self.face
-            for i in ids:
-                face[i] = face_up
-        return True
 
     def set_groups(self, zone: int, groups: list[list[Piece]]) -> None:
         """Reorder a ``groups`` zone as these groups (a partition of its pieces)."""
@@ -244,7 +119,8 @@ class Effects(Table):
         self.groupings[zone] = tuple(len(g) for g in groups)
 
     def flip_one(self, piece: Piece, up: bool | None) -> None:
-        """:meth:`flip` of one piece (the common case, without lists)."""
+        """:meth:`flip` of one piece (the common case, without lists); the same result.
+        Not compiled (see :mod:`rulepack.engine.moves`)."""
         face = self.face
         i = piece.id
         if up is None:
@@ -256,7 +132,7 @@ class Effects(Table):
             z = self.loc[i]
             inst = self.inst
             place = None if inst.zone_kinds[z] == "pile" else self.zones[z].index(piece)
-            reveal = _new_entry(Reveal)          # _log_reveal(...), inline
+            reveal = _new_entry(Reveal)          # moves.log_reveal(...), inline
             reveal.zone = inst.zones[z].label
             reveal.pieces = [piece]
             reveal.places = [place]
@@ -268,40 +144,9 @@ class Effects(Table):
                 history.append(reveal)
 
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
-        """Turn pieces face up, face down, or over (``up is None``)."""
-        face = self.face
-        revealed: list[Piece] = []
-        for piece in pieces:
-            if type(piece) is not Piece:
-                raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
-            i = piece.id
-            if up is None:
-                face[i] = not face[i]
-                if face[i]:
-                    revealed.append(piece)
-            elif face[i] is not up:
-                face[i] = up
-                if up:
-                    revealed.append(piece)
-        if revealed:
-            loc = self.loc
-            first = loc[revealed[0].id]
-            by_zone: dict[int, list[Piece]]
-            if all([loc[piece.id] == first for piece in revealed]):
-                by_zone = {first: revealed}       # (the common case: all in one zone)
-            else:
-                by_zone = {}
-                for piece in revealed:
-                    by_zone.setdefault(loc[piece.id], []).append(piece)
-            inst = self.inst
-            history = self.history
-            for z, group in by_zone.items():
-                if inst.zone_kinds[z] == "pile":
-                    places: list[Any] = [None] * len(group)
-                else:
-                    index = self.zones[z].index
-                    places = [index(p) for p in group]
-                _log_reveal(history, inst.zones[z].label, group, places)
+        """Turn pieces face up, face down, or over (``up is None``); those turned face
+        up are revealed (:func:`rulepack.engine.moves.flip`)."""
+        moves.flip(self, pieces, up)
 
     def eliminate(self, player: Any) -> None:
         if not isinstance(player, int) or not 0 <= player < self.num_players:
@@ -324,7 +169,7 @@ class Effects(Table):
             owner[piece.id] = player
 
 
-#: a Reveal (or ChanceEvent) without its __init__ (its fields are set by the caller)
+#: a ChanceEvent or Reveal without its __init__ (its fields are set by the caller)
 _new_entry = object.__new__
 
 
@@ -338,25 +183,3 @@ def _log_chance(history: Log, kind: str, detail: str, outcome: Any,
     event.outcome = outcome
     event.at = at
     history.append(event)
-
-
-def _log_reveal(history: Log, label: str, pieces: list[Piece], places: list[Any]) -> None:
-    """``history.append(Reveal(label, pieces, places))``, the reveal made without a
-    call to its ``__init__`` (flip_one does the same inline)."""
-    reveal = _new_entry(Reveal)
-    reveal.zone = label
-    reveal.pieces = pieces
-    reveal.places = places
-    history.append(reveal)
-
-
-def _lift(src: list[Piece], piece: Piece) -> None:
-    """Take ``piece`` out of a zone's list that is not a grid (the top of a stack or
-    the last of a row at once). :raises RuleValueError: it is not there."""
-    if src and src[-1] is piece:
-        src.pop()
-        return
-    try:
-        del src[src.index(piece)]
-    except ValueError:
-        raise RuleValueError(f"{piece.name} is not where it should be") from None

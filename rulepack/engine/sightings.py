@@ -25,8 +25,9 @@ class _Watched(State):
     :func:`apply_watched`)."""
 
     _sightings: dict[int, dict[int, int]]
+    watched = True
 
-    def _note(self, pieces: Any) -> None:
+    def note_moved(self, pieces: Any) -> None:
         moved = [p for p in pieces if type(p) is Piece]
         when = len(self.history)
         for viewer, seen in self._sightings.items():
@@ -34,23 +35,14 @@ class _Watched(State):
                 if p.id not in seen and self.visible(p, viewer):
                     seen[p.id] = when
 
-    def move(self, pieces: list[Piece], dest: Any, face_up: bool | None,
-             bottom: bool = False) -> None:
-        super().move(pieces, dest, face_up, bottom)
-        self._note(pieces)
-
     def move_one(self, piece: Piece, dest: Any, face_up: bool | None,
                  bottom: bool = False) -> None:
         super().move_one(piece, dest, face_up, bottom)
-        self._note([piece])
-
-    def flip(self, pieces: list[Piece], up: bool | None) -> None:
-        super().flip(pieces, up)
-        self._note(pieces)
+        self.note_moved([piece])
 
     def flip_one(self, piece: Piece, up: bool | None) -> None:
         super().flip_one(piece, up)
-        self._note([piece])
+        self.note_moved([piece])
 
 
 def apply_watched(state: State, action: "Action",

@@ -63,6 +63,7 @@ class _SourcesFirst:
     """A meta path finder that imports the listed modules from their ``.py``."""
 
     def __init__(self, package: str, where: Path, names: Sequence[str]) -> None:
+        self.package = package
         self.paths = {f"{package}.{name}": where / f"{name}.py" for name in names}
 
     def find_spec(self, fullname: str, path: object = None,
@@ -81,27 +82,39 @@ def guard() -> None:
     """Import this package's modules from their sources if the extensions
     must not be used (see the module's text); sets :data:`REASON`."""
     global REASON
-    built = [name for name in COMPILED if extension_of(name) is not None]
+    REASON = guard_modules(PACKAGE, HERE, COMPILED)
+
+
+def guard_modules(package: str, where: Path, names: Sequence[str]) -> str:
+    """Make the modules ``names`` of ``package`` (in folder ``where``, sums in its
+    ``native.sums``) import from their sources when their extensions must not be
+    used: not all built, ``RULEPACK_PURE_PYTHON=1``, or a source edited since the
+    build. Returns why the sources are used, or ``""`` when the extensions are."""
+    built = [name for name in names if extension_of(name, where) is not None]
     if not built:
-        REASON = "not compiled (built without mypyc, or RULEPACK_PURE_PYTHON=1 at install)"
-        return
+        return "not compiled (built without mypyc, or RULEPACK_PURE_PYTHON=1 at install)"
     if os.environ.get("RULEPACK_PURE_PYTHON") == "1":
-        REASON = "RULEPACK_PURE_PYTHON=1"
+        reason = "RULEPACK_PURE_PYTHON=1"
     else:
-        changed = stale()
-        if not changed and len(built) == len(COMPILED):
-            return
-        REASON = ("sources changed since the build: "
-                  + ", ".join(f"{name}.py" for name in (changed or COMPILED)))
-    if not any(isinstance(f, _SourcesFirst) for f in sys.meta_path):
-        sys.meta_path.insert(0, _SourcesFirst(PACKAGE, HERE, COMPILED))
+        changed = stale(where, names)
+        if not changed and len(built) == len(names):
+            return ""
+        reason = ("sources changed since the build: "
+                  + ", ".join(f"{name}.py" for name in (changed or names)))
+    if not any(isinstance(f, _SourcesFirst) and f.package == package for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourcesFirst(package, where, names))
+    return reason
+
+
+def loaded_compiled(module: str) -> bool:
+    """Was ``module`` (imported already) loaded from a compiled extension?"""
+    spec = getattr(sys.modules.get(module), "__spec__", None)
+    return isinstance(getattr(spec, "loader", None), importlib.machinery.ExtensionFileLoader)
 
 
 def compiled() -> bool:
     """Do the pattern searches run compiled? (For reports: benchmarks print it.)"""
-    module = sys.modules.get(f"{PACKAGE}.match")
-    spec = getattr(module, "__spec__", None)
-    return isinstance(getattr(spec, "loader", None), importlib.machinery.ExtensionFileLoader)
+    return loaded_compiled(f"{PACKAGE}.match")
 
 
 def describe() -> str:

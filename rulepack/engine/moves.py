@@ -1,0 +1,282 @@
+"""Moving and flipping several pieces: the loops a playout runs most, compiled.
+
+:class:`~rulepack.engine.effects.Effects` delegates its moves and flips to these
+functions, and generated flow code calls them directly (``_move(st, ...)``),
+without a method call between. Each takes the position ``st`` first and changes
+its zone lists (copied on write: a list a clone shares is copied before it first
+changes), ``loc`` and ``face``, and records reveals in its history.
+
+One piece is moved or flipped by :func:`rulepack.engine.effects.move_one` and
+:func:`~rulepack.engine.effects.flip_one`, which stay Python: compiled code reads
+an attribute of the state through the generic ``getattr`` (about 150 machine
+instructions, ten times what the interpreter's specialised read costs), so a
+compiled function pays off only where it loops over pieces.
+
+The module is plain ``mypy --strict`` Python. ``pip install`` compiles it to C
+with mypyc (``setup.py``), as it does the pattern searches; when it is not
+compiled, or its source changed since the build, the same source runs as Python
+(:mod:`rulepack.engine.native`), with the same results (``.ci/run`` runs the golden
+playthroughs both ways).
+
+Errors: :class:`~rulepack.engine.runtime.RuleValueError` for a value that is not
+a piece, a piece not where it should be, a full zone or an occupied cell (the
+flow locates it at the ``move`` or ``flip``).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import TYPE_CHECKING, Any, Final
+
+from rulepack.engine.actions import Reveal
+from rulepack.engine.runtime import RuleValueError, show
+from rulepack.engine.values import Cell, Piece, ZoneRef, piece_id
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.effects import Effects
+
+# (held in C variables when compiled: an imported name is otherwise looked up in
+# the module's dict at every use)
+_PIECE: Final = Piece
+_ZONE: Final = ZoneRef
+_CELL: Final = Cell
+_REVEAL: Final = Reveal
+_ID: Final = piece_id
+
+
+def _own(zones: list[list[Any]], owned: set[int], z: int) -> list[Any]:
+    """Zone ``z``'s list (``zones`` and ``owned``: a position's), made the position's
+    own first if a clone shares it (:meth:`~rulepack.engine.table.Table._writable`)."""
+    if z in owned:
+        return zones[z]
+    zone: list[Any] = zones[z][:]
+    zones[z] = zone
+    owned.add(z)
+    return zone
+
+
+def _leave(st: "Effects", zones: list[list[Any]], owned: set[int], kinds: list[str],
+           loc: list[int], piece: Any) -> None:
+    """Take ``piece`` from its place (``zones``... are ``st``'s): a grid's slot is
+    emptied; an arranged ``groups`` zone forgets its groups.
+    :raises RuleValueError: it is not a piece, or not where it should be."""
+    if type(piece) is not _PIECE:
+        raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
+    z = loc[piece.id]
+    src = _own(zones, owned, z)
+    kind = kinds[z]
+    if kind == "grid":
+        off_grid(st, src, piece)
+    elif src and src[-1] is piece:      # lift(), inline: the top of a stack
+        src.pop()
+    else:
+        lift(src, piece)
+    if kind == "groups":
+        st.groupings.pop(z, None)
+
+
+def lift(src: list[Any], piece: Piece) -> None:
+    """Take ``piece`` out of a zone's list that is not a grid (the top of a stack or
+    the last of a row at once). :raises RuleValueError: it is not there."""
+    if src and src[-1] is piece:
+        src.pop()
+        return
+    try:
+        del src[src.index(piece)]
+    except ValueError:
+        raise RuleValueError(f"{piece.name} is not where it should be") from None
+
+
+def off_grid(st: "Effects", cells: list[Any], piece: Piece) -> None:
+    """Take ``piece`` off the grid whose (writable) list is ``cells``.
+    :raises RuleValueError: it is not there."""
+    try:
+        cells[cells.index(piece)] = None
+    except ValueError:
+        raise RuleValueError(f"{piece.name} is not where it should be") from None
+    st._cells = None
+
+
+def move(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | None,
+         bottom: bool) -> None:
+    """Move pieces, in order, to a zone (a :class:`ZoneRef`) or one grid cell (a
+    :class:`Cell`); set their face if ``face_up`` is not ``None``; to the bottom of
+    a stack or the start of a row if ``bottom``."""
+    kinds: list[str] = st.inst.zone_kinds
+    if type(dest) is _ZONE and kinds[dest.index] != "grid":
+        if len(pieces) <= 8 or not move_many(st, pieces, dest, face_up, bottom):
+            move_to_zone(st, pieces, dest.index, face_up, bottom)
+    else:
+        _move_cells(st, pieces, dest, face_up)
+    if st.watched:
+        st.note_moved(pieces)
+
+
+def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | None) -> None:
+    """:func:`move` to a grid or one of its cells."""
+    kinds: list[str] = st.inst.zone_kinds
+    loc: list[int] = st.loc
+    zones: list[list[Any]] = st.zones
+    owned: set[int] = st._owned
+    for piece in pieces:
+        _leave(st, zones, owned, kinds, loc, piece)
+        i: int = piece.id
+        if type(dest) is _CELL:
+            target = _own(zones, owned, dest.zone)
+            if target[dest.slot] is not None:
+                raise RuleValueError(f"cell {dest} is not empty")
+            target[dest.slot] = piece
+            loc[i] = dest.zone
+        else:
+            d: int = dest.index
+            target = _own(zones, owned, d)
+            try:
+                target[target.index(None)] = piece
+            except ValueError:
+                raise RuleValueError(f"{dest.label} is full") from None
+            loc[i] = d
+        st._cells = None
+        if face_up is not None:
+            st.face[i] = face_up
+
+
+def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: bool | None,
+                 bottom: bool) -> None:
+    """:func:`move` to zone ``d``, which is not a grid, one piece at a time."""
+    kinds: list[str] = st.inst.zone_kinds
+    loc: list[int] = st.loc
+    face: list[bool] = st.face
+    zones: list[list[Any]] = st.zones
+    owned: set[int] = st._owned
+    target = _own(zones, owned, d)
+    kind = kinds[d]
+    for piece in pieces:
+        _leave(st, zones, owned, kinds, loc, piece)
+        i: int = piece.id
+        if kind == "pile":
+            insort(target, piece, key=_ID)
+        elif bottom:
+            target.insert(0, piece)
+        else:
+            target.append(piece)
+        if kind == "groups":
+            st.groupings.pop(d, None)
+        loc[i] = d
+        if face_up is not None:
+            face[i] = face_up
+
+
+def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: bool | None,
+              bottom: bool) -> bool:
+    """:func:`move` of several pieces between zones that are not grids, each source
+    filtered once (or emptied, when every piece of it moves) instead of searched
+    once per piece. The same result as moving them one by one; ``False`` (nothing
+    changed) when that is not sure: a value that is not a piece, a piece twice, a
+    piece on a grid or missing."""
+    kinds: list[str] = st.inst.zone_kinds
+    loc: list[int] = st.loc
+    zones: list[list[Any]] = st.zones
+    by_zone: dict[int, int] = {}          # source zone -> pieces moving out of it
+    ids: set[int] = set()
+    for piece in pieces:
+        if type(piece) is not _PIECE:
+            return False
+        i: int = piece.id
+        z = loc[i]
+        by_zone[z] = by_zone.get(z, 0) + 1
+        ids.add(i)
+    if len(ids) != len(pieces):
+        return False
+    kept: dict[int, list[Any]] = {}
+    for z, n in by_zone.items():
+        if kinds[z] == "grid":
+            return False
+        src = zones[z]
+        if n == len(src):
+            # n different pieces located in z, which holds n: all of them move
+            kept[z] = []
+        else:
+            rest = [p for p in src if p.id not in ids]
+            if len(src) - len(rest) != n:
+                return False
+            kept[z] = rest
+    owned = st._owned
+    for z, rest in kept.items():
+        zones[z] = rest
+        owned.add(z)
+        if kinds[z] == "groups":
+            st.groupings.pop(z, None)
+    d = dest.index
+    target = _own(zones, owned, d)
+    kind = kinds[d]
+    if kind == "pile":
+        target.extend(pieces)
+        target.sort(key=_ID)
+    elif bottom:
+        target[:0] = pieces[::-1]
+    else:
+        target.extend(pieces)
+    if kind == "groups":
+        st.groupings.pop(d, None)
+    for i in ids:
+        loc[i] = d
+    if face_up is not None:
+        face: list[bool] = st.face
+        for i in ids:
+            face[i] = face_up
+    return True
+
+
+def flip(st: "Effects", pieces: list[Any], up: bool | None) -> None:
+    """Turn pieces face up (``up`` true), face down, or over (``None``); the pieces
+    turned face up are revealed (one :class:`Reveal` per zone, in the history)."""
+    face: list[bool] = st.face
+    revealed: list[Any] = []
+    for piece in pieces:
+        if type(piece) is not _PIECE:
+            raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
+        i: int = piece.id
+        if up is None:
+            now = not face[i]
+            face[i] = now
+            if now:
+                revealed.append(piece)
+        elif face[i] is not up:
+            face[i] = up
+            if up:
+                revealed.append(piece)
+    if revealed:
+        loc: list[int] = st.loc
+        first = loc[revealed[0].id]
+        same = True
+        for piece in revealed:
+            if loc[piece.id] != first:
+                same = False
+                break
+        by_zone: dict[int, list[Any]]
+        if same:
+            by_zone = {first: revealed}       # (the common case: all in one zone)
+        else:
+            by_zone = {}
+            for piece in revealed:
+                by_zone.setdefault(loc[piece.id], []).append(piece)
+        inst = st.inst
+        for z, group in by_zone.items():
+            if inst.zone_kinds[z] == "pile":
+                places: list[Any] = [None] * len(group)
+            else:
+                zone: list[Any] = st.zones[z]
+                places = [zone.index(p) for p in group]
+            log_reveal(st, inst.zones[z].label, group, places)
+    if st.watched:
+        st.note_moved(pieces)
+
+
+def log_reveal(st: "Effects", label: str, pieces: list[Any], places: list[Any]) -> None:
+    """Append ``Reveal(label, pieces, places)`` to ``st``'s history, the reveal made
+    without a call to its ``__init__``."""
+    reveal = _REVEAL.__new__(_REVEAL)
+    reveal.zone = label
+    reveal.pieces = pieces
+    reveal.places = places
+    st.history.append(reveal)
