@@ -14,9 +14,8 @@ match are enumerated. Searches are bounded by :data:`SEARCH_BUDGET`.
 
 from __future__ import annotations
 
-from functools import partial
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Sequence
 
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.patterns.partition import Index, can_partition, find_partition, usable_pieces
@@ -33,6 +32,17 @@ SEARCH_BUDGET = 200_000
 
 #: Most results a pattern remembers (per operation) before it forgets them all.
 CACHE_LIMIT = 50_000
+
+#: Pattern._direct: the search best() uses: the generic one, or the direct search
+#: of a pattern of one ``same``, ``distinct`` or ``consecutive`` constraint
+_GENERIC: Final = 0
+_SAME: Final = 1
+_DISTINCT: Final = 2
+_CONSECUTIVE: Final = 3
+
+#: Most pieces the direct searches count without a dict or set (pairwise: the
+#: collections a player holds are small, and a dict costs more than a few compares)
+SMALL: Final = 8
 
 
 class Pattern:
@@ -77,8 +87,12 @@ class Pattern:
             (self.wild is None or getattr(self.wild, "fixed", False)) and \
             all(a.pure for a in (alternatives or []))
         self._match_cache: dict[tuple[int, ...], bool] = {}
-        #: the direct search of :meth:`best` (``None``: the generic search)
-        self._direct = self._shape() if alternatives is None else None
+        # the direct search of best() (_GENERIC: none), and what it needs
+        self._attr = ""
+        self._lo, self._hi = self.size
+        self._order: dict[Any, int] = {}
+        self._span: _SpanTable | None = None
+        self._direct = self._shape() if alternatives is None else _GENERIC
         # per game instance: the partition index (see rulepack.patterns.partition)
         self._partition_index: dict[int, tuple[object, Index]] = {}
 
@@ -158,10 +172,23 @@ class Pattern:
             # the largest; among equals the first alternative's
             return max((p.best(st, pieces) for p in self.alternatives), key=len, default=[])
         direct = self._direct
-        if direct is not None:
-            # the direct searches neither change nor keep the list they are given
-            return direct(self._candidates(st, pieces) if self.each else pieces)
-        return self._search(st, self._candidates(st, pieces))
+        if direct == _GENERIC:
+            return self._search(st, self._candidates(st, pieces))
+        # the direct searches neither change nor keep the list they are given
+        if self.each:
+            group = self._candidates(st, pieces)
+        elif isinstance(pieces, list):
+            group = pieces
+        else:
+            group = list(pieces)
+        if direct == _SAME:
+            return _best_same(self._attr, self._lo, self._hi, group)
+        if direct == _DISTINCT:
+            return _best_distinct(self._attr, self._lo, self._hi, group)
+        span = self._span
+        if span is not None:
+            return span(group)
+        return _best_consecutive(self._attr, self._order, self._lo, self._hi, group)
 
     def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
         """:meth:`best` by the generic search alone (what the direct searches must equal)."""
@@ -207,26 +234,27 @@ class Pattern:
                     break
         return best_group
 
-    def _shape(self) -> Callable[[Sequence[Piece]], list[Piece]] | None:
-        """A direct search for a pattern of one constraint (``same X``, ``distinct X``
-        or ``consecutive X``, with a size, no wild), which finds what the generic
-        search finds without trying combinations; ``None`` for other patterns."""
+    def _shape(self) -> int:
+        """The direct search of :meth:`best` for a pattern of one constraint (``same
+        X``, ``distinct X`` or ``consecutive X``, with a size, no wild), which finds
+        what the generic search finds without trying combinations (its fields set);
+        :data:`_GENERIC` for other patterns."""
         if self.wild is not None or self.covers:
-            return None
+            return _GENERIC
         kinds = len(self.same) + len(self.distinct) + len(self.consecutive)
         if kinds != 1:
-            return None
-        lo, hi = self.size
+            return _GENERIC
         if self.same:
-            # positional: a partial with keywords makes a dict at every call
-            return partial(_best_same, self.same[0], lo, hi)
+            self._attr = self.same[0]
+            return _SAME
         if self.distinct:
-            return partial(_best_distinct, self.distinct[0][0], lo, hi)
-        attr, order = self.consecutive[0]
-        hi = min(hi, len(order))
-        if max(order.values(), default=-1) < SPAN_TABLE_LIMIT:
-            return _SpanTable(attr, order, lo, hi)
-        return partial(_best_consecutive, attr, order, lo, hi)
+            self._attr = self.distinct[0][0]
+            return _DISTINCT
+        self._attr, self._order = self.consecutive[0]
+        self._hi = min(self._hi, len(self._order))
+        if max(self._order.values(), default=-1) < SPAN_TABLE_LIMIT:
+            self._span = _SpanTable(self._attr, self._order, self._lo, self._hi)
+        return _CONSECUTIVE
 
     def partition(self, st: "State", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
@@ -246,27 +274,73 @@ class Pattern:
         return usable_pieces(st, self, mandatory, optional)
 
 
-def _best_same(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list[Piece]:
+def _values(attr: str, pieces: list[Piece]) -> list[Any]:
+    """Each piece's value of ``attr`` (``None`` where it has none)."""
+    values: list[Any] = []
+    for x in pieces:
+        attrs: dict[str, Any] = x.attrs
+        values.append(attrs.get(attr))
+    return values
+
+
+def _best_same(attr: str, lo: int, hi: int, pieces: list[Piece]) -> list[Piece]:
     """``same attr``: the first group of equal values (in order of first appearance)
     with the most members, up to ``hi``; the first members of it."""
     n = len(pieces)
     if n == 0 or n < lo:
         return []
-    values = [x.attrs.get(attr) for x in pieces]
+    values = _values(attr, pieces)
+    if n > SMALL:
+        return _best_same_counted(values, lo, hi, pieces)
+    # pairwise: how many times each value appears (at its first appearance)
+    most = 0
+    for i in range(n):
+        v = values[i]
+        c = 1
+        repeat = False
+        for j in range(n):
+            w = values[j]
+            if j != i and (w is v or w == v):
+                if j < i:
+                    repeat = True
+                    break
+                c += 1
+        if not repeat and c > most:
+            most = c
+    size = min(hi, most)
+    if size < lo or size <= 0:
+        return []
+    # the first value to appear that many times, and its first members
+    for i in range(n):
+        v = values[i]
+        out: list[Piece] = []
+        repeat = False
+        for k in range(n):
+            w = values[k]
+            if w is v or w == v:
+                if k < i:
+                    repeat = True
+                    break
+                out.append(pieces[k])
+                if len(out) == size:
+                    break
+        if not repeat and len(out) == size:
+            return out
+    return []      # pragma: no cover - the largest group is among the values
+
+
+def _best_same_counted(values: list[Any], lo: int, hi: int, pieces: list[Piece]) -> list[Piece]:
+    """:func:`_best_same` of many pieces (``values``: theirs), counted by dict."""
     counts: dict[Any, int] = {}          # in order of first appearance
     for v in values:
         counts[v] = counts.get(v, 0) + 1
-    most = 0
-    for c in counts.values():
-        if c > most:
-            most = c
-    size = min(hi, most)
+    size = min(hi, max(counts.values()))
     if size < lo or size <= 0:
         return []
     for v, c in counts.items():
         if c >= size:
             out: list[Piece] = []
-            for i in range(n):
+            for i in range(len(values)):
                 if values[i] == v:
                     out.append(pieces[i])
                     if len(out) == size:
@@ -275,17 +349,17 @@ def _best_same(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list[Pie
     return []      # pragma: no cover - the largest group is among the values
 
 
-def _best_distinct(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list[Piece]:
+def _best_distinct(attr: str, lo: int, hi: int, pieces: list[Piece]) -> list[Piece]:
     """``distinct attr``: as many pieces as there are different values (up to ``hi``),
     the first such combination: each member the earliest piece that still leaves
     enough new values after it."""
-    values = [x.attrs.get(attr) for x in pieces]
-    size = min(hi, len(set(values)))
+    values = _values(attr, pieces)
+    n = len(values)
+    size = min(hi, _different(values, 0, []))
     if size < max(lo, 1):
         return []
-    n = len(values)
     chosen: list[Piece] = []
-    used: set[Any] = set()
+    used: list[Any] = []
     start = 0
     for k in range(size):
         need = size - k - 1
@@ -293,12 +367,25 @@ def _best_distinct(attr: str, lo: int, hi: int, pieces: Sequence[Piece]) -> list
             v = values[i]
             if v in used:
                 continue
-            if need == 0 or len(set(values[i + 1:]) - used - {v}) >= need:
+            used.append(v)
+            if need == 0 or _different(values, i + 1, used) >= need:
                 chosen.append(pieces[i])
-                used.add(v)
                 start = i + 1
                 break
+            used.pop()
     return chosen
+
+
+def _different(values: list[Any], start: int, used: list[Any]) -> int:
+    """How many different values ``values[start:]`` holds that are not in ``used``."""
+    if len(values) - start > SMALL:
+        return len(set(values[start:]) - set(used))
+    seen: list[Any] = []
+    for k in range(start, len(values)):
+        v = values[k]
+        if v not in seen and v not in used:
+            seen.append(v)
+    return len(seen)
 
 
 def _best_consecutive(attr: str, order: dict[Any, int], lo: int, hi: int,
@@ -343,14 +430,15 @@ class _SpanTable:
     ``hi``) are listed once per mask, on first use. Same results, found without
     sorting or scanning; for orders of at most :data:`SPAN_TABLE_LIMIT` values."""
 
-    __slots__ = ("attr", "order", "lo", "hi", "table")
+    __slots__ = ("attr", "order", "lo", "hi", "table", "width")
 
     def __init__(self, attr: str, order: dict[Any, int], lo: int, hi: int) -> None:
         self.attr, self.order, self.lo, self.hi = attr, order, lo, hi
         self.table: list[tuple[tuple[int, ...], ...] | None] | None = None
+        self.width = max(self.order.values(), default=-1) + 1
 
     def _build(self) -> list[tuple[tuple[int, ...], ...] | None]:
-        width = max(self.order.values(), default=-1) + 1
+        width = self.width
         table: list[tuple[tuple[int, ...], ...] | None] = []
         for mask in range(1 << width):
             longest = run = 0
@@ -365,22 +453,24 @@ class _SpanTable:
                                if all(mask >> (a + j) & 1 for j in range(size))))
         return table
 
-    def __call__(self, pieces: Sequence[Piece]) -> list[Piece]:
+    def __call__(self, pieces: list[Piece]) -> list[Piece]:
         table = self.table
         if table is None:
             table = self.table = self._build()
-        get, attr = self.order.get, self.attr
-        positions = [get(x.attrs.get(attr), -1) for x in pieces]
+        order, attr = self.order, self.attr
+        earliest = [0] * self.width                 # each value's earliest piece
         mask = 0
-        for p in positions:
-            if p >= 0:
+        for i in range(len(pieces)):
+            attrs: dict[str, Any] = pieces[i].attrs
+            p = order.get(attrs.get(attr), -1)
+            if p >= 0 and not mask >> p & 1:
                 mask |= 1 << p
+                earliest[p] = i
         spans = table[mask]
         if spans is None:
             return []
-        index = positions.index                 # each value's earliest piece
         if len(spans) == 1:
-            chosen = sorted(map(index, spans[0]))
+            chosen = sorted([earliest[p] for p in spans[0]])
         else:
-            chosen = min(sorted(map(index, span)) for span in spans)
+            chosen = min(sorted([earliest[p] for p in span]) for span in spans)
         return [pieces[i] for i in chosen]
