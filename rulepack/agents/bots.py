@@ -334,8 +334,14 @@ def play_out(state: "State", agents: list[Any],
     if not watched:              # nobody watches (simulations): no bookkeeping
         while not state.terminal:                   # (is_terminal(), read directly)
             player = state.current_player
-            index = agents[player].choose(Decision(state, player))
-            state._apply(state.legal_actions()[index])
+            legal = state.legal_actions()
+            decision = _new(Decision)     # Decision(state, player), without a call
+            decision.player = player
+            decision.count = len(legal)
+            decision._state = state
+            decision._view = None
+            decision._texts = None
+            state._apply(legal[agents[player].choose(decision)])
         return state
     while not state.is_terminal():
         player = state.current_player
@@ -350,6 +356,10 @@ def play_out(state: "State", agents: list[Any],
             after_action(state, player, index, start)
         notify(observers, state, start, before)
     return state
+
+
+#: a Decision made without its __init__ (play_out sets its fields: it makes one per move)
+_new = object.__new__
 
 
 def seen_before(state: "State", action: Any, observers: list[tuple[int, Any]]) -> dict[int, set[int]]:
