@@ -924,3 +924,40 @@ def test_a_score_over_a_grids_cells_runs_as_on_the_closures(monkeypatch):
     ''')
     generated, closures = _both(src, lambda g: g.new_game(2, 0).score(0), monkeypatch)
     assert generated == closures == 3
+
+
+@pytest.mark.parametrize("values", [
+    "[1, 2, 3]",                       # made at the first listing, looked up after
+    "[1, [2, 3], 4]",                  # a list cannot be a key: made each time
+    "[[2, 3], 1]",
+    "if count(log) > 1 then [1, 2, 5, 6] else [1, 2]",   # new values at a later listing
+    "if count(log) > 1 then [1, [7], 2] else [1, 2]",
+])
+def test_a_parameters_actions_are_looked_up_or_made_as_on_the_closures(values, monkeypatch):
+    """``for x in LIST``: the actions listed before are looked up all at once (a
+    C loop), a new value or one that cannot be a key makes the list be built
+    again, with nothing of the partial lookup left in it."""
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        var log = []
+        play {{
+          turns from players[0] until count(log) == 4 {{
+            choose {{
+              action "take {{x}}" for x in {values} {{ set log = log + [x] }}
+              action "pass" {{ set log = log + [0] }}
+            }}
+          }}
+        }}
+    ''')
+
+    def run(game: Any) -> Any:
+        state = game.new_game(2, 0)
+        listed = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            listed.append([a.text for a in legal])
+            state.apply(legal[len(listed) % len(legal)])
+        return listed, state.vars["log"]
+    generated, closures = _both(src, run, monkeypatch)
+    assert generated == closures
+    assert len(generated[0]) == 4 and generated[0][0][-1] == "pass"

@@ -244,7 +244,8 @@ class FlowGen:
             sources.append((f"A{choice.index}", self.legal(choice)))
         namespace = dict(BASE_NAMESPACE)
         namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
-                                     "BaseException": BaseException, "KeyError": KeyError}
+                                     "BaseException": BaseException, "KeyError": KeyError,
+                                     "map": map}
         namespace["Action"] = Action
         namespace["Player"] = Player
         namespace["ZoneRef"] = ZoneRef
@@ -410,13 +411,25 @@ class FlowGen:
                     continue
                 src = self.pieces(params[0][2]) or self.items(params[0][2])
                 new = f"_new_action(D, X0, {choice.index}, {make}, (X0,), player)"
+                made = f"[Action({choice.index}, {make}, (X0,), player) for X0 in S0]"
+                # the actions made before, looked up by map (a loop in C); when one
+                # is new (or a value cannot be a key), what was added is taken back
+                # and the list made by a comprehension
                 body += [f"{ind}S0 = {src}",
+                         f"{ind}M_ = len(out)",
                          f"{ind}try:",
-                         f"{ind}    get = D.get",
-                         f"{ind}    out += [get(X0) or {new} for X0 in S0]",
+                         f"{ind}    out += map(D.__getitem__, S0)",
+                         f"{ind}except KeyError:  # one not made yet",
+                         f"{ind}    del out[M_:]",
+                         f"{ind}    try:",
+                         f"{ind}        get = D.get",
+                         f"{ind}        out += [get(X0) or {new} for X0 in S0]",
+                         f"{ind}    except TypeError:  # a value that cannot be a key",
+                         f"{ind}        del out[M_:]",
+                         f"{ind}        out += {made}",
                          f"{ind}except TypeError:  # a value that cannot be a key (a list)",
-                         f"{ind}    out += [Action({choice.index}, {make}, (X0,), player) "
-                         f"for X0 in S0]"]
+                         f"{ind}    del out[M_:]",
+                         f"{ind}    out += {made}"]
                 continue
             xs = [f"X{i}" for i in range(len(params))]
             last = len(params) - 1
