@@ -42,6 +42,7 @@ _ZONE: Final = ZoneRef
 _CELL: Final = Cell
 _REVEAL: Final = Reveal
 _ID: Final = piece_id
+_NEW: Final = object.__new__
 
 
 def _own(zones: list[list[Any]], owned: set[int], z: int) -> list[Any]:
@@ -232,51 +233,67 @@ def flip(st: "Effects", pieces: list[Any], up: bool | None) -> None:
     turned face up are revealed (one :class:`Reveal` per zone, in the history)."""
     face: list[bool] = st.face
     revealed: list[Any] = []
+    loc: list[int] | None = None    # the state's, read at the first piece turned up
+    first = -1                  # the zone of the pieces turned up, if all in one
     for piece in pieces:
         if type(piece) is not _PIECE:
             raise RuleValueError(f"only pieces can be flipped, not {show(piece)}")
-        i: int = piece.id
+        i: int = piece.id      # (read once: a getattr here)
         if up is None:
             now = not face[i]
             face[i] = now
-            if now:
-                revealed.append(piece)
-        elif face[i] is not up:
-            face[i] = up
-            if up:
-                revealed.append(piece)
-    if revealed:
-        loc: list[int] = st.loc
-        first = loc[revealed[0].id]
-        same = True
-        for piece in revealed:
-            if loc[piece.id] != first:
-                same = False
-                break
-        by_zone: dict[int, list[Any]]
-        if same:
-            by_zone = {first: revealed}       # (the common case: all in one zone)
+            if not now:
+                continue
+        elif face[i] is up:
+            continue
         else:
-            by_zone = {}
+            face[i] = up
+            if not up:
+                continue
+        if loc is None:
+            loc = st.loc
+            first = loc[i]
+        elif first >= 0 and loc[i] != first:
+            first = -1
+        revealed.append(piece)
+    if loc is not None:
+        if first >= 0:                  # (the common case: all in one zone)
+            _reveal(st, first, revealed)
+        else:
+            by_zone: dict[int, list[Any]] = {}
             for piece in revealed:
                 by_zone.setdefault(loc[piece.id], []).append(piece)
-        inst = st.inst
-        for z, group in by_zone.items():
-            if inst.zone_kinds[z] == "pile":
-                places: list[Any] = [None] * len(group)
-            else:
-                zone: list[Any] = st.zones[z]
-                places = [zone.index(p) for p in group]
-            log_reveal(st, inst.zones[z].label, group, places)
+            for z, group in by_zone.items():
+                _reveal(st, z, group)
     if st.watched:
         st.note_moved(pieces)
 
 
+def _reveal(st: "Effects", z: int, pieces: list[Any]) -> None:
+    """Record that ``pieces``, all in zone ``z``, were turned face up."""
+    inst = st.inst
+    kinds: list[str] = inst.zone_kinds
+    if kinds[z] == "pile":
+        places: list[Any] = [None for _ in pieces]
+    else:
+        zone: list[Any] = st.zones[z]
+        places = [zone.index(p) for p in pieces]
+    infos: list[Any] = inst.zones
+    log_reveal(st, infos[z].label, pieces, places)
+
+
 def log_reveal(st: "Effects", label: str, pieces: list[Any], places: list[Any]) -> None:
-    """Append ``Reveal(label, pieces, places)`` to ``st``'s history, the reveal made
-    without a call to its ``__init__``."""
-    reveal = _REVEAL.__new__(_REVEAL)
+    """Append ``Reveal(label, pieces, places)`` to ``st``'s history (made without a
+    call to its ``__init__``: a Python frame costs more than setting three fields)."""
+    reveal: Reveal = _NEW(_REVEAL)
     reveal.zone = label
     reveal.pieces = pieces
     reveal.places = places
-    st.history.append(reveal)
+    history = st.history
+    items: list[Any] = history._items
+    n: int = history._n
+    if len(items) == n:        # Log.append, inline: the log holds the newest entry
+        items.append(reveal)
+        history._n = n + 1
+    else:
+        history.append(reveal)
