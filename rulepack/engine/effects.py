@@ -8,7 +8,6 @@ chance, recorded in the history.
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import Any
 
 from rulepack.engine import moves
@@ -18,7 +17,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.table import Table
-from rulepack.engine.values import Cell, Piece, Player, ZoneRef, piece_id
+from rulepack.engine.values import Cell, Piece, Player, ZoneRef
 
 
 class Effects(Table):
@@ -99,8 +98,12 @@ class Effects(Table):
         d = dest.index
         target = zones[d] if d in owned else self._writable(d)
         kind = kinds[d]
-        if kind == "pile":
-            insort(target, piece, key=piece_id)
+        if kind == "pile":          # in order of id, from the end (a pile is short)
+            i = piece.id
+            j = len(target)
+            while j and target[j - 1].id > i:
+                j -= 1
+            target.insert(j, piece)
         elif bottom:
             target.insert(0, piece)
         else:

@@ -25,7 +25,6 @@ flow locates it at the ``move`` or ``flip``).
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import TYPE_CHECKING, Any, Final
 
 from rulepack.engine.actions import Reveal
@@ -57,13 +56,14 @@ def _own(zones: list[list[Any]], owned: set[int], z: int) -> list[Any]:
 
 
 def _leave(st: "Effects", zones: list[list[Any]], owned: set[int], kinds: list[str],
-           loc: list[int], piece: Any) -> None:
+           loc: list[int], piece: Any) -> int:
     """Take ``piece`` from its place (``zones``... are ``st``'s): a grid's slot is
-    emptied; an arranged ``groups`` zone forgets its groups.
+    emptied; an arranged ``groups`` zone forgets its groups. Returns its id.
     :raises RuleValueError: it is not a piece, or not where it should be."""
     if type(piece) is not _PIECE:
         raise RuleValueError(f"only pieces can be moved, not {show(piece)}")
-    z = loc[piece.id]
+    i: int = piece.id
+    z = loc[i]
     src = _own(zones, owned, z)
     kind = kinds[z]
     if kind == "grid":
@@ -74,6 +74,7 @@ def _leave(st: "Effects", zones: list[list[Any]], owned: set[int], kinds: list[s
         lift(src, piece)
     if kind == "groups":
         st.groupings.pop(z, None)
+    return i
 
 
 def lift(src: list[Any], piece: Piece) -> None:
@@ -120,8 +121,7 @@ def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | Non
     zones: list[list[Any]] = st.zones
     owned: set[int] = st._owned
     for piece in pieces:
-        _leave(st, zones, owned, kinds, loc, piece)
-        i: int = piece.id
+        i = _leave(st, zones, owned, kinds, loc, piece)
         if type(dest) is _CELL:
             target = _own(zones, owned, dest.zone)
             if target[dest.slot] is not None:
@@ -152,10 +152,9 @@ def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: bool | None,
     target = _own(zones, owned, d)
     kind = kinds[d]
     for piece in pieces:
-        _leave(st, zones, owned, kinds, loc, piece)
-        i: int = piece.id
+        i = _leave(st, zones, owned, kinds, loc, piece)
         if kind == "pile":
-            insort(target, piece, key=_ID)
+            _insert_by_id(target, piece, i)
         elif bottom:
             target.insert(0, piece)
         else:
@@ -165,6 +164,15 @@ def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: bool | None,
         loc[i] = d
         if face_up is not None:
             face[i] = face_up
+
+
+def _insert_by_id(pile: list[Any], piece: Any, i: int) -> None:
+    """Put ``piece`` (id ``i``) into ``pile``, which is in order of piece id, in order
+    (from the end: a pile is short, and each id read costs a getattr here)."""
+    j = len(pile)
+    while j > 0 and pile[j - 1].id > i:
+        j -= 1
+    pile.insert(j, piece)
 
 
 def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: bool | None,
@@ -177,33 +185,44 @@ def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: bool | N
     kinds: list[str] = st.inst.zone_kinds
     loc: list[int] = st.loc
     zones: list[list[Any]] = st.zones
-    by_zone: dict[int, int] = {}          # source zone -> pieces moving out of it
-    ids: set[int] = set()
+    moving = [False] * len(loc)         # by piece id (no set: ids are small numbers)
+    ids: list[int] = []
+    sources: list[int] = []             # the zones they leave, and how many leave each
+    leaving: list[int] = []
     for piece in pieces:
         if type(piece) is not _PIECE:
             return False
         i: int = piece.id
+        if moving[i]:
+            return False                # a piece twice
+        moving[i] = True
+        ids.append(i)
         z = loc[i]
-        by_zone[z] = by_zone.get(z, 0) + 1
-        ids.add(i)
-    if len(ids) != len(pieces):
-        return False
-    kept: dict[int, list[Any]] = {}
-    for z, n in by_zone.items():
-        if kinds[z] == "grid":
-            return False
-        src = zones[z]
-        if n == len(src):
-            # n different pieces located in z, which holds n: all of them move
-            kept[z] = []
-        else:
-            rest = [p for p in src if p.id not in ids]
-            if len(src) - len(rest) != n:
+        k = 0
+        while k < len(sources) and sources[k] != z:
+            k += 1
+        if k == len(sources):
+            if kinds[z] == "grid":
                 return False
-            kept[z] = rest
+            sources.append(z)
+            leaving.append(1)
+        else:
+            leaving[k] += 1
+    kept: list[list[Any]] = []
+    for k in range(len(sources)):
+        src = zones[sources[k]]
+        if leaving[k] == len(src):
+            # n different pieces located in z, which holds n: all of them move
+            kept.append([])
+        else:
+            rest = [p for p in src if not moving[p.id]]
+            if len(src) - len(rest) != leaving[k]:
+                return False
+            kept.append(rest)
     owned = st._owned
-    for z, rest in kept.items():
-        zones[z] = rest
+    for k in range(len(sources)):
+        z = sources[k]
+        zones[z] = kept[k]
         owned.add(z)
         if kinds[z] == "groups":
             st.groupings.pop(z, None)
