@@ -40,6 +40,9 @@ _SAME: Final = 1
 _DISTINCT: Final = 2
 _CONSECUTIVE: Final = 3
 
+#: what _values finds for a piece it has not seen
+_UNKNOWN: Final = object()
+
 #: Most pieces the direct searches count without a dict or set (pairwise: the
 #: collections a player holds are small, and a dict costs more than a few compares)
 SMALL: Final = 8
@@ -92,6 +95,7 @@ class Pattern:
         self._lo, self._hi = self.size
         self._order: dict[Any, int] = {}
         self._span: _SpanTable | None = None
+        self._known: dict[Any, Any] = {}     # piece -> its value of _attr (_values)
         self._direct = self._shape() if alternatives is None else _GENERIC
         # per game instance: the partition index (see rulepack.patterns.partition)
         self._partition_index: dict[int, tuple[object, Index]] = {}
@@ -182,9 +186,9 @@ class Pattern:
         else:
             group = list(pieces)
         if direct == _SAME:
-            return _best_same(self._attr, self._lo, self._hi, group)
+            return _best_same(self._known, self._attr, self._lo, self._hi, group)
         if direct == _DISTINCT:
-            return _best_distinct(self._attr, self._lo, self._hi, group)
+            return _best_distinct(self._known, self._attr, self._lo, self._hi, group)
         span = self._span
         if span is not None:
             return span(group)
@@ -274,22 +278,32 @@ class Pattern:
         return usable_pieces(st, self, mandatory, optional)
 
 
-def _values(attr: str, pieces: list[Piece]) -> list[Any]:
-    """Each piece's value of ``attr`` (``None`` where it has none)."""
+def _values(known: dict[Any, Any], attr: str, pieces: list[Piece]) -> list[Any]:
+    """Each piece's value of ``attr`` (``None`` where it has none). ``known``: the
+    values read before, by piece (a piece's attributes never change; looking one
+    up by the piece costs a third of reading it from the piece, compiled)."""
     values: list[Any] = []
     for x in pieces:
-        attrs: dict[str, Any] = x.attrs
-        values.append(attrs.get(attr))
+        v = known.get(x, _UNKNOWN)
+        if v is _UNKNOWN:
+            attrs: dict[str, Any] = x.attrs
+            v = attrs.get(attr)
+            if len(known) >= CACHE_LIMIT:
+                known.clear()
+            known[x] = v
+        values.append(v)
     return values
 
 
-def _best_same(attr: str, lo: int, hi: int, pieces: list[Piece]) -> list[Piece]:
+def _best_same(known: dict[Any, Any], attr: str, lo: int, hi: int,
+               pieces: list[Piece]) -> list[Piece]:
     """``same attr``: the first group of equal values (in order of first appearance)
-    with the most members, up to ``hi``; the first members of it."""
+    with the most members, up to ``hi``; the first members of it (``known``: see
+    :func:`_values`)."""
     n = len(pieces)
     if n == 0 or n < lo:
         return []
-    values = _values(attr, pieces)
+    values = _values(known, attr, pieces)
     if n > SMALL:
         return _best_same_counted(values, lo, hi, pieces)
     # pairwise: how many times each value appears (at its first appearance)
@@ -349,11 +363,12 @@ def _best_same_counted(values: list[Any], lo: int, hi: int, pieces: list[Piece])
     return []      # pragma: no cover - the largest group is among the values
 
 
-def _best_distinct(attr: str, lo: int, hi: int, pieces: list[Piece]) -> list[Piece]:
+def _best_distinct(known: dict[Any, Any], attr: str, lo: int, hi: int,
+                   pieces: list[Piece]) -> list[Piece]:
     """``distinct attr``: as many pieces as there are different values (up to ``hi``),
     the first such combination: each member the earliest piece that still leaves
-    enough new values after it."""
-    values = _values(attr, pieces)
+    enough new values after it (``known``: see :func:`_values`)."""
+    values = _values(known, attr, pieces)
     n = len(values)
     size = min(hi, _different(values, 0, []))
     if size < max(lo, 1):
@@ -430,12 +445,14 @@ class _SpanTable:
     ``hi``) are listed once per mask, on first use. Same results, found without
     sorting or scanning; for orders of at most :data:`SPAN_TABLE_LIMIT` values."""
 
-    __slots__ = ("attr", "order", "lo", "hi", "table", "width")
+    __slots__ = ("attr", "order", "lo", "hi", "table", "width", "known")
 
     def __init__(self, attr: str, order: dict[Any, int], lo: int, hi: int) -> None:
         self.attr, self.order, self.lo, self.hi = attr, order, lo, hi
         self.table: list[tuple[tuple[int, ...], ...] | None] | None = None
         self.width = max(self.order.values(), default=-1) + 1
+        #: piece -> the position of its value in the order, -1 outside (as _values)
+        self.known: dict[Any, int] = {}
 
     def _build(self) -> list[tuple[tuple[int, ...], ...] | None]:
         width = self.width
@@ -457,12 +474,18 @@ class _SpanTable:
         table = self.table
         if table is None:
             table = self.table = self._build()
-        order, attr = self.order, self.attr
+        known = self.known
         earliest = [0] * self.width                 # each value's earliest piece
         mask = 0
         for i in range(len(pieces)):
-            attrs: dict[str, Any] = pieces[i].attrs
-            p = order.get(attrs.get(attr), -1)
+            x = pieces[i]
+            p = known.get(x, -2)
+            if p == -2:
+                attrs: dict[str, Any] = x.attrs
+                p = self.order.get(attrs.get(self.attr), -1)
+                if len(known) >= CACHE_LIMIT:
+                    known.clear()
+                known[x] = p
             if p >= 0 and not mask >> p & 1:
                 mask |= 1 << p
                 earliest[p] = i
