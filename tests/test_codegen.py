@@ -961,3 +961,33 @@ def test_a_parameters_actions_are_looked_up_or_made_as_on_the_closures(values, m
     generated, closures = _both(src, run, monkeypatch)
     assert generated == closures
     assert len(generated[0]) == 4 and generated[0][0][-1] == "pass"
+
+
+@pytest.mark.parametrize("expr", [
+    "top 2 of pile", "bottom 2 of pile", "top 9 of pile", "bottom 1 of pile",
+    "top of pile", "bottom of pile", "top of empty", "top 3 of empty",
+    "top n of pile", "bottom n of pile", "top n of heaps[k]", "bottom n of heaps[k]",
+    "top of heaps[k]", "top 2 of heaps[k]", "top n of heaps[blue]", "bottom of heaps[blue]",
+])
+@pytest.mark.parametrize("n", ["0", "2", "7", "-1", "true", "\"x\"", "none"])
+def test_top_and_bottom_of_a_zones_list_are_read_as_on_the_closures(expr, n, monkeypatch):
+    """``top N of ZONE`` of a named zone or a zone of a family, N a literal or a
+    variable (a whole number or not): a slice of the zone's list, or the checked
+    path's value or error."""
+    src = textwrap.dedent(f'''
+        game t {{ players 2 }}
+        component cube {{ called "{{colour}} {{c}}"  colour: [red, blue]  c: [1, 2, 3] }}
+        zone pile: stack
+        zone empty: stack
+        zone heaps: stack per colour
+        var out = none
+        var n = {n}
+        var k = red
+        setup {{
+          move cube where c <= 2 to pile
+          for x in [red, blue] {{ move cube where c > 2 and colour == x to heaps[x] }}
+        }}
+        play {{ set out = {expr}  turns from players[0] until true {{ choose {{ action "go" {{ }} }} }} }}
+    ''')
+    generated, closures = generated_and_closures(src, monkeypatch)
+    assert generated == closures

@@ -1102,6 +1102,7 @@ class SourceGen:
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
         zone = self._zone_index(node["of"], scope)
+        pieces: str | None = None
         if zone is not None and zone[1] != "grid":
             of = f"Z[{zone[0]}]"                    # a zone the ruleset names: its list
             if n == "None":                       # its top (last) or bottom piece, or none
@@ -1109,7 +1110,23 @@ class SourceGen:
                 return f"({t}[{-1 if node['end'] == 'top' else 0}] if ({t} := {of}) else None)"
         else:
             of = self.expr(node["of"], scope, py)
-            of = self._zone_pieces.get(of, of)      # a zone's pieces: read directly
+            pieces = self._zone_pieces.get(of)      # a zone's pieces: read directly
+            of = of if pieces is None else pieces
+        if zone is not None and zone[1] != "grid" or pieces is not None:
+            # a zone's list: its top (last) or bottom piece, or the slice of top N
+            # (the last N, top first) when N is a whole number from 1
+            top = node["end"] == "top"
+            if n == "None":
+                t = self._local("T")
+                return f"({t}[{-1 if top else 0}] if ({t} := {of}) else None)"
+            if n.isdigit() and int(n) >= 1:
+                k = int(n)
+                return self._list(f"{of}[:{-k - 1}:-1]" if top else f"{of}[:{k}]")
+            # (the zone, then N, both evaluated, as the closures evaluate them)
+            t, m = self._local("T"), self._local("T")
+            cut = f"{t}[:-{m} - 1:-1]" if top else f"{t}[:{m}]"
+            return self._list(f"({cut} if (type({t} := {of}) is list) & (type({m} := {n}) is int)"
+                              f" and {m} >= 1 else _top(st, {t}, {m}, {top}))")
         src = f"_top(st, {of}, {n}, {node['end'] == 'top'})"
         return self._list(src) if node.get("count") else src    # top N: a new list
 
