@@ -333,7 +333,8 @@ def play_out(state: "State", agents: list[Any],
     watched = bool(observers) or on_action is not None or after_action is not None
     if not watched:              # nobody watches (simulations): no bookkeeping
         while not state.terminal:                   # (is_terminal(), read directly)
-            player = state.current_player
+            decider = state.decider
+            player = state.current_player if decider is None else int(decider)
             legal = state.legal_actions()
             decision = _new(Decision)     # Decision(state, player), without a call
             decision.player = player

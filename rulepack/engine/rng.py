@@ -14,6 +14,7 @@ same numbers from the same seed, the compiled one in a third of the time.
 from __future__ import annotations
 
 import importlib.machinery
+from functools import lru_cache
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
@@ -29,13 +30,21 @@ def mix_seed(*parts: int | str) -> int:
     state = 0x243F6A8885A308D3
     for part in parts:
         if isinstance(part, str):
-            value = 0
-            for ch in part.encode("utf-8"):
-                value = (value * 131 + ch) & _MASK
+            value = _text_value(part)
         else:
             value = part & _MASK
         state = _next(state ^ value)[1]
     return state
+
+
+@lru_cache(maxsize=256)
+def _text_value(text: str) -> int:
+    """The number a text stands for in :func:`mix_seed` (the same few texts,
+    "game", "agent"..., are mixed into every seed: worked out once each)."""
+    value = 0
+    for ch in text.encode("utf-8"):
+        value = (value * 131 + ch) & _MASK
+    return value
 
 
 def _next(state: int) -> tuple[int, int]:
