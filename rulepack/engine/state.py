@@ -287,7 +287,10 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
             raise IllegalActionError(f"{action!r} is not legal now")
         history = self.history
         start = history._n          # len(history), read directly: apply() is hot
-        self._take(action)
+        if self.rng.explicit:
+            self._take(action)      # (stops at chance nodes: rulepack.engine.chance)
+        else:
+            self._apply(action)     # (what _take does then, without its call)
         history = self.history      # (explicit chance may have put back another log)
         return history._items[start:history._n]     # history.since(start)
 
