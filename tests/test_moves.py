@@ -177,3 +177,51 @@ def test_flipping_up_reveals_by_zone_with_places(name, players):
             assert all(st.loc[p.id] == z for p in r.pieces)
             expected = [None if kinds[z] == "pile" else st.zones[z].index(p) for p in r.pieces]
             assert r.places == expected
+
+
+def test_a_pile_out_of_order_takes_a_piece_where_insort_puts_it():
+    """A restored position may hold a pile out of id order (a puzzle written by
+    hand): a piece moved into it goes where ``bisect.insort`` by id puts it, by
+    the compiled moves and the one-piece move alike."""
+    from bisect import insort
+    st = started("multzo", 3, 3)
+    hand = [r for r in st.inst.zone_refs if r.label == "hand[player 1]"][0]
+    pile = sorted(st.zones[hand.index], key=lambda p: p.id)
+    st.zones[hand.index] = [pile[2], pile[0], pile[3], pile[1]]      # not in id order
+    stack = [r for r in st.inst.zone_refs if r.label == "stack"][0]
+    expected = list(st.zones[hand.index])
+    a, b = st.zones[stack.index][-1], st.zones[stack.index][-2]
+    for p in (a, b):
+        insort(expected, p, key=lambda q: q.id)
+    one = st.clone()
+    moves.move(st, [a, b], hand, None, False)
+    assert st.zones[hand.index] == expected
+    one.move_one(a, hand, None)
+    one.move_one(b, hand, None)
+    assert one.zones[hand.index] == expected
+
+
+def test_the_methods_take_any_sequence_and_flags_as_before():
+    """State.move and State.flip (for Python callers): a tuple of pieces, and flags
+    that are not bools, as the methods took them before they were compiled."""
+    st = started("multzo", 3, 4)
+    stack = [r for r in st.inst.zone_refs if r.label == "stack"][0]
+    discards = [r for r in st.inst.zone_refs if r.label == "discards"][0]
+    pieces = tuple(st.zones[stack.index][-2:])
+    st.move(pieces, discards, 1, 0)
+    assert st.zones[discards.index][-2:] == list(pieces)
+    assert [st.face[p.id] for p in pieces] == [1, 1]
+    st.flip(pieces, None)
+    assert [st.face[p.id] for p in pieces] == [False, False]
+
+
+def test_a_reveal_of_a_piece_not_in_its_zone_fails_as_list_index_does():
+    """A position made inconsistent (a piece's zone says discards, it lies in the
+    stack): the error Python's list.index gives, compiled or not."""
+    st = started("multzo", 3, 1)
+    stack = [r for r in st.inst.zone_refs if r.label == "stack"][0]
+    discards = [r for r in st.inst.zone_refs if r.label == "discards"][0]
+    a, b = st.zones[stack.index][-2:]
+    st.loc[b.id] = discards.index
+    with pytest.raises(ValueError, match=r"^Piece\(.*\) is not in list$"):
+        st.flip([a, b], True)

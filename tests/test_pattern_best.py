@@ -95,3 +95,18 @@ def test_long_orders_search_without_the_table(values, size):
     group = [Piece(i, "card", {"rank": v}, f"c{i}") for i, v in enumerate(values)]
     found = pattern.best(None, group)          # type: ignore[arg-type]
     assert found == brute_force(pattern, group)
+
+
+def test_a_list_among_the_pieces_fails_on_its_missing_attributes():
+    """A value that is not a piece (a list, a number) among the pieces: the
+    AttributeError the language turns into "cannot be used here", for every
+    direct search, as when the values were read from the pieces directly."""
+    import pytest
+    group = pieces([(0, 1), (1, 1)])
+    for pattern in (Pattern("p", (1, 2), same=["rank"]),
+                    Pattern("p", (1, 2), distinct=[("suit", 4)]),
+                    Pattern("p", (1, 2), consecutive=[("rank", ORDER)])):
+        for odd in ([1], {"a": 1}, 3):
+            pattern.best(None, group)                   # its cache holds the pieces now
+            with pytest.raises(AttributeError):
+                pattern.best(None, group + [odd])       # type: ignore[list-item]

@@ -8,6 +8,7 @@ chance, recorded in the history.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from rulepack.engine import moves
@@ -17,7 +18,7 @@ from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.table import Table
-from rulepack.engine.values import Cell, Piece, Player, ZoneRef
+from rulepack.engine.values import Cell, Piece, Player, ZoneRef, piece_id
 
 
 class Effects(Table):
@@ -74,7 +75,8 @@ class Effects(Table):
              bottom: bool = False) -> None:
         """Move pieces, in order, to a zone (or one grid cell); set their face if
         given (:func:`rulepack.engine.moves.move`)."""
-        moves.move(self, pieces, dest, face_up, bottom)
+        moves.move(self, pieces if type(pieces) is list else list(pieces), dest, face_up,
+                   bottom)
 
     def move_one(self, piece: Piece, dest: ZoneRef | Cell, face_up: bool | None,
                  bottom: bool = False) -> None:
@@ -98,12 +100,8 @@ class Effects(Table):
         d = dest.index
         target = zones[d] if d in owned else self._writable(d)
         kind = kinds[d]
-        if kind == "pile":          # in order of id, from the end (a pile is short)
-            i = piece.id
-            j = len(target)
-            while j and target[j - 1].id > i:
-                j -= 1
-            target.insert(j, piece)
+        if kind == "pile":
+            insort(target, piece, key=piece_id)
         elif bottom:
             target.insert(0, piece)
         else:
@@ -149,7 +147,7 @@ class Effects(Table):
     def flip(self, pieces: list[Piece], up: bool | None) -> None:
         """Turn pieces face up, face down, or over (``up is None``); those turned face
         up are revealed (:func:`rulepack.engine.moves.flip`)."""
-        moves.flip(self, pieces, up)
+        moves.flip(self, pieces if type(pieces) is list else list(pieces), up)
 
     def eliminate(self, player: Any) -> None:
         if not isinstance(player, int) or not 0 <= player < self.num_players:

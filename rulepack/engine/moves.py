@@ -99,8 +99,7 @@ def off_grid(st: "Effects", cells: list[Any], piece: Piece) -> None:
     st._cells = None
 
 
-def move(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | None,
-         bottom: bool) -> None:
+def move(st: "Effects", pieces: list[Any], dest: Any, face_up: Any, bottom: Any) -> None:
     """Move pieces, in order, to a zone (a :class:`ZoneRef`) or one grid cell (a
     :class:`Cell`); set their face if ``face_up`` is not ``None``; to the bottom of
     a stack or the start of a row if ``bottom``."""
@@ -114,7 +113,7 @@ def move(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | None,
         st.note_moved(pieces)
 
 
-def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | None) -> None:
+def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: Any) -> None:
     """:func:`move` to a grid or one of its cells."""
     kinds: list[str] = st.inst.zone_kinds
     loc: list[int] = st.loc
@@ -141,12 +140,11 @@ def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: bool | Non
             st.face[i] = face_up
 
 
-def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: bool | None,
-                 bottom: bool) -> None:
+def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: Any, bottom: Any) -> None:
     """:func:`move` to zone ``d``, which is not a grid, one piece at a time."""
     kinds: list[str] = st.inst.zone_kinds
     loc: list[int] = st.loc
-    face: list[bool] = st.face
+    face: list[Any] = st.face
     zones: list[list[Any]] = st.zones
     owned: set[int] = st._owned
     target = _own(zones, owned, d)
@@ -167,16 +165,20 @@ def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: bool | None,
 
 
 def _insert_by_id(pile: list[Any], piece: Any, i: int) -> None:
-    """Put ``piece`` (id ``i``) into ``pile``, which is in order of piece id, in order
-    (from the end: a pile is short, and each id read costs a getattr here)."""
-    j = len(pile)
-    while j > 0 and pile[j - 1].id > i:
-        j -= 1
-    pile.insert(j, piece)
+    """Put ``piece`` (id ``i``) into ``pile``, which is in order of piece id, in order:
+    ``bisect.insort(pile, piece, key=id)`` (the same place, in a pile out of order
+    too, as a restored position may hold), without the call with a key."""
+    lo, hi = 0, len(pile)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if i < pile[mid].id:
+            hi = mid
+        else:
+            lo = mid + 1
+    pile.insert(lo, piece)
 
 
-def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: bool | None,
-              bottom: bool) -> bool:
+def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: Any, bottom: Any) -> bool:
     """:func:`move` of several pieces between zones that are not grids, each source
     filtered once (or emptied, when every piece of it moves) instead of searched
     once per piece. The same result as moving them one by one; ``False`` (nothing
@@ -241,16 +243,16 @@ def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: bool | N
     for i in ids:
         loc[i] = d
     if face_up is not None:
-        face: list[bool] = st.face
+        face: list[Any] = st.face
         for i in ids:
             face[i] = face_up
     return True
 
 
-def flip(st: "Effects", pieces: list[Any], up: bool | None) -> None:
+def flip(st: "Effects", pieces: list[Any], up: Any) -> None:
     """Turn pieces face up (``up`` true), face down, or over (``None``); the pieces
     turned face up are revealed (one :class:`Reveal` per zone, in the history)."""
-    face: list[bool] = st.face
+    face: list[Any] = st.face
     revealed: list[Any] = []
     loc: list[int] | None = None    # the state's, read at the first piece turned up
     first = -1                  # the zone of the pieces turned up, if all in one
@@ -296,7 +298,11 @@ def _reveal(st: "Effects", z: int, pieces: list[Any]) -> None:
         places: list[Any] = [None for _ in pieces]
     else:
         zone: list[Any] = st.zones[z]
-        places = [zone.index(p) for p in pieces]
+        places = []
+        for p in pieces:
+            if p not in zone:       # (the message of Python's list.index, compiled or not)
+                raise ValueError(f"{p!r} is not in list")
+            places.append(zone.index(p))
     infos: list[Any] = inst.zones
     log_reveal(st, infos[z].label, pieces, places)
 

@@ -284,13 +284,16 @@ def _values(known: dict[Any, Any], attr: str, pieces: list[Piece]) -> list[Any]:
     up by the piece costs a third of reading it from the piece, compiled)."""
     values: list[Any] = []
     for x in pieces:
-        v = known.get(x, _UNKNOWN)
+        try:
+            v = known.get(x, _UNKNOWN)
+        except TypeError:       # a list among the pieces: its .attrs fails below, as ever
+            v = _UNKNOWN
         if v is _UNKNOWN:
             attrs: dict[str, Any] = x.attrs
             v = attrs.get(attr)
             if len(known) >= CACHE_LIMIT:
                 known.clear()
-            known[x] = v
+            known[x] = v        # (x has .attrs: a piece, hashable)
         values.append(v)
     return values
 
@@ -479,7 +482,10 @@ class _SpanTable:
         mask = 0
         for i in range(len(pieces)):
             x = pieces[i]
-            p = known.get(x, -2)
+            try:
+                p = known.get(x, -2)
+            except TypeError:   # a list among the pieces: its .attrs fails below, as ever
+                p = -2
             if p == -2:
                 attrs: dict[str, Any] = x.attrs
                 p = self.order.get(attrs.get(self.attr), -1)
