@@ -33,7 +33,11 @@ def mix_seed(*parts: int | str) -> int:
             value = _text_value(part)
         else:
             value = part & _MASK
-        state = _next(state ^ value)[1]
+        # one SplitMix64 step from state ^ value: its output is the new state
+        z = ((state ^ value) + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        state = z ^ (z >> 31)
     return state
 
 
@@ -45,14 +49,6 @@ def _text_value(text: str) -> int:
     for ch in text.encode("utf-8"):
         value = (value * 131 + ch) & _MASK
     return value
-
-
-def _next(state: int) -> tuple[int, int]:
-    state = (state + _GOLDEN) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
 
 
 class PyRng:
