@@ -1102,17 +1102,15 @@ class SourceGen:
     def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
         n = self.expr(node["count"], scope, py) if node.get("count") else "None"
         zone = self._zone_index(node["of"], scope)
-        pieces: str | None = None
         if zone is not None and zone[1] != "grid":
             of = f"Z[{zone[0]}]"                    # a zone the ruleset names: its list
-            if n == "None":                       # its top (last) or bottom piece, or none
-                t = self._local("T")
-                return f"({t}[{-1 if node['end'] == 'top' else 0}] if ({t} := {of}) else None)"
+            listed = True
         else:
             of = self.expr(node["of"], scope, py)
             pieces = self._zone_pieces.get(of)      # a zone's pieces: read directly
+            listed = pieces is not None
             of = of if pieces is None else pieces
-        if zone is not None and zone[1] != "grid" or pieces is not None:
+        if listed:
             # a zone's list: its top (last) or bottom piece, or the slice of top N
             # (the last N, top first) when N is a whole number from 1
             top = node["end"] == "top"

@@ -6,8 +6,9 @@ without a method call between. Each takes the position ``st`` first and changes
 its zone lists (copied on write: a list a clone shares is copied before it first
 changes), ``loc`` and ``face``, and records reveals in its history.
 
-One piece is moved or flipped by :func:`rulepack.engine.effects.move_one` and
-:func:`~rulepack.engine.effects.flip_one`, which stay Python: compiled code reads
+One piece is moved or flipped by the methods
+:meth:`~rulepack.engine.effects.Effects.move_one` and
+:meth:`~rulepack.engine.effects.Effects.flip_one`, which stay Python: compiled code reads
 an attribute of the state through the generic ``getattr`` (about 150 machine
 instructions, ten times what the interpreter's specialised read costs), so a
 compiled function pays off only where it loops over pieces.
@@ -214,7 +215,7 @@ def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: Any, bot
     for k in range(len(sources)):
         src = zones[sources[k]]
         if leaving[k] == len(src):
-            # n different pieces located in z, which holds n: all of them move
+            # as many different pieces located there as it holds: all of them move
             kept.append([])
         else:
             rest = [p for p in src if not moving[p.id]]
@@ -300,9 +301,10 @@ def _reveal(st: "Effects", z: int, pieces: list[Any]) -> None:
         zone: list[Any] = st.zones[z]
         places = []
         for p in pieces:
-            if p not in zone:       # (the message of Python's list.index, compiled or not)
-                raise ValueError(f"{p!r} is not in list")
-            places.append(zone.index(p))
+            try:
+                places.append(zone.index(p))
+            except ValueError:      # (the message of Python's list.index, compiled or not)
+                raise ValueError(f"{p!r} is not in list") from None
     infos: list[Any] = inst.zones
     log_reveal(st, infos[z].label, pieces, places)
 

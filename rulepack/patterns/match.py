@@ -278,10 +278,12 @@ class Pattern:
         return usable_pieces(st, self, mandatory, optional)
 
 
-def _values(known: dict[Any, Any], attr: str, pieces: list[Piece]) -> list[Any]:
-    """Each piece's value of ``attr`` (``None`` where it has none). ``known``: the
-    values read before, by piece (a piece's attributes never change; looking one
-    up by the piece costs a third of reading it from the piece, compiled)."""
+def _values(known: dict[Any, Any], attr: str, pieces: list[Piece],
+            order: dict[Any, int] | None = None) -> list[Any]:
+    """Each piece's value of ``attr`` (``None`` where it has none), or with an
+    ``order``, the value's place in it (-1 outside). ``known``: what was found
+    before, by piece (a piece's attributes never change; looking one up by the
+    piece costs a third of reading it from the piece, compiled)."""
     values: list[Any] = []
     for x in pieces:
         try:
@@ -291,6 +293,8 @@ def _values(known: dict[Any, Any], attr: str, pieces: list[Piece]) -> list[Any]:
         if v is _UNKNOWN:
             attrs: dict[str, Any] = x.attrs
             v = attrs.get(attr)
+            if order is not None:
+                v = order.get(v, -1)
             if len(known) >= CACHE_LIMIT:
                 known.clear()
             known[x] = v        # (x has .attrs: a piece, hashable)
@@ -454,8 +458,7 @@ class _SpanTable:
         self.attr, self.order, self.lo, self.hi = attr, order, lo, hi
         self.table: list[tuple[tuple[int, ...], ...] | None] | None = None
         self.width = max(self.order.values(), default=-1) + 1
-        #: piece -> the position of its value in the order, -1 outside (as _values)
-        self.known: dict[Any, int] = {}
+        self.known: dict[Any, Any] = {}     # piece -> its value's place (_values)
 
     def _build(self) -> list[tuple[tuple[int, ...], ...] | None]:
         width = self.width
@@ -477,21 +480,11 @@ class _SpanTable:
         table = self.table
         if table is None:
             table = self.table = self._build()
-        known = self.known
+        places = _values(self.known, self.attr, pieces, self.order)
         earliest = [0] * self.width                 # each value's earliest piece
         mask = 0
-        for i in range(len(pieces)):
-            x = pieces[i]
-            try:
-                p = known.get(x, -2)
-            except TypeError:   # a list among the pieces: its .attrs fails below, as ever
-                p = -2
-            if p == -2:
-                attrs: dict[str, Any] = x.attrs
-                p = self.order.get(attrs.get(self.attr), -1)
-                if len(known) >= CACHE_LIMIT:
-                    known.clear()
-                known[x] = p
+        for i in range(len(places)):
+            p: int = places[i]
             if p >= 0 and not mask >> p & 1:
                 mask |= 1 << p
                 earliest[p] = i
