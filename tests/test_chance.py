@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 import rulepack
 from rulepack.engine.actions import ChanceEvent
 from rulepack.engine.chance import CHANCE
-from rulepack.engine.rng import Rng
+from rulepack.engine.rng import PyRng, Rng
 from rulepack.errors import IllegalActionError
 from rulepack.loader import bundled_rulesets
 
@@ -355,3 +355,140 @@ def test_the_table_of_drawing_statements_agrees_with_the_stack(name, players, mo
     by_table = play(True)
     assert by_table and all(at is not None for at in by_table)
     assert by_table == play(False)
+
+
+# ---------------------------------------------------------------- positions at chance nodes
+class _Recording(PyRng):
+    """A sampled game's generator that notes, at each draw, the position of the
+    state that draws (``owner``) and the draw as explicit chance numbers its
+    outcomes: ``(position, outcome)`` per chance node."""
+
+    def __init__(self, seed, owner):
+        super().__init__(seed)
+        self.owner = owner
+        self.draws = []
+
+    def choice(self, items):
+        position = _position(self.owner)
+        value = super().choice(items)
+        if len(items) > 1:
+            self.draws.append((position, next(i for i, v in enumerate(items) if v is value)))
+        return value
+
+    def roll(self, faces, weights, label):
+        position = _position(self.owner)
+        i = super().roll(faces, weights, label)
+        if len(faces) > 1:
+            self.draws.append((position, i))
+        return i
+
+    def shuffle(self, items):
+        position = _position(self.owner)
+        before = list(items)
+        super().shuffle(items)
+        # explicit chance draws the shuffled order one place at a time, each among
+        # the pieces not drawn yet; the last is forced
+        for piece in items[:-1]:
+            k = next(i for i, p in enumerate(before) if p is piece)
+            self.draws.append((position, k))
+            del before[k]
+
+
+def _position(state):
+    """Everything about ``state``'s position but its generator and flow counters."""
+    data = state.to_json()
+    for key in ("rng", "pc", "pending"):
+        data.pop(key)
+    return data
+
+
+def _sampled_draws(game, players, seed, options, monkeypatch):
+    """Play a sampled game with random legal actions (from ``seed``); returns the
+    actions' indexes among the legal ones and, per draw, the position there."""
+    import sys
+    import rulepack.engine.state as state_module
+    made = []
+
+    def make(seed):      # State's own generator, noting the state that makes it
+        rng = _Recording(seed, sys._getframe(1).f_locals["self"])
+        made.append(rng)
+        return rng
+
+    with monkeypatch.context() as patch:
+        patch.setattr(state_module, "Rng", make)
+        state = game.new_game(players, seed=seed, options=options)
+        picks = PyRng(seed ^ 0x5EED)
+        moves = []
+        while not state.is_terminal() and state.decisions < 400:
+            legal = state.legal_actions()
+            moves.append(picks.below(len(legal)))
+            state.apply(legal[moves[-1]])
+    (rng,) = [rng for rng in made if rng.owner is state]
+    return moves, rng.draws
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_a_chance_node_shows_the_position_a_sampled_game_draws_in(name, monkeypatch):
+    """Explicit chance stops where a sampled game draws: the position at each chance
+    node is the position a sampled game has at that draw, every statement of the
+    step before it done (issue 32: a setup's ``move die to cup face up`` before its
+    ``roll cup``). Checked at every chance node of a game of every bundled ruleset."""
+    game = load(name)
+    options = {"rounds": 1} if name == "packkub" else {}
+    for players in sorted({game.min_players, min(game.max_players, game.min_players + 1)}):
+        for seed in (1, 2):
+            moves, draws = _sampled_draws(game, players, seed, options, monkeypatch)
+            state = game.new_game(players, seed=seed, chance="explicit", options=options)
+            moves, draws = iter(moves), iter(draws)
+            nodes = 0
+            while not state.is_terminal() and state.decisions < 400:
+                if state.is_chance_node():
+                    position, outcome = next(draws)
+                    assert _position(state) == position, (name, players, seed, nodes,
+                                                           state.chance_node.statement)
+                    state.apply_chance(outcome)
+                    nodes += 1
+                else:
+                    state.apply(state.legal_actions()[next(moves)])
+            assert next(draws, None) is None
+            assert nodes or name in ("tic-tac-toe", "connect-four"), name
+
+
+def test_a_setup_roll_shows_the_dice_moved_before_it():
+    """The repro of issue 32: ``move die to cup face up`` then ``roll cup`` in the
+    setup; at the roll's chance node the cup holds the dice."""
+    game = rulepack.loads(SETUP_ROLL)
+    state = game.new_game(2, seed=1, chance="explicit")
+    assert state.chance_node.statement.startswith("roll red die")
+    assert [p["name"] for p in state.view(0)["zones"]["cup"]["pieces"]] == ["red die", "blue die"]
+    state.apply_chance(2)      # the red die shows 3; the blue die's roll is next
+    assert state.chance_node.statement.startswith("roll blue die")
+    assert state.view(1)["zones"]["cup"]["pieces"][0]["pips"] == 3
+
+
+SETUP_ROLL = """\
+game setuproll {
+  players 2
+}
+component die {
+  called "{colour} die"
+  colour: red, blue
+  rolls pips: 1..6
+}
+zone cup: pile
+var total per player = 0
+setup {
+  move die to cup face up
+  roll cup
+}
+play {
+  turns from 0 until total[current] >= 10 {
+    choose {
+      action "roll" {
+        roll cup
+        set total[current] = total[current] + sum(cup.pips)
+      }
+    }
+  }
+}
+"""

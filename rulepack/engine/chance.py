@@ -4,12 +4,13 @@ By default (``chance="sampled"``) a state draws shuffles and random choices from
 its own seeded generator inside ``apply()``. With ``chance="explicit"`` it draws
 them from an :class:`ExplicitRng` instead, which answers only from outcomes it
 was given. A draw with no outcome given raises :class:`ChanceNeeded`; the step
-that drew it (the action being applied, or the setup) is abandoned, the state
-goes back to its snapshot from before that step, and it reports a chance node:
-``current_player`` is :data:`CHANCE`, ``chance_outcomes()`` lists the draw's
-outcomes with their exact probabilities, and applying one
-(``apply_chance(i)`` or ``apply_id(i)``) queues it and runs the step again, which
-now gets that outcome and goes on to the next draw or decision.
+that drew it (the action being applied, or the setup) stops there, and the
+state reports a chance node: its position is the one the step had reached at
+the draw (as a sampled game's is when it draws), ``current_player`` is
+:data:`CHANCE`, ``chance_outcomes()`` lists the draw's outcomes with their exact
+probabilities, and applying one (``apply_chance(i)`` or ``apply_id(i)``) queues
+it and runs the step again from its snapshot, which now gets that outcome and
+goes on to the next draw or decision.
 
 The draws:
 
@@ -372,14 +373,13 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     except ChanceNeeded as need:
         pc = _take_fault(st)
         node = _node(st.inst, need, pc)
+        st._block = None        # the flow stopped: no block runs
         if isinstance(pc, int) and _one_draw(st.inst, pc):
             mid = st.clone()
             kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
-            # st is at mid's position: nothing to restore; the outcomes drawn
-            # before this instruction are the step's still
+            # the outcomes drawn before this instruction are the step's still
             drawn = at.drawn + queue[:len(queue) - len(kept)]
-            _stop_at(st, _Resume(mid, at.action, pc, at.previous, at.origin, drawn), kept, node,
-                     restore=False)
+            _stop_at(st, _Resume(mid, at.action, pc, at.previous, at.origin, drawn), kept, node)
         else:
             _stop_at(st, at, queue, node)
         return
@@ -461,15 +461,15 @@ def _take_fault(st: "State") -> Any:
     return pc
 
 
-def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode,
-             restore: bool = True) -> None:
+def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> None:
     """Make ``st`` the chance node ``node``, to go on from ``at`` with the
-    outcomes ``queue`` and the one to come (``restore``: ``st`` is put back at
-    ``at.snapshot``'s position first; without, it is there already)."""
-    if restore:
-        restored = _position(at.snapshot).clone()
-        st.__dict__.clear()
-        st.__dict__.update(restored.__dict__)
+    outcomes ``queue`` and the one to come.
+
+    ``st`` stays at the position the flow had reached when it drew: every
+    statement of the step before the draw done (the setup's ``move`` before its
+    ``roll``, the dice of a ``roll`` before this one rolled), as a sampled game
+    is at that draw. Going on from the node runs from ``at`` again, so nothing
+    of this position is built on."""
     st.pending = None           # nobody decides at a chance node
     st.decider = None
     st._legal = None
