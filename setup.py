@@ -10,9 +10,16 @@ compiled, PackKub's legal actions cost about half as many instructions.
 * ``RULEPACK_PURE_PYTHON=1`` builds nothing: the sources are used.
 * Without a C compiler, the build of the extensions fails with a warning and
   the sources are used (the extensions are optional).
-* ``rulepack/patterns/native.sums`` records the sources' SHA-256 at build time;
-  when a source no longer matches (it was edited since), its package imports
-  the sources instead of the stale extensions (``rulepack.patterns.native``).
+* ``rulepack/patterns/native.sums`` records the sources' SHA-256 of the modules
+  that were built, written once the build has made their extensions (beside
+  the sources in an editable install, in the wheel otherwise); when a source no
+  longer matches (it was edited since), or no sum is recorded (the build
+  failed), its package imports the sources instead of the extensions
+  (``rulepack.patterns.native``).
+* An editable install whose extensions are already built from the current
+  sources (``pip install -e '.[render]'`` after ``pip install -e .``, to add an
+  extra) builds nothing again: the extensions beside the sources are kept.
+* The compiled modules need only ``mypy_extensions`` at run time (a dependency).
 * The engine's moves and flips, ``rulepack/engine/moves.py``, are compiled and
   guarded the same way (``rulepack/engine/native.py``, ``native.sums``).
 * The engine's random number generator on 64-bit words,
@@ -24,18 +31,24 @@ compiled, PackKub's legal actions cost about half as many instructions.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import json
 import os
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-PATTERNS = HERE / "rulepack" / "patterns"
+PACKAGES = HERE / "rulepack"
+#: setup.py's commands that read the package's metadata only (no extension is built)
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
 
 
-def compiled_modules(native: Path = PATTERNS / "native.py") -> list[str]:
+def compiled_modules(native: Path) -> list[str]:
     """The module names a ``native.py`` lists in ``COMPILED`` (read, not imported:
     the package is not importable before it is installed)."""
     text = native.read_text(encoding="utf-8")
@@ -44,45 +57,102 @@ def compiled_modules(native: Path = PATTERNS / "native.py") -> list[str]:
     return [name.strip().strip("\"'") for name in inside.split(",") if name.strip()]
 
 
+def groups() -> dict[str, tuple[str, list[str]]]:
+    """The compiled groups: mypyc group name -> (package folder, its module names).
+    Each group is one shared library ``GROUP__mypyc`` and a small extension per
+    module; the modules of a group call one another directly."""
+    engine = compiled_modules(PACKAGES / "engine" / "native.py")
+    return {
+        "rulepack.patterns": ("patterns", compiled_modules(PACKAGES / "patterns" / "native.py")),
+        # the engine's generator on 64-bit words: used only compiled, and only when
+        # built from the source beside it (rulepack/engine/rng.py)
+        "rulepack.engine.splitmix": ("engine", ["splitmix"]),
+        # the engine's moves, which run from their source when the build is stale
+        "rulepack.engine.moves": ("engine", engine),
+    }
+
+
+def digest(folder: str, name: str) -> str:
+    return hashlib.sha256((PACKAGES / folder / f"{name}.py").read_bytes()).hexdigest()
+
+
+def outputs(group: str, folder: str, names: list[str]) -> list[str]:
+    """The files, relative to the project, that building ``group`` makes."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return [group.replace(".", "/") + "__mypyc" + suffix,
+            *[f"rulepack/{folder}/{name}{suffix}" for name in names]]
+
+
+def built_in_place() -> bool:
+    """Are the extensions beside the sources built from the sources as they are now
+    (every output there, every source's sum recorded by the build that made them)?"""
+    for group, (folder, names) in groups().items():
+        if not all((HERE / out).exists() for out in outputs(group, folder, names)):
+            return False
+        try:
+            sums = json.loads((PACKAGES / folder / "native.sums").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        if not isinstance(sums, dict) or any(sums.get(n) != digest(folder, n) for n in names):
+            return False
+    return True
+
+
+class BuildNative(build_ext):
+    """``build_ext`` that compiles in parallel and, once the extensions are made,
+    records the sums of the sources each group was built from (``native.sums``,
+    in the build and, for an editable install, beside the sources): a group that
+    failed to build has no sums, so its sources are used."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+
+    def run(self) -> None:
+        started = time.time()
+        super().run()
+        sums: dict[str, dict[str, str]] = {}
+        for group, (folder, names) in groups().items():
+            made = [Path(self.build_lib) / out for out in outputs(group, folder, names)]
+            if all(path.exists() and path.stat().st_mtime >= started - 1 for path in made):
+                sums.setdefault(folder, {}).update({n: digest(folder, n) for n in names})
+        places = [Path(self.build_lib)] + ([HERE] if self.inplace else [])
+        for folder in ("patterns", "engine"):
+            text = json.dumps(sums.get(folder, {}), indent=1, sort_keys=True) + "\n"
+            for place in places:
+                target = place / "rulepack" / folder / "native.sums"
+                if target.parent.exists():
+                    target.write_text(text, encoding="utf-8")
+
+
 def extensions() -> list[Any]:
-    """The extension modules to build (none with RULEPACK_PURE_PYTHON=1)."""
+    """The extension modules to build: none with RULEPACK_PURE_PYTHON=1, for the
+    metadata alone, or for an editable install whose extensions are up to date."""
     if os.environ.get("RULEPACK_PURE_PYTHON") == "1":
         return []
-    names = compiled_modules()
-    sources = [f"rulepack/patterns/{name}.py" for name in names]
-    sums = {name: hashlib.sha256((PATTERNS / f"{name}.py").read_bytes()).hexdigest()
-            for name in names}
-    (PATTERNS / "native.sums").write_text(json.dumps(sums, indent=1, sort_keys=True) + "\n",
-                                          encoding="utf-8")
+    commands = {arg for arg in sys.argv[1:] if not arg.startswith("-")}
+    if commands and commands <= METADATA_ONLY:
+        return []
+    if "editable_wheel" in commands and built_in_place():
+        print("rulepack: the compiled modules beside the sources are up to date; not rebuilt")
+        return []
     try:
         from mypyc.build import mypycify
     except ImportError:     # pragma: no cover - mypy is a build requirement
-        print("rulepack: mypyc is not installed; the pattern searches stay pure Python")
+        print("rulepack: mypyc is not installed; the compiled modules stay pure Python")
         return []
-    # the pattern modules are type-checked strictly by `mypy` (pyproject.toml);
-    # here only they are compiled, and the packages they import need not be installed
-    built = mypycify(["--follow-imports=silent", "--ignore-missing-imports",
-                      "--no-warn-unused-ignores", *sources],
-                     opt_level="3", group_name="rulepack.patterns")
-    # the engine's generator on 64-bit words (rulepack/engine/splitmix.py): used only
-    # compiled, and only when built from the source beside it (rulepack/engine/rng.py);
-    # and the engine's moves (rulepack/engine/moves.py, listed in engine/native.py),
-    # which run from their source when the build is stale, as the pattern searches do
-    engine = HERE / "rulepack" / "engine"
-    moves = compiled_modules(engine / "native.py")
-    (engine / "native.sums").write_text(json.dumps(
-        {name: hashlib.sha256((engine / f"{name}.py").read_bytes()).hexdigest()
-         for name in ["splitmix", *moves]}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    built += mypycify(["--follow-imports=silent", "--ignore-missing-imports",
-                       "--no-warn-unused-ignores", "rulepack/engine/splitmix.py"],
-                      opt_level="3", group_name="rulepack.engine.splitmix")
-    built += mypycify(["--follow-imports=silent", "--ignore-missing-imports",
-                       "--no-warn-unused-ignores",
-                       *[f"rulepack/engine/{name}.py" for name in moves]],
-                      opt_level="3", group_name="rulepack.engine.moves")
+    built: list[Any] = []
+    for group, (folder, names) in groups().items():
+        # the modules are type-checked strictly by `mypy` (pyproject.toml); here
+        # only they are compiled, and the packages they import need not be installed
+        built += mypycify(["--follow-imports=silent", "--ignore-missing-imports",
+                           "--no-warn-unused-ignores",
+                           *[f"rulepack/{folder}/{name}.py" for name in names]],
+                          opt_level="3", group_name=group)
     for ext in built:
         ext.optional = True     # no C compiler: a warning, and the sources are used
     return built
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildNative})
