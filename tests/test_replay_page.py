@@ -228,6 +228,15 @@ def test_view_is_checked(tmp_path):
     assert r.exit_code == 2 and "--view is for the page" in r.output
     r = run("replay", str(record), "--html", str(out), "--view", "Player 2")
     assert r.exit_code == 0 and "replay viewer of player 2" in r.output
+    # seat names from a record reach the terminal inert
+    lines = record.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["seats"] = ["red\x1b[2J", "blue"]
+    record.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n", encoding="utf-8")
+    for view, code in (("3", 2), ("1", 0)):
+        r = run("replay", str(record), "--html", str(out), "--view", view)
+        assert r.exit_code == code and "red\\x1b[2J" in r.output, r.output
+        assert "Error" in r.output or "replay viewer of red\\x1b[2J" in r.output
 
 
 #: A ruleset whose title, piece names, action and ``say`` texts hold markup and

@@ -171,7 +171,7 @@ class TerminalTeller:
     def start(self, state: "State", viewers: list[int | None]) -> dict[int | None, list[str]]:
         from rulepack.cli.events import describe_entries
         from rulepack.cli.render import event_text
-        seats = list(state.view(0)["seats"])
+        seats = _seats(state)
         return {v: [event_text(e, seats, v).plain
                     for e in describe_entries(state, list(state.history), v)]
                 for v in viewers}
@@ -180,9 +180,14 @@ class TerminalTeller:
              viewers: list[int | None]) -> dict[int | None, list[str]]:
         from rulepack.cli.events import step
         from rulepack.cli.render import event_text
-        seats = list(state.view(0)["seats"])
+        seats = _seats(state)
         return {v: [event_text(e, seats, v).plain for e in events]
                 for v, events in step(state, action, viewers).items()}
+
+
+def _seats(state: "State") -> list[str]:
+    from rulepack.engine.values import player_name
+    return [player_name(p, state.inst.seat_names) for p in range(state.num_players)]
 
 
 def page_view(view: str, seats: list[str]) -> str | int:
@@ -211,10 +216,10 @@ def write_replay_page(record_path: str, html_path: str, view: str = "all") -> No
     record, of every seat or of one (see :mod:`rulepack.render.replay_page`)."""
     need_render()
     from rulepack.records import read_record
-    from rulepack.render.replay_page import replay_html
+    from rulepack.render.replay_page import inert, replay_html
     with reported():
         record = read_record(record_path)
-    seats = [str(s) for s in record.header["seats"]]
+    seats = [inert(str(s)) for s in record.header["seats"]]     # the record's: shown inert
     whose = page_view(view, seats)
     with reported():
         page = replay_html(record, TerminalTeller(), whose)
