@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import rulepack
 from rulepack.engine import inspect
 from rulepack.engine.values import Piece
 
@@ -25,7 +26,8 @@ def test_zones_by_label_in_zone_order() -> None:
     assert len(hand) == 4 and all(type(p) is Piece for p in hand)
     assert hand == sorted(hand, key=lambda p: p.id)   # a pile keeps piece order
     info = inspect.piece_info(state, hand[0])
-    assert info == {"name": hand[0].name, "kind": hand[0].kind, "face": "down", "owner": None,
+    assert info == {"id": hand[0].id, "name": hand[0].name, "kind": hand[0].kind,
+                    "face": "down", "owner": None, "rolls": None,
                     "attributes": {"suit": hand[0].attrs["suit"], "rank": hand[0].attrs["rank"],
                                    "value": hand[0].attrs["value"]}}
     with pytest.raises(KeyError, match="no zone labelled 'hand'"):
@@ -69,3 +71,41 @@ def test_piece_info_gives_the_attributes_and_the_face():
     assert info["kind"] == "tile" and info["face"] == "down"
     assert set(info["attributes"]) >= {"suit", "rank", "value"}
     assert info["attributes"]["value"] == hand[0].attrs["value"]
+
+
+DICE = """\
+game dice { players 2 }
+component die {
+  called "{colour} die"
+  colour: red, blue
+  rolls pips: 1..6
+}
+zone cup: row
+setup { move die to cup face up }
+play {
+  turns from 0 until false {
+    choose { action "roll" { roll cup } }
+  }
+}
+"""
+
+
+def test_piece_info_gives_the_id_and_a_rolled_dies_face() -> None:
+    """As the view does: a die's face under its attribute's name, and the piece's id."""
+    state = rulepack.loads(DICE).new_game(2, seed=4)
+    red, blue = inspect.zone_pieces(state, "cup")
+    assert inspect.piece_info(state, red)["attributes"] == {"colour": "red", "pips": 1}
+    faces = set()
+    for _ in range(6):
+        state.apply("roll")
+        view = {p["id"]: p for p in state.view(0)["zones"]["cup"]["pieces"]}
+        for die in (red, blue):
+            info = inspect.piece_info(state, die)
+            assert info["id"] == die.id and info["rolls"] == "pips"
+            assert info["attributes"]["pips"] == view[die.id]["pips"]
+            faces.add(info["attributes"]["pips"])
+    assert len(faces) > 1                   # the faces rolled, not the first one
+    multzo = bundled("multzo").new_game(2, seed=1)
+    tile = inspect.zone_pieces(multzo, "stack")[0]
+    info = inspect.piece_info(multzo, tile)
+    assert info["id"] == tile.id and info["rolls"] is None

@@ -997,6 +997,34 @@ def test_action_parameter_bindings():
     assert st.vars["got"] == 34
 
 
+def test_action_bindings_count_cells_from_1_as_the_language_does():
+    """``bindings()`` gives a cell as the rules read it: ``row`` and ``col`` from 1
+    (``c.row``, ``c.col``, ``cell(board, ROW, COLUMN)``), its zone's label, and ``b3``
+    as its text; in a tuple or a list too. The action's text is unchanged."""
+    st = run("""
+    game g { players 2 }
+    zone board: grid 2 x 3
+    var seen = []
+    play {
+      choose by players[0] {
+        action "at {c}" for c in cells(board) { set seen = [c.row, c.col] }
+        action "pair {a} {b}" for (a, b) in [(cell(board, 2, 3), [cell(board, 1, 2)])] { }
+      }
+    }
+    """)
+    legal = st.legal_actions()
+    texts = [a.text for a in legal]
+    assert texts[:6] == ["at a1", "at b1", "at c1", "at a2", "at b2", "at c2"]
+    c2 = legal[5].bindings()["c"]
+    assert (c2.row, c2.col, c2.zone, str(c2)) == (2, 3, "board", "c2")
+    pair = legal[6].bindings()
+    assert (pair["a"].row, pair["a"].col) == (2, 3) and str(pair["a"]) == "c2"
+    assert [(c.row, c.col, str(c)) for c in pair["b"]] == [(1, 2, "b1")]
+    assert texts[6] == "pair c2 b1"
+    st.apply(legal[5])
+    assert st.vars["seen"] == [c2.row, c2.col]       # what the rules read
+
+
 def test_no_legal_action_is_a_runtime_error():
     with pytest.raises(RulepackError):
         run("""

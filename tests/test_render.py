@@ -311,10 +311,12 @@ def test_replay_page_is_self_contained(record, tmp_path):
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", text)
     assert "http://" not in text.replace("http://www.w3.org/", "")
     data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>',
-                                text, re.S).group(1).replace("<\\/", "</"))
+                                text, re.S).group(1))
     n = _decisions(record)
-    assert len(data["moves"]) == n and len(data["steps"]) == n + 1
+    assert len(data["steps"]) == n + 1
     assert data["views"] == ["the table", "player 1", "player 2"]
+    assert [len(m) for m in data["moves"]] == [n] * 3
+    assert [len(m) for m in data["notes"]] == [n + 1] * 3
 
     def svg(step: int, view: int) -> str:
         return "\n".join(data["lines"][k] for first, count in data["steps"][step][view]
@@ -323,7 +325,6 @@ def test_replay_page_is_self_contained(record, tmp_path):
         for view in range(3):
             ET.fromstring(svg(step, view).encode())
     assert svg(0, 0) != svg(1, 0) and svg(0, 1) != svg(0, 2)
-    assert text.count("<li data-step=") == n + 1
 
 
 def test_the_commands_of_docs_pictures_make_its_pictures(tmp_path):

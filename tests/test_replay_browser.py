@@ -91,3 +91,51 @@ def test_next_previous_keys_and_seat_change_the_picture(browser, page):
     assert picture() != start and "O (you)" in picture()
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
     assert where() == f"step {n} of {n}" and "game over" in picture()
+    # the move list is the chosen seat's: X reads its own moves as "X (you): ..."
+    moves = browser.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert len(moves) == n + 1 and "(you)" not in moves[1].text
+    Select(browser.find_element(By.ID, "seat")).select_by_visible_text("X")
+    moves = browser.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert len(moves) == n + 1 and moves[1].text.startswith("1. X (you): mark ")
+
+
+def test_a_seats_page_has_its_pictures_alone(browser, page):
+    runner = CliRunner()
+    own = page.with_name("o.html")
+    r = runner.invoke(main, ["replay", str(page.with_suffix(".jsonl")), "--html", str(own),
+                             "--view", "O"])
+    assert r.exit_code == 0, r.output
+    browser.get(own.as_uri())
+    assert not browser.find_elements(By.ID, "seat")
+    assert "O (you)" in browser.find_element(By.ID, "picture").get_attribute("innerHTML")
+    browser.find_element(By.ID, "next").click()
+    assert browser.find_element(By.ID, "where").text.startswith("step 1 of ")
+    assert "only what O may know" in browser.find_element(By.ID, "notice").text
+
+
+#: A ruleset whose title, piece names, action and ``say`` texts hold markup.
+MARKUP = Path(__file__).parent / "data" / "markup.rules"
+
+
+def test_ruleset_markup_runs_no_script(browser, tmp_path):
+    from selenium.common.exceptions import NoAlertPresentException
+    record, page = tmp_path / "game.jsonl", tmp_path / "game.html"
+    runner = CliRunner()
+    r = runner.invoke(main, ["play", str(MARKUP), "--players", "2", "--seed", "1", "--json",
+                             "--record", str(record)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(main, ["replay", str(record), "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    browser.get(page.as_uri())
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert.text
+    assert "<img src=x onerror=alert('title')>\\x1b[31m" in browser.title
+    text = browser.find_element(By.ID, "moves").text
+    assert "<script>alert('move')</script>\\x1b[2J put at " in text and \
+        "» <img src=x onerror=alert(1)>\\x1b[31mX put a mark" in text
+    assert not browser.find_elements(By.TAG_NAME, "img")
+    assert len(browser.find_elements(By.TAG_NAME, "script")) == 2     # the page's own
+    assert "<img src=x onerror=alert('X')>" in \
+        browser.find_element(By.ID, "picture").get_attribute("innerHTML").replace("&lt;", "<")\
+        .replace("&gt;", ">")

@@ -349,8 +349,13 @@ def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: b
               help="Also write a replay viewer here: one self-contained HTML page with the "
                    "picture of every step, the move list, previous/next (arrow keys) and a "
                    "choice of seat (needs the render extra).")
+@click.option("--view", "page_view", default="all", show_default=True, metavar="SEAT",
+              help="With --html: whose page. 'all': every seat's, and the table's move list "
+                   "naming every hidden piece (for after the game); a seat's number (from 1) "
+                   "or name: that seat's page alone, holding only what it may know.")
 @ruleset_flag
-def replay(record_path: str, as_json: bool, html_path: str | None, ruleset: str | None) -> None:
+def replay(record_path: str, as_json: bool, html_path: str | None, page_view: str,
+           ruleset: str | None) -> None:
     """Re-execute a game record and verify it.
 
     Plays the recorded decisions from the recorded seed and checks every action,
@@ -359,7 +364,10 @@ def replay(record_path: str, as_json: bool, html_path: str | None, ruleset: str 
 
     \b
     rulepack replay game.jsonl --html game.html   # and a page to step through it
+    rulepack replay game.jsonl --html p2.html --view 2   # player 2's page alone
     """
+    if page_view != "all" and html_path is None:
+        raise click.UsageError("--view is for the page: give --html PAGE too")
     from rulepack.records import read_record
     from rulepack.records import replay as replay_record
     with reported():
@@ -378,7 +386,7 @@ def replay(record_path: str, as_json: bool, html_path: str | None, ruleset: str 
         return
     if html_path is not None:
         from rulepack.cli.pictures import write_replay_page
-        write_replay_page(record_path, html_path)
+        write_replay_page(record_path, html_path, page_view)
     what = f"{done.game.title}, {header['players']} players, seed {header['seed']}"
     if record.finished:
         winners = ", ".join(header["seats"][w] for w in state.result()["winners"]) or "none"

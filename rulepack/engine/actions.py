@@ -6,11 +6,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulepack.engine.values import describe
+from rulepack.engine.values import Cell, cell_label, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.program import Alternative
     from rulepack.engine.values import Piece
+
+
+@dataclass(frozen=True, slots=True)
+class GridCell:
+    """A cell as :meth:`Action.bindings` gives it, counted as the rules language
+    counts: ``row`` and ``col`` from 1 (a cell's ``c.row``, ``c.col``; ``cell(board,
+    2, 3)`` is ``c2``: row 2, column 3), ``zone`` the grid's label (``"board"``);
+    prints as ``c2``, as in action texts."""
+
+    zone: str
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return cell_label(self.row - 1, self.col - 1)
 
 
 class Action:
@@ -58,7 +73,23 @@ class Action:
             return ident
 
     def bindings(self) -> dict[str, Any]:
-        """Parameter name → value, tuples destructured as the ruleset binds them."""
+        """Parameter name → value, tuples destructured as the ruleset binds them;
+        a cell (in a list or tuple too) as a :class:`GridCell`, its row and column
+        counted from 1 as the rules count them; other values as the engine holds
+        them (a seat as a :class:`~rulepack.engine.values.Player`, from 0)."""
+        zones = self._names.instance.zones
+
+        def public(value: Any) -> Any:
+            t = type(value)
+            if t is Cell:
+                return GridCell(zones[value.zone].label, value.row + 1, value.col + 1)
+            if t is list or t is tuple:
+                return t(public(v) for v in value)
+            return value
+        return {name: public(value) for name, value in self._bound().items()}
+
+    def _bound(self) -> dict[str, Any]:
+        """Parameter name → value as the engine holds it (tuples destructured)."""
         out: dict[str, Any] = {}
         for (names, _, _), value in zip(self._names.params, self.values):
             if len(names) == 1:
@@ -75,7 +106,7 @@ class Action:
 
             def describe_value(v: Any) -> str:
                 return describe(v, seats)
-        return self._template.format(**{k: describe_value(v) for k, v in self.bindings().items()})
+        return self._template.format(**{k: describe_value(v) for k, v in self._bound().items()})
 
     @property
     def text(self) -> str:

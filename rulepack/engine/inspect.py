@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.runtime import attribute
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,12 +80,19 @@ def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:
 
 
 def piece_info(state: "State", piece: Piece) -> dict[str, Any]:
-    """A piece as it lies: ``{"name": str, "kind": str, "attributes": {name: value},
-    "face": "up" | "down", "owner": seat number or None}`` (attribute values as
-    :func:`canonical` gives them)."""
+    """A piece as it lies: ``{"id": int, "name": str, "kind": str, "attributes":
+    {name: value}, "rolls": str or None, "face": "up" | "down", "owner": seat number
+    or None}``. ``id`` is the piece's number in its instance (from 0, as in views);
+    a die's attributes hold the face it shows under the attribute its roll sets,
+    named by ``rolls`` (``None`` for a piece that is not a die), as a view shows it.
+    Attribute values as :func:`canonical` gives them."""
     owner = state.owner[piece.id]
-    return {"name": piece.name, "kind": piece.kind,
-            "attributes": {k: canonical(state, v) for k, v in piece.attrs.items()},
+    attributes = {k: canonical(state, v) for k, v in piece.attrs.items()}
+    rolls = piece.rolls[0] if piece.rolls is not None else None
+    if rolls is not None:
+        attributes[rolls] = canonical(state, attribute(state, piece, rolls))
+    return {"id": piece.id, "name": piece.name, "kind": piece.kind,
+            "attributes": attributes, "rolls": rolls,
             "face": "up" if state.face[piece.id] else "down",
             "owner": None if owner is None else int(owner)}
 

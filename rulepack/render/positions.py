@@ -1,5 +1,5 @@
-"""The states a picture shows: a ruleset played by bots for N decisions, a
-record replayed to a step, or every step of a record."""
+"""The states a picture shows: a ruleset played by bots for N decisions, or a
+record replayed to a step."""
 
 from __future__ import annotations
 
@@ -52,21 +52,3 @@ def at_step(record: "Record", step: int) -> "State":
         raise RecordError(Diagnostic(f"step {step}: the record has only {record.decisions} "
                                      "decisions", Location(record.path, None), code="bad-step"))
     return replay(record, upto=step).state
-
-
-def every_step(record: "Record", visit: Callable[[int, "State"], None]) -> "State":
-    """Replay a record, calling ``visit(step, state)`` at step 0 (before the
-    first decision) and after every decision; returns the last state.
-
-    :raises RecordError: the replay contradicts the record.
-    """
-    from rulepack.records import replay
-    steps = [0]
-
-    def before(state: "State", player: int, index: int) -> None:
-        visit(steps[0], state)
-        steps[0] += 1
-
-    done = replay(record, on_decision=before)
-    visit(steps[0], done.state)
-    return done.state
