@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.templates import fill
 from rulepack.engine.values import describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,7 +76,7 @@ class Action:
 
             def describe_value(v: Any) -> str:
                 return describe(v, seats)
-        return self._template.format(**{k: describe_value(v) for k, v in self.bindings().items()})
+        return fill(self._template, {k: describe_value(v) for k, v in self.bindings().items()})
 
     @property
     def text(self) -> str:
@@ -135,7 +136,7 @@ class Narration:
         if describe_value is None:
             def describe_value(v: Any) -> str:
                 return describe(v, seats)
-        return self.template.format(**{k: describe_value(v) for k, v in self.values.items()})
+        return fill(self.template, {k: describe_value(v) for k, v in self.values.items()})
 
     @property
     def text(self) -> str:
