@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
 from rulepack.files import (DATA_TOKEN, MAX_DATA_NESTING, MAX_DATA_TOKENS, MAX_RULESET_BYTES,
-                            nesting_error, read_limited, token_limit_error)
+                            nesting_error, read_limited, read_stream_limited, token_limit_error)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
 from rulepack.ir import strip_positions  # noqa: F401 - also importable from here
@@ -128,7 +128,21 @@ def read_text(path: Path, name: str) -> str:
     :raises RulepackError: the file cannot be read, is not a regular file, is too big
         (see :mod:`rulepack.files`), or is not UTF-8 (located at the first bad byte).
     """
-    raw = read_limited(path, MAX_RULESET_BYTES, "ruleset", name)
+    return _decoded(read_limited(path, MAX_RULESET_BYTES, "ruleset", name), name)
+
+
+def read_stream_text(stream: BinaryIO, name: str) -> str:
+    """The text of a stream (``rulepack fmt -``: standard input), read and decoded
+    like a file's: at most :data:`~rulepack.files.MAX_RULESET_BYTES`, UTF-8.
+
+    :param name: the stream as shown in error messages (``"<stdin>"``).
+    :raises RulepackError: more than the limit (code ``too-big``, read no further),
+        not UTF-8 (located at the first bad byte).
+    """
+    return _decoded(read_stream_limited(stream, MAX_RULESET_BYTES, "ruleset", name), name)
+
+
+def _decoded(raw: bytes, name: str) -> str:
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
         raw = raw[3:]
     try:

@@ -19,13 +19,13 @@ def format_paths(paths: tuple[str, ...], check: bool) -> int:
         errors on stderr) or, with ``check``, when a file would change; else 0.
     """
     from rulepack.fmt import format_rules
-    from rulepack.loader import read_text
+    from rulepack.loader import read_stream_text, read_text
     code = 0
     failed: list[Diagnostic] = []
     for name in paths:
         try:
             if name == "-":
-                text = sys.stdin.read()
+                text = read_stream_text(sys.stdin.buffer, "<stdin>")
                 formatted = format_rules(text, "<stdin>")
                 if check:
                     if formatted != text:
