@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rulepack.cli.errors import InvalidInput
+from rulepack.cli.errors import InvalidInput, echo
 from rulepack.errors import Diagnostic, RulepackError
 
 
@@ -42,11 +42,11 @@ def format_paths(paths: tuple[str, ...], check: bool) -> int:
         if formatted == text:
             continue
         if check:
-            click.echo(f"{name}: would be reformatted", err=True)
+            echo(f"{name}: would be reformatted", err=True)
             code = 1
         else:
             Path(name).write_text(formatted, encoding="utf-8")
-            click.echo(f"{name}: reformatted", err=True)
+            echo(f"{name}: reformatted", err=True)
     if failed:
         InvalidInput(failed).show()
         return 1

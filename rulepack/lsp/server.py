@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 
 from rulepack import __version__
 from rulepack.lsp import analysis as an
+from rulepack.printable import printable
 
 _KINDS = {"game": types.SymbolKind.Module, "component": types.SymbolKind.Class,
           "zone": types.SymbolKind.Array, "pattern": types.SymbolKind.Struct,
@@ -77,7 +78,8 @@ def _range(start: tuple[int, int], end: tuple[int, int]) -> types.Range:
 
 def _diagnostic(text: str, d: Any) -> types.Diagnostic:
     start, end = an.diagnostic_range(text, d)
-    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    # the message quotes the file's text: shown with its control characters escaped
+    message = printable(d.message) + (f"\nhint: {printable(d.hint)}" if d.hint else "")
     severity = (types.DiagnosticSeverity.Warning if d.severity == "warning"
                 else types.DiagnosticSeverity.Error)
     return types.Diagnostic(range=_range(start, end), message=message, severity=severity,
@@ -135,7 +137,7 @@ def make_server() -> RulesServer:
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                                        value=text))
+                                                        value=printable(text, newlines=True)))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: types.DefinitionParams) -> types.Location | None:
