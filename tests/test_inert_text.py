@@ -197,7 +197,7 @@ def hostile(tmp_path) -> Path:
     ["play", "-n", "2", "--seed", "1", "--json"], ["simulate", "-g", "3"],
     ["simulate", "-g", "3", "--json"], ["simulate", "-g", "3", "-n", "3"],
     ["analyze", "-g", "3"], ["analyze", "-g", "3", "--json"], ["compile"],
-    ["compile", "-f", "json"],
+    ["compile", "-f", "json"], ["compile", "-f", "python"],
 ])
 def test_no_text_of_a_ruleset_acts_on_the_terminal(hostile, command):
     """Before, ESC sequences, bells and line breaks of titles, says, actions, names and
@@ -325,3 +325,18 @@ def test_printable_writes_out_controls_only():
     text = json.dumps(data, indent=1, ensure_ascii=False)
     assert RAW.search(printable_json(text)) is None and json.loads(printable_json(text)) == data
 
+
+# ------------------------------------------------------------------ compile --format python
+def test_a_title_never_becomes_a_statement_of_the_exported_module(tmp_path):
+    """A line break in the title ended the header comment: the rest was a live
+    statement of the printed module (running it created a marker file)."""
+    marker = tmp_path / "marker"
+    title = f"T\nopen({str(marker)!r}, 'w').close()\r# \u2028x"
+    path = written(tmp_path, GAME.replace('"T"', json.dumps(title)))
+    result = run("compile", str(path), "-f", "python")
+    assert result.exit_code == 0, result.output
+    module = result.output
+    assert module.startswith("# T\\nopen(")
+    exec(compile(module, "<exported>", "exec"), {})
+    assert not marker.exists()
+    inert(module)

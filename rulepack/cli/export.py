@@ -66,8 +66,10 @@ def python_source(ruleset: str, players: int | None, options: dict[str, str]) ->
         game = load_game(ruleset)
         inst = game.instance(game.min_players if players is None else players, options)
         inst.prepare()
-    header = (f"# {game.title}: {inst.num_players} players, options "
-              f"{dict(sorted(inst.options.items()))!r}\n")
+    # ruleset text reaches the module only in repr() literals, and in comments escaped
+    # (a line break in the title would end the comment)
+    header = (f"# {printable(game.title)}: {inst.num_players} players, options "
+              f"{printable(repr(dict(sorted(inst.options.items()))))}\n")
     flow = ("\n\n# The flow: one function per basic block (B<pc>) and per decision "
             "(A<n>: its legal actions),\n# with the expressions above inlined.\n\n"
             + inst.flow_source) if inst.flow_source else ""
