@@ -1,4 +1,4 @@
-"""Where the CLI writes: a rich console and ``echo`` that show ruleset text inert.
+"""The CLI's rich console, which shows ruleset text inert.
 
 Ruleset text (titles, action and ``say`` texts, piece and seat names, option
 descriptions, quoted source lines) and record text reach the terminal only through
