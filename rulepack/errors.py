@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from rulepack.printable import printable
+
 _E = TypeVar("_E", bound="RulepackError")
 
 #: The longest message shown, in characters (a longer one is cut in the middle).
@@ -72,9 +74,12 @@ class Diagnostic:
     hint: str | None = None
 
     def format(self) -> str:
-        """Render as ``FILE:LINE:COL: severity: message`` plus source line and caret."""
-        text = f"{_cut(str(self.location), 300)}: {self.severity}: " \
-            f"{_cut(self.message, MAX_MESSAGE)}"
+        """Render as ``FILE:LINE:COL: severity: message`` plus source line and caret.
+        Control characters and line breaks of the file name, the message, the source
+        line and the hint are written out as escapes (:func:`printable`): a message
+        quotes ruleset text, which never reaches a terminal raw nor starts a line."""
+        text = f"{printable(_cut(str(self.location), 300))}: {self.severity}: " \
+            f"{printable(_cut(self.message, MAX_MESSAGE))}"
         if self.source_line is not None and self.location.column is not None:
             line = self.source_line.rstrip("\n").expandtabs(1)
             column = self.location.column - 1
@@ -84,10 +89,11 @@ class Diagnostic:
                 shown = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
                 column = column - start + (1 if start else 0)
                 line = shown
-            caret = " " * column + "^"
-            text += f"\n    {line}\n    {caret}"
+            # the caret under the same character once the line's controls are escaped
+            caret = " " * len(printable(line[:column])) + "^"
+            text += f"\n    {printable(line)}\n    {caret}"
         if self.hint:
-            text += f"\n  hint: {_cut(self.hint, MAX_MESSAGE)}"
+            text += f"\n  hint: {printable(_cut(self.hint, MAX_MESSAGE))}"
         return text
 
     def with_source(self) -> "Diagnostic":

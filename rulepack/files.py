@@ -22,6 +22,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from rulepack.errors import Diagnostic, Location, RulepackError
 
@@ -66,6 +67,34 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
+
+
+def read_stream_limited(stream: BinaryIO, limit: int, noun: str, display: str,
+                        error: type[RulepackError] = RulepackError) -> bytes:
+    """The bytes of a stream (standard input) up to its end, of at most ``limit``
+    bytes: reading stops one byte past the limit, so an endless stream
+    (``/dev/zero``) costs ``limit`` bytes of memory, not all of it.
+
+    :raises RulepackError: (``error``) code ``too-big``; ``no-file`` when the stream
+        cannot be read.
+    """
+    where = Location(display)
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        while total <= limit:
+            chunk = stream.read(min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise error(Diagnostic(f"cannot read {display}: {exc.strerror or exc}", where,
+                               code="no-file")) from None
+    if total > limit:
+        raise error(Diagnostic(f"{display} holds more than {_size(limit)}, more than a {noun} "
+                               "may be", where, code="too-big"))
+    return b"".join(chunks)
 
 
 def read_limited(path: str | Path, limit: int, noun: str, display: str | None = None,

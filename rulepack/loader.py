@@ -11,14 +11,16 @@ schema-checked only where its sizes could break the schema's limits
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
 from rulepack.errors import (Diagnostic, Location, OptionError, RulepackError, SchemaError,
                              SemanticError)
 from rulepack.files import (DATA_TOKEN, MAX_DATA_NESTING, MAX_DATA_TOKENS, MAX_RULESET_BYTES,
-                            nesting_error, read_limited, token_limit_error)
+                            nesting_error, read_limited, read_stream_limited, shorten,
+                            token_limit_error)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
 from rulepack.ir import strip_positions  # noqa: F401 - also importable from here
@@ -128,7 +130,21 @@ def read_text(path: Path, name: str) -> str:
     :raises RulepackError: the file cannot be read, is not a regular file, is too big
         (see :mod:`rulepack.files`), or is not UTF-8 (located at the first bad byte).
     """
-    raw = read_limited(path, MAX_RULESET_BYTES, "ruleset", name)
+    return _decoded(read_limited(path, MAX_RULESET_BYTES, "ruleset", name), name)
+
+
+def read_stream_text(stream: BinaryIO, name: str) -> str:
+    """The text of a stream (``rulepack fmt -``: standard input), read and decoded
+    like a file's: at most :data:`~rulepack.files.MAX_RULESET_BYTES`, UTF-8.
+
+    :param name: the stream as shown in error messages (``"<stdin>"``).
+    :raises RulepackError: more than the limit (code ``too-big``, read no further),
+        not UTF-8 (located at the first bad byte).
+    """
+    return _decoded(read_stream_limited(stream, MAX_RULESET_BYTES, "ruleset", name), name)
+
+
+def _decoded(raw: bytes, name: str) -> str:
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark some editors write
         raw = raw[3:]
     try:
@@ -167,6 +183,10 @@ def _read_data(text: str, name: str, suffix: str) -> tuple[dict[str, Any], Any]:
             message = f"not valid JSON: {exc.msg}"
         raise SchemaError(Diagnostic(message, Location(name, line, col), code="json",
                                      source_line=_line(text, line), hint=hint)) from None
+    except ValueError as exc:
+        # a whole number too long for int() (Python's limit: 4,300 digits), a date
+        # YAML cannot make...
+        raise _unreadable_value(text, name, exc) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -181,6 +201,28 @@ def _read_data(text: str, name: str, suffix: str) -> tuple[dict[str, Any], Any]:
         raise SchemaError.at("a ruleset IR file must hold a mapping at the top",
                              Location(name, 1, 1, "$"), code="schema")
     return data, node
+
+
+#: A number of more digits than this is no number of a ruleset (they are within
+#: plus or minus 10**12), whether or not Python could read it.
+MAX_NUMBER_DIGITS = 100
+_LONG_NUMBER = re.compile(r"[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+
+
+def _unreadable_value(text: str, name: str, exc: ValueError) -> SchemaError:
+    """The error for a data file with a value its reader could not make: a number too
+    long to read, located at its first digit, else the reader's words (code
+    ``schema``)."""
+    found = _LONG_NUMBER.search(text)
+    if found is None:
+        return SchemaError.at(f"a value of the data cannot be read: {shorten(str(exc))}",
+                              Location(name), code="schema")
+    line = text.count("\n", 0, found.start()) + 1
+    column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    return SchemaError(Diagnostic(
+        f"a number of {len(found.group())} digits: the numbers of a ruleset are within plus "
+        "or minus 10**12", Location(name, line, column), code="schema",
+        source_line=_line(text, line)))
 
 
 def _load_yaml(text: str, name: str) -> tuple[Any, Any]:

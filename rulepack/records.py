@@ -280,8 +280,10 @@ def _json_line(path: str, number: int, chunk: bytes) -> Any:
     except json.JSONDecodeError as exc:
         raise _error(path, number, f"not a JSON line: {exc.msg}", exc.colno,
                      source=text) from None
-    except (RecursionError, ValueError):
+    except RecursionError:
         raise _error(path, number, "not a JSON line: nested too deeply") from None
+    except ValueError:      # what int() refuses: a number of more than 4,300 digits
+        raise _error(path, number, "not a JSON line: a number too long to read") from None
 
 
 def _cut_warning(path: str, number: int, chunk: bytes) -> Diagnostic:

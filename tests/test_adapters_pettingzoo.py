@@ -100,3 +100,37 @@ def test_the_length_a_ruleset_declares_is_the_default_of_max_steps(tmp_path):
         obs, _, terminated, truncated, _ = env.step(int(legal[0]))
         steps += 1
     assert steps <= 3 and (terminated or (truncated and steps == 3))
+
+
+def test_step_takes_whole_numbers_only_and_says_so():
+    """``step(1.5)`` played action 1 and ``step("3")`` action 3 (a silent ``int()``);
+    a NumPy integer, as a space samples, is a whole number."""
+    from rulepack.errors import IllegalActionError
+    env = rp_pz.env("tic-tac-toe")
+    env.reset(seed=1)
+    for bad in (1.5, "3", True, np.float64(2.0), [3]):
+        with pytest.raises(IllegalActionError, match="an action is an action id, a whole number"):
+            env.step(bad)
+        assert env.engine_state().decisions == 0 and env.agent_selection == "player_0"
+    env.step(np.int64(4))
+    assert env.engine_state().decisions == 1
+    gym = rp_gym.env(TENS)
+    gym.reset(seed=1)
+    with pytest.raises(IllegalActionError):
+        gym.step(0.0)
+
+
+def test_step_before_reset_or_after_every_agent_left_is_a_plain_error():
+    """After the end, ``step`` raised ``KeyError: 'player_0'``."""
+    env = rp_pz.env("tic-tac-toe")
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    env.reset(seed=2)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match="every agent has left it: call reset"):
+        env.step(0)
+    env.reset(seed=3)                       # and it plays again
+    assert env.agents == env.possible_agents

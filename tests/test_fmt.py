@@ -9,6 +9,7 @@ they were) and must format to the very same bytes.
 
 from __future__ import annotations
 
+import io
 import random
 from pathlib import Path
 
@@ -181,6 +182,38 @@ def test_fmt_dash_reads_stdin_and_writes_stdout():
     result = run("fmt", "-", input=MESSY)
     assert result.exit_code == 0
     assert result.stdout == MESSY_FORMATTED
+
+
+class _Zeros(io.RawIOBase):
+    """Standard input that never ends (``/dev/zero``), counting what is read; it
+    gives up after 8 MB so that a reader without a limit fails the test, not the
+    machine."""
+
+    def __init__(self) -> None:
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:   # type: ignore[no-untyped-def]
+        if self.read_bytes >= 8_000_000:
+            return 0
+        n = min(len(buffer), 8_000_000 - self.read_bytes)
+        buffer[:n] = bytes(n)
+        self.read_bytes += n
+        return n
+
+
+def test_fmt_dash_reads_at_most_a_ruleset_of_stdin():
+    """``fmt - < /dev/zero`` read it all (a MemoryError traceback at 1.3 GB); now
+    standard input is bounded like a file (1 MB), with the same message."""
+    zeros = _Zeros()
+    result = CliRunner().invoke(main, ["fmt", "-"], input=zeros)
+    assert result.exit_code == 1, result.output
+    assert "<stdin>: error: <stdin> holds more than 1.0 MB, more than a ruleset may be" in \
+        result.output
+    assert "Traceback" not in result.output
+    assert zeros.read_bytes <= 1_000_001 + (1 << 20)
 
 
 def test_fmt_of_a_broken_file_is_a_located_error(tmp_path: Path):

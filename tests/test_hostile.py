@@ -362,3 +362,54 @@ def test_the_loop_budget_counts_elements_the_same_in_both_compiled_forms(monkeyp
         st.apply(st.legal_actions()[0])      # the flow runs to the next decision
         spent.append(runtime.EVAL_STEPS - st.steps_left)
     assert spent[0] == spent[1] > 121     # at least one loop over the 121 cubes
+
+
+# ------------------------------------------------------------------ issue 32
+def _pig_json(tmp_path: Path, edit: Any) -> Path:
+    """Pig's stand-alone IR as JSON, changed by ``edit(text) -> text``."""
+    text = run("compile", "pig", "--format", "json").output
+    path = tmp_path / "pig.json"
+    path.write_text(edit(text), encoding="utf-8")
+    return path
+
+
+def test_a_name_ending_in_a_line_break_is_not_a_name(tmp_path):
+    """Python's ``$`` matches before a final line break: the schema's name pattern
+    let ``"table\\n"`` through, and the game validated and played."""
+    path = _pig_json(tmp_path, lambda t: t.replace('"table"', '"table\\n"'))
+    result = refused(path, "'table\\n' does not match '^[A-Za-z_][A-Za-z0-9_]*$'")
+    assert "pig.json:" in result and ".name: " in result
+    from rulepack.schemas.validate import validate_ir
+    ir = json.loads(path.read_text(encoding="utf-8"))
+    with pytest.raises(RulepackError, match="does not match"):
+        validate_ir(ir)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_number_too_long_to_read_is_located(tmp_path, suffix):
+    """A 5,000-digit number (beyond Python's 4,300 for int()) was 'a bug in
+    rulepack', unlocated."""
+    digits = "9" * 5000
+    if suffix == ".json":
+        path = _pig_json(tmp_path, lambda t: t.replace('"players": [\n      2,',
+                                                      f'"players": [\n      {digits},', 1))
+        line, column = 9, 7
+    else:
+        path = tmp_path / "big.yaml"
+        path.write_text(f"format: rulepack-ir/1\nlanguage: 1\ngame:\n  name: t\n"
+                        f"  players: [2, {digits}]\n", encoding="utf-8")
+        line, column = 5, 16
+    out = refused(path, "a number of 5000 digits: the numbers of a ruleset are within plus "
+                        "or minus 10**12", line=line)
+    assert f"{path.name}:{line}:{column}:" in out
+
+
+def test_a_record_with_a_number_too_long_to_read_is_located(tmp_path):
+    record = tmp_path / "game.jsonl"
+    assert run("play", "pig", "-n", "2", "--seed", "1", "--record", str(record)).exit_code == 0
+    lines = record.read_text(encoding="utf-8").split("\n")
+    lines[0] = lines[0].replace('"seed": 1,', f'"seed": {"9" * 5000},')
+    record.write_text("\n".join(lines), encoding="utf-8")
+    result = run("replay", str(record))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "game.jsonl:1: error: not a JSON line: a number too long to read" in result.output

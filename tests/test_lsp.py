@@ -9,6 +9,8 @@ the line of a declaration, the reference's text of a built-in.
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -241,3 +243,39 @@ def test_document_symbols_outline_the_ruleset(lsp):
     assert "draw the top tile of the stack" in [c.name for c in turns.children]
 
 
+
+
+def _framed(obj: dict) -> bytes:
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _messages(out: bytes) -> list[dict]:
+    found = []
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        found.append(json.loads(rest[:length]))
+        out = rest[length:]
+    return found
+
+
+def test_a_message_too_long_to_read_is_skipped_and_the_server_stays_up():
+    """``Content-Length: 99999999999`` made the server allocate 100 GB and die of a
+    MemoryError; a header line without end was read whole. Now the client is told,
+    and the next messages are answered."""
+    process = subprocess.Popen(START, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    data = (b"Content-Length: 99999999999\r\n\r\n" + b"X" * 200_000 + b"\r\n"
+            + _framed({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"capabilities": {}}})
+            + _framed({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+            + _framed({"jsonrpc": "2.0", "method": "exit"}))
+    out, err = process.communicate(data, timeout=60)
+    assert process.returncode == 0 and b"Traceback" not in err, err
+    messages = _messages(out)
+    shown = [m["params"]["message"] for m in messages if m.get("method") == "window/showMessage"]
+    assert shown == ["rulepack lsp: a message of 99999999999 bytes was announced, more than "
+                     "the server reads (64000000 bytes); it was skipped"]
+    answered = {m["id"]: m for m in messages if "id" in m}
+    assert answered[1]["result"]["serverInfo"]["name"] == "rulepack" and 2 in answered

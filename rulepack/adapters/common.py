@@ -8,10 +8,12 @@ cheaply (OpenSpiel does, to deserialize and to clone).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
 import rulepack
+from rulepack.errors import IllegalActionError
 from rulepack.game import Game
 from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State
 
@@ -27,6 +29,22 @@ def load_ruleset(ruleset: str) -> Game:
     if game is None:
         game = _LOADED[ruleset] = rulepack.load(ruleset)
     return game
+
+
+def action_id(action: Any) -> int:
+    """An action given to an environment's ``step()`` as an action id: a whole number,
+    a Python ``int`` or what converts to one exactly (a NumPy integer, as a space's
+    ``sample()`` or a policy gives, or a 0-d integer array).
+
+    :raises IllegalActionError: anything else (``1.5``, ``"3"``, ``True``): before,
+        ``int()`` played ``1.5`` as action 1 and ``"3"`` as action 3.
+    """
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise IllegalActionError(f"an action is an action id, a whole number, not {action!r:.60}")
 
 
 @dataclass

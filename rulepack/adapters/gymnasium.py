@@ -20,7 +20,7 @@ from typing import Any
 import gymnasium
 
 from rulepack.adapters import spaces as rp_spaces
-from rulepack.adapters.common import Table, load_ruleset
+from rulepack.adapters.common import Table, action_id, load_ruleset
 from rulepack.engine.rng import Rng
 from rulepack.engine.state import State
 from rulepack.errors import IllegalActionError
@@ -83,12 +83,18 @@ class RulepackEnv(gymnasium.Env):  # type: ignore[misc]
         return self._observe()
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Play an action id; an id no legal action has changes nothing and is told in
+        ``info["illegal_action"]``.
+
+        :raises IllegalActionError: an action that is not a whole number (``1.5``).
+        """
         st = self.state_
         assert st is not None and self._rng is not None, "call reset() first"
+        ident = action_id(action)       # not a whole number: IllegalActionError
         before = self._value()
         illegal = False
         try:
-            st.apply_id(int(action))
+            st.apply_id(ident)
         except IllegalActionError:
             illegal = True
         rp_spaces.settle(st, self._rng)

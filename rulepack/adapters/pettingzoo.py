@@ -20,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from rulepack.adapters import spaces as rp_spaces
-from rulepack.adapters.common import Table
+from rulepack.adapters.common import Table, action_id
 from rulepack.engine.rng import Rng
 from rulepack.engine.state import State
 
@@ -93,14 +93,26 @@ class RulepackEnv(AECEnv):  # type: ignore[misc]
         return rp_spaces.observe(self.state_, self._seat[agent], self._size)
 
     def step(self, action: Any) -> None:
+        """Play ``action`` (an action id) for the agent to act; ``None`` for an agent
+        whose game is over (it leaves, as PettingZoo has it).
+
+        :raises RuntimeError: before ``reset()``, or once every agent has left.
+        :raises IllegalActionError: an action that is not a whole number, or no legal
+            action's id; the game is as it was.
+        :raises ValueError: an action other than ``None`` for an agent whose game is over.
+        """
+        if self.state_ is None or self._rng is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left it: call reset() "
+                               "to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         st = self.state_
-        assert st is not None and self._rng is not None
+        st.apply_id(action_id(action))
         self._cumulative_rewards[agent] = 0.0
-        st.apply_id(int(action))
         rp_spaces.settle(st, self._rng)
         self._steps += 1
         self.rewards = {a: 0.0 for a in self.agents}

@@ -21,6 +21,8 @@ matplotlib.use("Agg")            # no display: pictures only
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from rulepack.printable import printable_data  # noqa: E402
+
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{padding:.2em .8em;text-align:right}
 th:first-child,td:first-child{text-align:left}tr:nth-child(even){background:#f4f4f4}
@@ -95,7 +97,10 @@ def _row(name: str, cells: list[str]) -> str:
 
 
 def page(report: dict[str, Any]) -> str:
-    """The whole page of a report (see :func:`rulepack.analysis.analyze.analyze`)."""
+    """The whole page of a report (see :func:`rulepack.analysis.analyze.analyze`);
+    its texts HTML-escaped and :func:`~rulepack.printable.printable` (no control
+    character, in the page nor in the plots' labels)."""
+    report = printable_data(report)
     cols = report["variants"]
     title = f"{report['title']}: analysis of {report['games']} games per variant"
     head = "<tr><th></th>" + "".join(f"<th>{html.escape(v['label'])}</th>" for v in cols) + "</tr>"

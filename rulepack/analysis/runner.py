@@ -121,10 +121,12 @@ def play_chunk(game: "Game", task: Any, keys: Sequence[Any]) -> ChunkResult:
     return keys[0], played, None
 
 
-def spans(keys: Sequence[Any], workers: int) -> list[list[Any]]:
-    """``keys`` cut into the chunks workers take (see :func:`chunk_size`)."""
+def spans(keys: Sequence[Any], workers: int) -> list[Sequence[Any]]:
+    """``keys`` cut into the chunks workers take (see :func:`chunk_size`): slices of
+    ``keys``, so the games of a ``range`` are ranges (a few bytes each, not a number
+    object per game for the whole run)."""
     size = chunk_size(len(keys), workers)
-    return [list(keys[a:a + size]) for a in range(0, len(keys), size)]
+    return [keys[a:a + size] for a in range(0, len(keys), size)]
 
 
 def collect(chunks: Any, pending: set[Any], on_result: Callable[[Any, Any], None]) -> None:

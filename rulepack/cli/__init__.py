@@ -4,7 +4,9 @@ Modules, one job each:
 
 - :mod:`~rulepack.cli.main` — the click group and its commands (thin).
 - :mod:`~rulepack.cli.errors` — turning :class:`~rulepack.errors.RulepackError` into
-  located messages and exit codes.
+  located messages and exit codes; ``echo`` of a line quoting ruleset text.
+- :mod:`~rulepack.cli.console` — the rich console, which shows ruleset text inert
+  (no control character, markup or emoji code acts).
 - :mod:`~rulepack.cli.args` — reading command-line values: rulesets, ``--option``, seats.
 - :mod:`~rulepack.cli.events` — event lines (actions, chance) as one viewer may see them.
 - :mod:`~rulepack.cli.render` — views, results and summaries as rich renderables.

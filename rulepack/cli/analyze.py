@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulepack.cli.args import parse_options
+from rulepack.printable import printable_data
 
 
 def variants(base: dict[str, str], compare: Sequence[str],
@@ -69,7 +70,8 @@ def _dist(d: dict[str, Any], digits: int = 1) -> str:
 
 
 def _table(title: str, report: dict[str, Any]) -> Table:
-    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title=Text(title, style="table.title"), box=box.SIMPLE_HEAD,
+                  title_justify="left")
     table.add_column("")
     for v in report["variants"]:
         table.add_column(Text(v["label"]), justify="right")
@@ -79,7 +81,8 @@ def _table(title: str, report: dict[str, Any]) -> Table:
 def report_renderable(report: dict[str, Any]) -> RenderableType:
     """The tables of an analysis report (see :func:`rulepack.analysis.analyze.analyze`):
     balance, length, drama, choice and rule coverage, one column per variant (the
-    dead rules are apart: :func:`dead_rules`)."""
+    dead rules are apart: :func:`dead_rules`). Its texts are shown printable."""
+    report = printable_data(report)
     cols = report["variants"]
     agents = ", ".join(dict.fromkeys(report["agents"]))
     n = report["players"]
@@ -139,8 +142,9 @@ def report_renderable(report: dict[str, Any]) -> RenderableType:
 
 def dead_rules(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """``(variant label, ["FILE:LINE: ...", ...])`` of each variant with dead rules;
-    printed as whole lines (``soft_wrap``), so FILE:LINE stays one word for editors."""
-    return [(v["label"], v["coverage"]["dead"]) for v in report["variants"]
+    printed as whole lines (``soft_wrap``), so FILE:LINE stays one word for editors;
+    texts shown printable."""
+    return [(v["label"], v["coverage"]["dead"]) for v in printable_data(report["variants"])
             if v["coverage"]["dead"]]
 
 

@@ -1,4 +1,5 @@
-"""Errors on the command line: located messages and exit codes, never tracebacks.
+"""Errors on the command line: located messages and exit codes, never tracebacks;
+and :func:`echo`, the plain line that may quote ruleset or record text.
 
 Exit codes (DESIGN.md): 0 ok, 1 invalid input (a bad ruleset, option or player
 count), 2 usage error (click's own).
@@ -13,6 +14,7 @@ from typing import IO, Any
 import click
 
 from rulepack.errors import Diagnostic, RulepackError
+from rulepack.printable import printable
 
 #: Exit code for invalid input.
 INVALID_INPUT = 1
@@ -36,7 +38,14 @@ class InvalidInput(click.ClickException):
             for d in self.diagnostics:
                 click.echo(d.with_source().format(), file=file, err=True)
         else:
-            click.echo(f"error: {self.message}", file=file, err=True)
+            click.echo(f"error: {printable(self.message)}", file=file, err=True)
+
+
+def echo(line: str, err: bool = False) -> None:
+    """``click.echo`` of one line that may quote ruleset or record text (a title, a
+    seat name, a path): its control characters, line breaks included, written out as
+    escapes (see :func:`rulepack.printable.printable`)."""
+    click.echo(printable(line), err=err)
 
 
 @contextmanager

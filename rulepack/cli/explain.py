@@ -20,6 +20,7 @@ from rich.text import Text
 from rulepack.game import Game
 from rulepack.engine.runtime import show
 from rulepack.engine.values import describe
+from rulepack.printable import printable_data
 
 RULING = re.compile(r"\b(?i:rulings?)(?:\.md)?:?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z]?\d+)*)")
 
@@ -114,8 +115,9 @@ def ending_lines(game: Game) -> list[str]:
 
 
 def explain(game: Game, path: Path | None) -> RenderableType:
-    """A rich renderable describing the ruleset (the data of :func:`explain_data`)."""
-    data = explain_data(game, path)
+    """A rich renderable describing the ruleset (the data of :func:`explain_data`, its
+    texts shown printable)."""
+    data = printable_data(explain_data(game, path))
     parts: list[RenderableType] = []
     title = Text(data["title"], style="bold")
     if data["source"]:
@@ -128,7 +130,7 @@ def explain(game: Game, path: Path | None) -> RenderableType:
     if data["options"]:
         table = Table("option", "values", "default", "meaning", box=box.SIMPLE, title="Options")
         for name, o in data["options"].items():
-            table.add_row(name, o["values"], o["default"], o["help"])
+            table.add_row(*_cells(name, o["values"], o["default"], o["help"]))
         parts.append(table)
     comps = Table("component", "pieces", "attributes", box=box.SIMPLE,
                   title=f"Components (for {lo} players)")
@@ -140,16 +142,16 @@ def explain(game: Game, path: Path | None) -> RenderableType:
             weights = "" if r["weights"] is None else \
                 " weights " + ", ".join(str(w) for w in r["weights"])
             attributes += ("; " if attributes else "") + f"rolls {r['attribute']}: {faces}{weights}"
-        comps.add_row(kind, str(c["pieces"]), attributes)
+        comps.add_row(*_cells(kind, str(c["pieces"]), attributes))
     parts.append(comps)
     zones = Table("zone", "kind", "per", "face-down pieces seen by", box=box.SIMPLE, title="Zones")
     for z in data["zones"]:
-        zones.add_row(z["name"], z["kind"], z["per"], z["seen_by"])
+        zones.add_row(*_cells(z["name"], z["kind"], z["per"], z["seen_by"]))
     parts.append(zones)
     if data["patterns"]:
         pats = Table("pattern", "constraints", box=box.SIMPLE, title="Patterns")
         for name, text in data["patterns"].items():
-            pats.add_row(name, text)
+            pats.add_row(*_cells(name, text))
         parts.append(pats)
     if data["phases"]:
         parts.append(Text("Phases: " + ", ".join(data["phases"])))
@@ -157,9 +159,14 @@ def explain(game: Game, path: Path | None) -> RenderableType:
         table = Table("where", "ruling", "where the ruleset says", box=box.SIMPLE,
                       title=f"Rulings applied (their texts: {data['rulings_doc']})")
         for r in data["rulings"]:
-            table.add_row(f"{r['file']}:{r['line']}", r["rulings"], r["comment"])
+            table.add_row(*_cells(f"{r['file']}:{r['line']}", r["rulings"], r["comment"]))
         parts.append(table)
     return Group(*parts)
+
+
+def _cells(*texts: str) -> list[Text]:
+    """Table cells as text, never read as rich markup."""
+    return [Text(t) for t in texts]
 
 
 def _lit(node: Any) -> Any:

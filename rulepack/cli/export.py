@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rulepack.cli.errors import reported
+from rulepack.printable import printable, printable_json
 
 FORMATS = ("yaml", "json", "python")
 
@@ -42,10 +43,14 @@ def dump(ir: dict[str, Any], fmt: str) -> str:
     a ``# yaml-language-server: $schema=URI`` line naming the schema, so editors
     with yaml-language-server check, complete and explain it."""
     if fmt == "json":
-        return json.dumps(ir, indent=2, ensure_ascii=False) + "\n"
+        return printable_json(json.dumps(ir, indent=2, ensure_ascii=False)) + "\n"
     import yaml
-    return f"# yaml-language-server: $schema={schema_uri()}\n" + \
-        yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    text = yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    if printable(text, newlines=True) != text:
+        # YAML writes a bidirectional control or a line separator raw when it may write
+        # any character: then every character beyond ASCII is written as an escape
+        text = yaml.safe_dump(ir, sort_keys=False, allow_unicode=False, default_flow_style=False)
+    return f"# yaml-language-server: $schema={schema_uri()}\n" + text
 
 
 def python_source(ruleset: str, players: int | None, options: dict[str, str]) -> str:
@@ -61,8 +66,10 @@ def python_source(ruleset: str, players: int | None, options: dict[str, str]) ->
         game = load_game(ruleset)
         inst = game.instance(game.min_players if players is None else players, options)
         inst.prepare()
-    header = (f"# {game.title}: {inst.num_players} players, options "
-              f"{dict(sorted(inst.options.items()))!r}\n")
+    # ruleset text reaches the module only in repr() literals, and in comments escaped
+    # (a line break in the title would end the comment)
+    header = (f"# {printable(game.title)}: {inst.num_players} players, options "
+              f"{printable(repr(dict(sorted(inst.options.items()))))}\n")
     flow = ("\n\n# The flow: one function per basic block (B<pc>) and per decision "
             "(A<n>: its legal actions),\n# with the expressions above inlined.\n\n"
             + inst.flow_source) if inst.flow_source else ""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rulepack.cli.errors import InvalidInput
+from rulepack.cli.errors import InvalidInput, echo
 from rulepack.errors import Diagnostic, RulepackError
 
 
@@ -19,13 +19,13 @@ def format_paths(paths: tuple[str, ...], check: bool) -> int:
         errors on stderr) or, with ``check``, when a file would change; else 0.
     """
     from rulepack.fmt import format_rules
-    from rulepack.loader import read_text
+    from rulepack.loader import read_stream_text, read_text
     code = 0
     failed: list[Diagnostic] = []
     for name in paths:
         try:
             if name == "-":
-                text = sys.stdin.read()
+                text = read_stream_text(sys.stdin.buffer, "<stdin>")
                 formatted = format_rules(text, "<stdin>")
                 if check:
                     if formatted != text:
@@ -42,11 +42,11 @@ def format_paths(paths: tuple[str, ...], check: bool) -> int:
         if formatted == text:
             continue
         if check:
-            click.echo(f"{name}: would be reformatted", err=True)
+            echo(f"{name}: would be reformatted", err=True)
             code = 1
         else:
             Path(name).write_text(formatted, encoding="utf-8")
-            click.echo(f"{name}: reformatted", err=True)
+            echo(f"{name}: reformatted", err=True)
     if failed:
         InvalidInput(failed).show()
         return 1

@@ -18,6 +18,8 @@ from typing import Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
+from rulepack.printable import printable
+
 QUIT_WORDS = ("q", "quit", "exit")
 SHOW_WORDS = ("v", "view")
 RULES_WORDS = ("?", "h", "help", "rules")
@@ -79,7 +81,8 @@ class Keyboard:
             self.console.print()
             raise Quit() from None
         if not _stdin_is_terminal():
-            self.console.print(Text(line, style="dim"), soft_wrap=True)   # a readable transcript
+            # a readable transcript
+            self.console.print(Text(printable(line), style="dim"), soft_wrap=True)
         if line.strip().lower() in QUIT_WORDS:
             raise Quit()
         return line
@@ -145,7 +148,8 @@ class Keyboard:
                     continue
                 self.say(f"{len(found)} actions name {raw.lower()}; type the number of one:")
                 for i in found:
-                    self.console.print(Text(f"{i + 1:>4}. {texts[i]}"), soft_wrap=True)
+                    self.console.print(Text(f"{i + 1:>4}. {printable(texts[i])}"),
+                                       soft_wrap=True)
                 continue
             try:
                 number = int(raw)

@@ -19,7 +19,8 @@ import click
 from rulepack import __version__
 from rulepack.cli import args as cli_args
 from rulepack.cli import export
-from rulepack.cli.errors import InvalidInput, reported
+from rulepack.cli.errors import InvalidInput, echo, reported
+from rulepack.printable import printable_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -28,13 +29,15 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def make_console() -> "Console":
-    """A console on the current stdout (so click's test runner captures it)."""
-    from rich.console import Console
-    return Console(highlight=False)
+    """A console on the current stdout (so click's test runner captures it) that
+    shows ruleset text inert (see :mod:`rulepack.cli.console`)."""
+    from rulepack.cli.console import make_console as safe_console
+    return safe_console()
 
 
 def print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """JSON on stdout; texts in it carry no character a terminal acts on."""
+    click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def option_flag(f: Any) -> Any:
@@ -138,9 +141,9 @@ def list_command(as_json: bool) -> None:
     """List the bundled rulesets."""
     from rich import box
     from rich.table import Table
-    from rich.text import Text
 
     import rulepack
+    from rulepack.cli.console import text
     from rulepack.errors import RulepackError
     from rulepack.loader import bundled_rulesets
     rows: list[dict[str, Any]] = []
@@ -162,11 +165,11 @@ def list_command(as_json: bool) -> None:
     table.add_column("options")
     for row in rows:
         if "error" in row:
-            table.add_row(row["name"], Text(f"error: {row['error']}", style="red"), "", "")
+            table.add_row(row["name"], text(f"error: {row['error']}", style="red"), "", "")
             continue
         lo, hi = row["min_players"], row["max_players"]
-        table.add_row(row["name"], Text(row["title"]), f"{lo}-{hi}" if lo != hi else str(lo),
-                      Text(", ".join(row["options"]) or "—"))
+        table.add_row(row["name"], text(row["title"]), f"{lo}-{hi}" if lo != hi else str(lo),
+                      text(", ".join(row["options"]) or "—"))
     make_console().print(table)
 
 
@@ -193,7 +196,7 @@ def validate(paths: tuple[str, ...], as_json: bool) -> None:
         for d in diagnostics:
             click.echo(d.with_source().format())
         if not errors:
-            click.echo(f"{path}: ok")
+            echo(f"{path}: ok")
     if as_json:
         print_json(found)
     if failed:
@@ -390,14 +393,13 @@ def replay(record_path: str, as_json: bool, html_path: str | None, page_view: st
     what = f"{done.game.title}, {header['players']} players, seed {header['seed']}"
     if record.finished:
         winners = ", ".join(header["seats"][w] for w in state.result()["winners"]) or "none"
-        click.echo(f"{record_path}: ok: {what}, {state.decisions} decisions, "
-                   f"winners: {winners}")
+        echo(f"{record_path}: ok: {what}, {state.decisions} decisions, winners: {winners}")
     elif state.is_terminal():
-        click.echo(f"{record_path}: ok: {what}, over after {state.decisions} decisions "
-                   "(the record has no result line)")
+        echo(f"{record_path}: ok: {what}, over after {state.decisions} decisions "
+             "(the record has no result line)")
     else:
-        click.echo(f"{record_path}: ok: {what}, interrupted after {state.decisions} "
-                   f"decisions (rulepack resume {record_path} goes on with it)")
+        echo(f"{record_path}: ok: {what}, interrupted after {state.decisions} "
+             f"decisions (rulepack resume {record_path} goes on with it)")
 
 
 @main.command()
@@ -479,9 +481,8 @@ def resume(record_path: str, seats: tuple[str, ...], no_chance: bool,
     if resumed.state.is_terminal():
         # cut off before its result line: the game is over, the record is completed
         recorder.finish(resumed.state)
-        click.echo(f"{record_path}: the game was over after {resumed.state.decisions} "
-                   f"decisions; its result line is written now (see rulepack replay "
-                   f"{record_path})")
+        echo(f"{record_path}: the game was over after {resumed.state.decisions} "
+             f"decisions; its result line is written now (see rulepack replay {record_path})")
         return
     run_session(resumed.game, resumed.state, resumed.kinds, resumed.seed, no_chance, recorder,
                 agents=resumed.agents, resumed=True, verbose=verbose)
@@ -651,13 +652,14 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     if as_json:
         print_json(report)
     else:
+        from rulepack.cli.console import text
         console.print(report_renderable(report))
         for label, lines in dead_rules(report):
-            console.print(f"[bold red]dead rules ({label}):[/]")
+            console.print(text(f"dead rules ({label}):", style="bold red"))
             for line in lines:
-                console.print(f"  {line}", soft_wrap=True, markup=False)
+                console.print(text(f"  {line}"), soft_wrap=True)
         if html_path is not None:
-            console.print(f"report with plots: {html_path}")
+            console.print(text(f"report with plots: {html_path}"))
 
 
 # ---------------------------------------------------------------------- compile

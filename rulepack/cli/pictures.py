@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulepack.cli import args as cli_args
-from rulepack.cli.errors import InvalidInput, reported
+from rulepack.cli.errors import InvalidInput, echo, reported
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -123,7 +123,7 @@ def render_position(source: str, players: int | None, kinds: tuple[str, ...], se
         Path(path).write_bytes(data)
     except OSError as exc:
         raise InvalidInput(f"cannot write {path}: {exc.strerror}") from None
-    click.echo(f"{path}: {game.title}, {caption}", err=True)
+    echo(f"{path}: {game.title}, {caption}", err=True)
 
 
 def played_state(ruleset: str, players: int | None, kinds: tuple[str, ...], seed: int,
@@ -228,4 +228,4 @@ def write_replay_page(record_path: str, html_path: str, view: str = "all") -> No
     except OSError as exc:
         raise InvalidInput(f"cannot write {html_path}: {exc.strerror}") from None
     who = "every seat" if whose == "all" else seats[int(whose)]
-    click.echo(f"{html_path}: replay viewer of {who}, {record.decisions} decisions")
+    echo(f"{html_path}: replay viewer of {who}, {record.decisions} decisions")

@@ -4,6 +4,9 @@ Everything here reads plain data — views (see
 :mod:`rulepack.engine.views`), :class:`~rulepack.cli.events.Event` lines
 and result dicts — and builds rich renderables from :class:`rich.text.Text`
 (never markup strings: labels such as ``hand[player 1]`` would read as markup).
+Texts of the ruleset in them (names, labels, action and event texts, titles) are
+shown :func:`~rulepack.printable.printable`: control characters and line breaks
+written out as escapes.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from rich.text import Text
 
 from rulepack.cli.events import Event
 from rulepack.ir import chance_names  # noqa: F401  (its home is rulepack.ir: pictures use it)
+from rulepack.printable import printable, printable_data
 
 _PLURALS = {"die": "dice", "child": "children"}
 
@@ -38,7 +42,7 @@ def plural(kind: str, n: int) -> str:
 def seat_name(seats: list[str], seat: int | None) -> str:
     if seat is None:
         return "nobody"
-    return seats[seat] if 0 <= seat < len(seats) else f"player {seat + 1}"
+    return printable(seats[seat]) if 0 <= seat < len(seats) else f"player {seat + 1}"
 
 
 # ---------------------------------------------------------------------- values
@@ -385,6 +389,8 @@ def view_renderable(view: dict[str, Any], title: str,
         show a stack as its count and top piece (what ``rulepack play`` shows without
         ``--verbose``).
     """
+    view = printable_data(view)
+    title = printable(title)
     viewer = view.get("player")
     seats = list(view.get("seats") or [])
     parts: list[RenderableType] = []
@@ -442,25 +448,26 @@ def actions_renderable(texts: list[str]) -> RenderableType:
     table.add_column("n", justify="right", style="bold cyan")
     table.add_column("action")
     for i, t in enumerate(texts, 1):
-        table.add_row(f"{i}.", Text(t))
+        table.add_row(f"{i}.", Text(printable(t)))
     return Group(Text("Your move:", style="bold"), table)
 
 
 # ---------------------------------------------------------------------- events
 def event_text(event: Event, seats: list[str], viewer: int | None = None) -> Text:
     """``"player 2: draw the top tile of the stack"``; chance events dimmed."""
+    shown = printable(event.text)
     if event.kind == "chance":
-        return Text(f"chance: {event.text}", style="dim")
+        return Text(f"chance: {shown}", style="dim")
     if event.kind == "reveal":
-        return Text(event.text, style="italic")
+        return Text(shown, style="italic")
     if event.kind == "say":             # what the rules tell (a 'say' of the ruleset)
-        return Text(f"» {event.text}", style="bold")
+        return Text(f"» {shown}", style="bold")
     who = seat_name(seats, event.player)
     if viewer is not None and event.player == viewer:
         who += " (you)"
     text = Text()
     text.append(f"{who}: ", style="bold")
-    text.append(event.text)
+    text.append(shown)
     return text
 
 
@@ -498,7 +505,7 @@ def result_renderable(result: dict[str, Any], seats: list[str], kinds: list[str]
     table.add_column("")
     for p in range(len(seats)):
         kind = "you" if viewer is not None and p == viewer else (kinds[p] if p < len(kinds) else "")
-        row = [Text(seat_name(seats, p)), Text(kind)]
+        row = [Text(seat_name(seats, p)), Text(printable(kind))]
         if scores is not None:
             row.append(Text(str(scores[p])))
         row.append(Text("winner" if p in winners else "", style="bold green"))
@@ -519,7 +526,8 @@ def _rows_table(headers: list[str], cells: list[list[str]], rows: list[dict[str,
                 title: str | None = None) -> Table:
     """A table of seats, agents or teams: the given columns (texts on the left,
     counts on the right), then each row's win rate and mean score."""
-    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title=None if title is None else Text(title, style="table.title"),
+                  box=box.SIMPLE_HEAD, title_justify="left")
     for h in headers:
         table.add_column(h, justify="right" if h in ("#", "games", "wins", "losses", "draws")
                          else "left")
@@ -535,6 +543,7 @@ def _rows_table(headers: list[str], cells: list[list[str]], rows: list[dict[str,
 def summary_renderable(summary: dict[str, Any]) -> RenderableType:
     """The tables of a simulation summary (see :func:`rulepack.cli.simulate.simulate`): one row per seat,
     with ``rotate`` one row per agent entry too, then length, draws, ties, speed."""
+    summary = printable_data(summary)
     rotated = summary.get("rotate", False)
     n = summary["players"]
     title = (f"{summary['title']}: {summary['games']} games, {n} player{'s' if n != 1 else ''}, "

@@ -25,6 +25,7 @@ from rulepack.cli.args import HUMAN
 from rulepack.cli.events import Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
 from rulepack.agents.bots import Decision, make_agent, notify, seen_before
+from rulepack.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game
@@ -85,7 +86,10 @@ class Session:
         self.per_player = {v["name"] for v in game.ir.get("variables", []) if v.get("per_player")}
         self.chance = render.chance_names(game.ir)
         public = state.view(0)
-        self.seats: list[str] = list(public["seats"])
+        #: the seats' names as shown (printable: no control character nor line break)
+        self.seats: list[str] = [printable(s) for s in public["seats"]]
+        #: the game's title as shown
+        self.title = printable(game.title)
         self.round = public.get("round")
         self.scores = None if state.inst.secret_score else public.get("scores")
 
@@ -127,13 +131,13 @@ class Session:
         who = ", ".join(f"{self.seats[p]} ({self.kinds[p]})" for p in range(len(self.kinds)))
         if self.humans:
             # the seed fixes every hidden piece: a player at the screen sees it at the end
-            return Text(f"{self.game.title} · {who}", style="bold")
-        return Text(f"{self.game.title} · {who} · seed {self.state.seed}", style="bold")
+            return Text(f"{self.title} · {who}", style="bold")
+        return Text(f"{self.title} · {who} · seed {self.state.seed}", style="bold")
 
     def ending(self) -> RenderableType:
         """How the game ends and who wins, from the ruleset (:mod:`rulepack.cli.ending`)."""
         from rulepack.cli.ending import ending
-        return Text("\n".join(ending(self.game)), style="dim")
+        return Text("\n".join(printable(line) for line in ending(self.game)), style="dim")
 
     def rules(self) -> None:
         """Print the rules summary of ``rulepack explain``."""
@@ -205,7 +209,7 @@ class Session:
         self.waiting[player] = []
         texts = Decision(self.state, player).actions
         if len(texts) == 1:
-            self.console.print(Text(f"Your only move: {texts[0]} (played for you)",
+            self.console.print(Text(f"Your only move: {printable(texts[0])} (played for you)",
                                     style="yellow"), soft_wrap=True)
             return 0
 
@@ -222,7 +226,7 @@ class Session:
         if self.shared:
             assert self.keyboard is not None
             self.keyboard.hide()
-            self.console.print(Text(f"{self.game.title}: game over", style="bold"))
+            self.console.print(Text(f"{self.title}: game over", style="bold"))
         elif self.humans:
             viewer = self.humans[0]
             self.console.print(self.view(viewer))

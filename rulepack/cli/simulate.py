@@ -133,6 +133,76 @@ class Tally:
             self.losses += 1
 
 
+class Tallies:
+    """What a simulation's summary counts, game by game: wins, losses and draws per
+    seat, agent entry and team, sums of scores, decisions, draws and ties. Nothing
+    is kept per game, so a long simulation holds no more than a short one.
+
+    :param players: the player count; ``teams`` the ruleset's teams (seats), or ``None``.
+    :param rotate: agent entries change seats from game to game (:func:`lineup`).
+    """
+
+    def __init__(self, players: int, teams: Sequence[Sequence[int]] | None,
+                 rotate: bool) -> None:
+        self.players = players
+        self.teams = teams
+        self.rotate = rotate
+        self.seats = [Tally() for _ in range(players)]
+        self.entries = [Tally() for _ in range(players)]
+        self.team_tallies = [Tally() for _ in teams or ()]
+        #: every game so far has numeric scores
+        self.have_scores = True
+        self.games = self.decisions = self.draws = self.ties = 0
+
+    def add(self, r: GameRecord) -> None:
+        """Count one game. Sums of scores depend on the order games are added in:
+        add them in index order (:class:`InOrder`) for the same sums to the last bit."""
+        players, teams = self.players, self.teams
+        self.games += 1
+        self.decisions += r.decisions
+        self.draws += int(r.draw)
+        entry_in = [seat_of(k, r.index, players, self.rotate) for k in range(players)]
+        for p in range(players):
+            self.seats[p].add(p, r)
+            self.entries[p].add(entry_in[p], r)
+        if teams is None:
+            self.ties += int(len(r.winners) > 1)
+        else:
+            for t, team in enumerate(teams):
+                self.team_tallies[t].add(team[0], r)
+            self.ties += int(sum(team[0] in r.winners for team in teams) > 1)
+        if r.scores is None:
+            self.have_scores = False
+        elif self.have_scores:
+            for p in range(players):
+                self.seats[p].score += r.scores[p]
+                self.entries[p].score += r.scores[entry_in[p]]
+            for t, team in enumerate(teams or ()):
+                self.team_tallies[t].score += sum(r.scores[p] for p in team)
+
+
+class InOrder:
+    """Hands records that come in any order (from worker processes) to ``add`` in
+    index order, from ``first`` on: a record that comes early waits for those before
+    it (at most the games the workers have in hand), none is kept once added.
+    """
+
+    def __init__(self, add: Callable[[GameRecord], None], first: int = 0) -> None:
+        self._add = add
+        self._next = first
+        self._early: dict[int, GameRecord] = {}
+
+    def __call__(self, record: GameRecord) -> None:
+        if record.index != self._next:
+            self._early[record.index] = record
+            return
+        self._add(record)
+        self._next += 1
+        while self._next in self._early:
+            self._add(self._early.pop(self._next))
+            self._next += 1
+
+
 # ---------------------------------------------------------------------- the simulation
 
 def simulate(game: Game, games: int, agents: list[str], seed: int = 0,
@@ -164,6 +234,8 @@ def simulate(game: Game, games: int, agents: list[str], seed: int = 0,
         —); ``mean_decisions``, ``draws``, ``ties`` (games with several winners,
         or with teams several winning teams); and the timing fields ``seconds``
         and ``games_per_second``. A shared win counts as a win for each winner.
+        Each game is counted as it finishes, in index order (:class:`Tallies`):
+        the memory a simulation takes does not grow with its number of games.
     :raises RulepackError: bad options or player count, or a game that fails
         (with a note naming the game and its seed; the lowest such game).
     :raises ValueError: a negative ``jobs``.
@@ -171,18 +243,22 @@ def simulate(game: Game, games: int, agents: list[str], seed: int = 0,
     players = len(agents)
     workers = min(resolve_jobs(jobs), games)
     started = time.perf_counter()
-    game.instance(players, options)       # bad player count or options: fail before playing
-    records: list[GameRecord] = []
+    inst = game.instance(players, options)  # bad player count or options: fail before playing
+    tallies = Tallies(players, inst.teams, rotate)
+    in_order = InOrder(tallies.add)
+    done = 0
 
     def finished(_: int, record: GameRecord) -> None:
-        records.append(record)
+        nonlocal done
+        in_order(record)
+        done += 1
         if on_game is not None:
-            on_game(len(records))
+            on_game(done)
 
     task = SimulationTask(seed, tuple(agents), options, max_decisions, rotate)
     run(game, task, range(games), Backend(jobs=workers), finished)
     elapsed = time.perf_counter() - started
-    summary = summarise(game, records, agents, seed, options, rotate)
+    summary = summary_of(game, tallies, agents, seed, options)
     summary["seconds"] = elapsed
     summary["games_per_second"] = games / elapsed if elapsed > 0 else 0.0
     return summary
@@ -195,41 +271,25 @@ def summarise(game: Game, records: list[GameRecord], agents: Sequence[str], seed
     The records are taken in index order, whatever order they come in, so sums
     of scores come out the same to the last bit.
     """
-    records = sorted(records, key=lambda r: r.index)
     players = len(agents)
-    games = len(records)
+    tallies = Tallies(players, game.instance(players, options).teams, rotate)
+    for r in sorted(records, key=lambda r: r.index):
+        tallies.add(r)
+    return summary_of(game, tallies, agents, seed, options)
+
+
+def summary_of(game: Game, tallies: Tallies, agents: Sequence[str], seed: int,
+               options: dict[str, Any] | None) -> dict[str, Any]:
+    """The summary (see :func:`simulate`) of the games counted in ``tallies``,
+    without timing fields."""
+    players = len(agents)
+    games = tallies.games
     n = max(games, 1)
-    inst = game.instance(players, options)
-    teams = inst.teams
-    seat_tally = [Tally() for _ in range(players)]
-    entry_tally = [Tally() for _ in range(players)]
-    team_tally = [Tally() for _ in teams or ()]
-    have_scores = bool(records)
-    decisions = draws = ties = 0
-    for r in records:
-        decisions += r.decisions
-        draws += int(r.draw)
-        entry_in = [seat_of(k, r.index, players, rotate) for k in range(players)]
-        for p in range(players):
-            seat_tally[p].add(p, r)
-            entry_tally[p].add(entry_in[p], r)
-        if teams is None:
-            ties += int(len(r.winners) > 1)
-        else:
-            for t, team in enumerate(teams):
-                team_tally[t].add(team[0], r)
-            ties += int(sum(team[0] in r.winners for team in teams) > 1)
-        if r.scores is None:
-            have_scores = False
-        elif have_scores:
-            for p in range(players):
-                seat_tally[p].score += r.scores[p]
-                entry_tally[p].score += r.scores[entry_in[p]]
-            for t, team in enumerate(teams or ()):
-                team_tally[t].score += sum(r.scores[p] for p in team)
-    seat_names = inst.seat_names
+    teams = tallies.teams
+    have_scores = tallies.have_scores and games > 0
+    seat_names = game.instance(players, options).seat_names
     seats = [player_name(p, seat_names) for p in range(players)]
-    mixed = rotate and len(set(agents)) > 1
+    mixed = tallies.rotate and len(set(agents)) > 1
 
     def rate(tally: Tally) -> dict[str, Any]:
         lo, hi = wilson_interval(tally.wins, games)
@@ -244,22 +304,22 @@ def summarise(game: Game, records: list[GameRecord], agents: Sequence[str], seed
         "players": players,
         "seed": seed,
         "options": jsonable(game.parse_options(options)),
-        "rotate": rotate,
+        "rotate": tallies.rotate,
         "seats": [
             {"seat": p + 1, "name": seats[p], "agent": ROTATED if mixed else agents[p],
-             **rate(seat_tally[p])}
+             **rate(tallies.seats[p])}
             for p in range(players)
         ],
         "agents": [
-            {"entry": k + 1, "name": agents[k], "games": games, **rate(entry_tally[k])}
+            {"entry": k + 1, "name": agents[k], "games": games, **rate(tallies.entries[k])}
             for k in range(players)
         ],
         "teams": None if teams is None else [
             {"team": t + 1, "name": " + ".join(seats[p] for p in team),
-             "seats": [p + 1 for p in team], **rate(team_tally[t])}
+             "seats": [p + 1 for p in team], **rate(tallies.team_tallies[t])}
             for t, team in enumerate(teams)
         ],
-        "mean_decisions": decisions / n,
-        "draws": draws,
-        "ties": ties,
+        "mean_decisions": tallies.decisions / n,
+        "draws": tallies.draws,
+        "ties": tallies.ties,
     }

@@ -24,6 +24,7 @@ from rulepack.engine import dice
 from rulepack.engine.actions import Narration
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
+from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fields as template_fields
 from rulepack.compiler.scope import Scope
 from rulepack.engine.values import Cell, Player, ZoneRef
 
@@ -680,19 +681,13 @@ class FlowCompiler:
 
     def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope,
                         params: list[list[str]]) -> None:
-        import string
         try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(alt["text"]) if f is not None]
-        except ValueError as exc:
-            problem = str(exc)
-            if "'}'" in problem:
-                why = "a '}' that closes nothing (a parameter is written {name}; a brace as text is '}}')"
-            elif "'{'" in problem or "end of string" in problem:
-                why = "a '{' that is never closed (a parameter is written {name}; a brace as text is '{{')"
-            else:
-                why = "braces must enclose a parameter name, like {t}"
-            raise self.error(f"bad action text {alt['text']!r}: {why}", alt, scope,
-                             code="bad-template") from None
+            fields = template_fields(alt["text"])
+        except TemplateError as exc:
+            message = f"bad action text {_shown(alt['text'])}: {exc}" if exc.field is None else \
+                f"action text mentions {{{exc.field}}}: write a parameter's name in braces " \
+                f"({NOT_A_FORMAT})"
+            raise self.error(message, alt, scope, code="bad-template") from None
         for f in fields:
             if f not in names:
                 raise self.error(f"action text mentions {{{f}}}, which is not a parameter of "
@@ -781,17 +776,14 @@ class FlowCompiler:
         self.emit(factory, node)
 
     def _s_say(self, node: dict[str, Any], scope: Scope) -> None:
-        import string
         text = node["text"]
         try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
-        except ValueError:
-            raise self.error(f"bad text {text!r}: a value is written {{name}}, a brace as text "
-                             "'{{' or '}}'", node, scope, code="bad-template") from None
-        for f in fields:
-            if not f.isidentifier():
-                raise self.error(f"say mentions {{{f}}}: write a name in braces (give a value a "
-                                 "name with let first)", node, scope, code="bad-template")
+            fields = template_fields(text)
+        except TemplateError as exc:
+            message = f"bad text {_shown(text)}: {exc}" if exc.field is None else \
+                f"say mentions {{{exc.field}}}: write a name in braces (give a value a name " \
+                f"with let first; {NOT_A_FORMAT})"
+            raise self.error(message, node, scope, code="bad-template") from None
         getters = [(f, self.exprs.compile({"k": "name", "name": f, "at": node.get("at")}, scope))
                    for f in dict.fromkeys(fields)]
         to = None if node.get("to") is None else self.exprs.compile(node["to"], scope)
@@ -870,3 +862,8 @@ def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None]
     def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
         return _bind_lines(bind, binder, g.expr(value), g), False
     return src
+
+
+def _shown(text: str) -> str:
+    """A text quoted for a message, cut to 60 characters."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")

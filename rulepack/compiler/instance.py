@@ -27,6 +27,7 @@ from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine.drawn import block_positions, drawing_calls
 from rulepack.engine.program import HALT, Choice
 from rulepack.engine.state import State
+from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fill, parts
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
                                      show)
 from rulepack.compiler.kinds import check_kinds
@@ -273,6 +274,21 @@ class Instance:
         """For what is computed once per instance (zone shapes, pattern sizes...)."""
         return Scope(self.globals, self.attributes, self.file, static=True)
 
+    def _check_text(self, template: str | None, field: str, comp: dict[str, Any]) -> None:
+        """A component's ``called`` or ``symbol`` template: fields by name only.
+
+        :raises SemanticError: located at the component (code ``bad-template``)."""
+        if template is None:
+            return
+        try:
+            parts(template)
+        except TemplateError as exc:
+            shown = template if len(template) <= 60 else template[:57] + "..."
+            message = f"{field} {shown!r} of {comp['name']}: " + (
+                str(exc) if exc.field is None else
+                f"{{{exc.field}}}: write an attribute's name in braces ({NOT_A_FORMAT})")
+            raise SemanticError.at(message, self._loc(comp), code="bad-template") from None
+
     def _loc(self, node: Any) -> Any:
         return self.scope().location(node)
 
@@ -453,6 +469,8 @@ class Instance:
             derived += [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
                         for d in derived_top if d.get("of") is None or name in d["of"]]
             template = comp.get("called")
+            self._check_text(template, "called", comp)
+            self._check_text((comp.get("draw") or {}).get("symbol"), "symbol", comp)
             sides = self._sides(comp, attr_names + [d[0] for d in derived])
             rolls = compile_rolls(self, comp, attr_names + [d[0] for d in derived])
             kind_list: list[Piece] = []
@@ -993,19 +1011,8 @@ def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, Any],
     the values of its declared attributes."""
     values = {a: describe(v) for a, v in attrs.items()}
     if template is not None:
-        try:
-            return template.format_map(_Missing(values, kind))
-        except (ValueError, IndexError, AttributeError):
-            return template
+        values["kind"] = kind
+        return fill(template, values)
     if not attr_names:
         return kind
     return f"{kind} " + " ".join(values[a] for a in attr_names)
-
-
-class _Missing(dict):  # type: ignore[type-arg]
-    def __init__(self, values: dict[str, str], kind: str) -> None:
-        super().__init__(values)
-        self["kind"] = kind
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.templates import fill
 from rulepack.engine.values import Cell, cell_label, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,7 +107,7 @@ class Action:
 
             def describe_value(v: Any) -> str:
                 return describe(v, seats)
-        return self._template.format(**{k: describe_value(v) for k, v in self._bound().items()})
+        return fill(self._template, {k: describe_value(v) for k, v in self._bound().items()})
 
     @property
     def text(self) -> str:
@@ -166,7 +167,7 @@ class Narration:
         if describe_value is None:
             def describe_value(v: Any) -> str:
                 return describe(v, seats)
-        return self.template.format(**{k: describe_value(v) for k, v in self.values.items()})
+        return fill(self.template, {k: describe_value(v) for k, v in self.values.items()})
 
     @property
     def text(self) -> str:

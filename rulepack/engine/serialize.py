@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Narration, Reveal
+from rulepack.engine.templates import parts
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -149,6 +150,9 @@ def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
                            data.get("at"))
     if "say" in data:
         to = data.get("to")
+        if not isinstance(data["say"], str):
+            raise TypeError(f"a narration's text must be a text, not {data['say']!r:.60}")
+        parts(data["say"])      # a text with fields by name only (TemplateError)
         return Narration(data["say"], {k: decode(inst, v) for k, v in data["values"].items()},
                          None if to is None else tuple(to))
     return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]],

@@ -20,6 +20,7 @@ from rulepack.errors import Diagnostic, Location, RulepackError, RulesetSyntaxEr
 from rulepack.files import MAX_RULES_TOKENS, RULES_TOKEN, token_limit_error
 from rulepack.grammar.tables import load_parser
 from rulepack.grammar.transformer import ToIR
+from rulepack.printable import CONTROL, printable
 from rulepack.versions import check_rules_header
 
 #: Nesting deeper than this is refused before Lark or the compiler could recurse too far.
@@ -187,6 +188,7 @@ def _tree(text: str, filename: str, make_parser: Callable[[], Lark],
     """The parse tree of ``text`` by the parser ``make_parser()`` gives, Lark's errors
     turned into located ones; a text of too many tokens or nested too deeply is
     refused before the parser is even built."""
+    _control_check(text, filename)
     too_many = token_limit_error(text, RULES_TOKEN, MAX_RULES_TOKENS)
     if too_many is not None:
         line, column = too_many
@@ -216,6 +218,28 @@ def _tree(text: str, filename: str, make_parser: Callable[[], Lark],
     if glued is not None:
         raise glued
     return tree
+
+
+def _control_check(text: str, filename: str) -> None:
+    """Refuse a raw control character (:data:`rulepack.printable.CONTROL`: an ESC, a
+    bidirectional override...) anywhere in the text, comments and strings included:
+    a terminal or an editor showing the file would act on it. A string may hold one
+    written as an escape (``"\\x1b"``).
+
+    :raises RulesetSyntaxError: code ``control-character``, at the first one.
+    """
+    found = CONTROL.search(text)
+    if found is None:
+        return
+    pos = found.start()
+    line = text.count("\n", 0, pos) + 1
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    raise RulesetSyntaxError(Diagnostic(
+        f"the control character {found.group()!r} is not allowed in a ruleset (a terminal or "
+        "an editor showing the file would act on it)", Location(filename, line, pos - start + 1),
+        code="control-character", source_line=text[start:end if end >= 0 else len(text)],
+        hint=f"inside a string, write it as an escape: \"{printable(found.group())}\""))
 
 
 def parse_source(text: str, filename: str = "<string>") -> tuple[Tree[Token], list[Token]]:

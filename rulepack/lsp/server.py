@@ -9,7 +9,9 @@ declarations, so names stay offered as a line is being typed.
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import sys
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -17,6 +19,7 @@ from pygls.uris import to_fs_path
 
 from rulepack import __version__
 from rulepack.lsp import analysis as an
+from rulepack.printable import printable
 
 _KINDS = {"game": types.SymbolKind.Module, "component": types.SymbolKind.Class,
           "zone": types.SymbolKind.Array, "pattern": types.SymbolKind.Struct,
@@ -40,6 +43,40 @@ _COMPLETION_KINDS = {"keyword": types.CompletionItemKind.Keyword,
                      "define": types.CompletionItemKind.Function,
                      "option": types.CompletionItemKind.Property,
                      "phase": types.CompletionItemKind.Method}
+
+
+#: The longest message body the server reads, in bytes (a ruleset is at most 1 MB;
+#: its text in a message, escaped as JSON, a few times that).
+MAX_MESSAGE_BYTES = 64_000_000
+#: The longest header line read at once, in bytes (a longer line is read in pieces).
+MAX_HEADER_BYTES = 65_536
+#: The notification that stands for a message the server did not read (see
+#: :class:`BoundedInput`); its handler tells the client.
+SKIPPED = "rulepack/skippedMessage"
+
+
+class BoundedInput:
+    """The server's standard input, as pygls reads it (``readline()``, ``read(n)``),
+    within bounds: a header line is read at most :data:`MAX_HEADER_BYTES` at a time,
+    and a body announced longer than :data:`MAX_MESSAGE_BYTES` is not read at all
+    (``Content-Length: 99999999999`` made the server allocate it and die of a
+    ``MemoryError``): pygls gets the notification :data:`SKIPPED` in its place, whose
+    handler shows the client an error, and reads on.
+
+    :param raw: the binary stream (``sys.stdin.buffer``).
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+
+    def readline(self) -> bytes:
+        return self.raw.readline(MAX_HEADER_BYTES)
+
+    def read(self, n: int) -> bytes:
+        if n > MAX_MESSAGE_BYTES:
+            return json.dumps({"jsonrpc": "2.0", "method": SKIPPED,
+                               "params": {"bytes": n}}).encode("ascii")
+        return self.raw.read(n)
 
 
 class RulesServer(LanguageServer):
@@ -77,7 +114,8 @@ def _range(start: tuple[int, int], end: tuple[int, int]) -> types.Range:
 
 def _diagnostic(text: str, d: Any) -> types.Diagnostic:
     start, end = an.diagnostic_range(text, d)
-    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    # the message quotes the file's text: shown with its control characters escaped
+    message = printable(d.message) + (f"\nhint: {printable(d.hint)}" if d.hint else "")
     severity = (types.DiagnosticSeverity.Warning if d.severity == "warning"
                 else types.DiagnosticSeverity.Error)
     return types.Diagnostic(range=_range(start, end), message=message, severity=severity,
@@ -96,6 +134,13 @@ def _document_symbol(symbol: an.Symbol) -> types.DocumentSymbol:
 def make_server() -> RulesServer:
     """The server with every feature registered."""
     server = RulesServer()
+
+    @server.feature(SKIPPED)
+    def skipped(ls: RulesServer, params: Any) -> None:
+        ls.window_show_message(types.ShowMessageParams(
+            message=f"rulepack lsp: a message of {params.bytes} bytes was announced, more "
+                    f"than the server reads ({MAX_MESSAGE_BYTES} bytes); it was skipped",
+            type=types.MessageType.Error))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: RulesServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -135,7 +180,7 @@ def make_server() -> RulesServer:
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                                        value=text))
+                                                        value=printable(text, newlines=True)))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: types.DefinitionParams) -> types.Location | None:
@@ -203,5 +248,6 @@ def make_server() -> RulesServer:
 
 
 def serve() -> None:
-    """Run the server on standard input and output until the client ends it."""
-    make_server().start_io()
+    """Run the server on standard input and output until the client ends it (its
+    input read within bounds: :class:`BoundedInput`)."""
+    make_server().start_io(BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from typing import Any
 from cairosvg.colors import COLORS, color as parse_colour
 
 from rulepack.errors import Diagnostic, Location, RulepackError
+from rulepack.engine.templates import TemplateError, fill
 from rulepack.grammar.transformer import DRAW_SHAPES
 
 #: Shapes a piece may have (``draw shape`` names these).
@@ -47,8 +48,6 @@ SEAT_PALETTE = ["#d7261e", "#1f4fb4", "#1e8c3a", "#e6b800", "#8e44ad", "#16a085"
                 "#d35400", "#7f8c8d"]
 #: The numeral shown for a rank.
 RANK_TEXT = {"null": "n", "ace": "A"}
-
-_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def is_colour(text: str) -> bool:
@@ -231,11 +230,11 @@ class Appearance:
 
 def fill_template(template: str, piece: dict[str, Any]) -> str:
     """``"{number}"`` → the piece's number; ``{kind}`` is its component; a
-    ``{...}`` naming nothing stays as written."""
-    def sub(m: re.Match[str]) -> str:
-        key = m.group(1)
-        if key in piece:
-            value = piece[key]
-            return rank_text(value) if key == "rank" else str(value)
-        return m.group(0)
-    return _TEMPLATE.sub(sub, template)
+    ``{...}`` naming nothing stays as written; filled like ``called``
+    (:func:`rulepack.engine.templates.fill`). A template that is not fields by name
+    (the compiler refuses it) is drawn as written."""
+    values = {k: rank_text(v) if k == "rank" else str(v) for k, v in piece.items()}
+    try:
+        return fill(template, values)
+    except TemplateError:
+        return template

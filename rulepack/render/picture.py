@@ -20,6 +20,7 @@ from rulepack.render.appearance import Appearance, ink
 from rulepack.render.blocks import Block, column, empty, flow, frame, label, place
 from rulepack.render.pieces import r1
 from rulepack.render.zones import family_block, zone_block
+from rulepack.printable import printable, printable_data
 
 MARGIN = 12
 #: The widest a band of seats' areas or the table may grow before wrapping, pixels.
@@ -160,8 +161,10 @@ def picture_block(app: Appearance, view: dict[str, Any], title: str,
 
 
 def drawing(app: Appearance, view: dict[str, Any], title: str, caption: str = "") -> dw.Drawing:
-    """The picture of ``view`` as a drawsvg drawing."""
-    body = picture_block(app, view, title, caption)
+    """The picture of ``view`` as a drawsvg drawing. Its texts (names, labels, the
+    title) are drawn :func:`~rulepack.printable.printable`: a control character is
+    no character of XML, and the SVG may be printed to a terminal."""
+    body = picture_block(app, printable_data(view), printable(title), printable(caption))
     width, height = r1(body.width + 2 * MARGIN), r1(body.height + 2 * MARGIN)
     d = dw.Drawing(width, height)
     d.append(dw.Rectangle(0, 0, width, height, fill=BACKGROUND))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -37,7 +38,25 @@ def _strict_class() -> Any:
     from jsonschema import Draft202012Validator, validators
     checker = Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
-    return validators.extend(Draft202012Validator, type_checker=checker)
+    return validators.extend(Draft202012Validator, type_checker=checker,
+                             validators={"pattern": _pattern})
+
+
+@lru_cache(maxsize=64)
+def _ecma_regex(pattern: str) -> re.Pattern[str]:
+    """A schema's ``pattern`` as JSON Schema reads it (ECMA 262): a final ``$`` is
+    the end of the text. In Python's ``re`` it also matches before a final line
+    break, so ``"board\\n"`` passed ``^[A-Za-z_][A-Za-z0-9_]*$``."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    """The ``pattern`` keyword, with the end of the text as ECMA 262 has it."""
+    from jsonschema.exceptions import ValidationError
+    if validator.is_type(instance, "string") and not _ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 @lru_cache(maxsize=1)
