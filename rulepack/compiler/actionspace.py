@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
@@ -208,6 +208,16 @@ class Domains:
                     if isinstance(p, dict) and "bind" in p and "in" in p:
                         self._bind(p["bind"], p["in"])
             self._collect(v)
+
+    def in_scope(self, names: dict[str, frozenset[Any]], read: Callable[[], Any]) -> Any:
+        """``read()`` where each of ``names`` holds the given values only (a
+        formula's parameter: the score's player is one of the seats)."""
+        outer = self._local
+        self._local = {**outer, **names}
+        try:
+            return read()
+        finally:
+            self._local = outer
 
     # ------------------------------------------------------------------ names
     def name(self, name: str, node: Any) -> frozenset[Any]:

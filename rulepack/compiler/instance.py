@@ -20,6 +20,7 @@ from rulepack.errors import Location, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
+from rulepack.compiler.bounds import score_bounds
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.dice import compile_rolls
@@ -181,6 +182,10 @@ class Instance:
         #: the most decisions a game of this instance takes, as the ruleset declares
         #: it (``at most N decisions``), or ``None``
         self.longest: int | None = None
+        #: the range every final score is in (``scores from LO to HI``), or ``None``
+        self.score_range: tuple[Any, Any] | None = None
+        #: what the final scores add up to (``scores sum to N``), or ``None``
+        self.score_sum: Any = None
         self.choices: list[Choice] = []
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
@@ -251,6 +256,7 @@ class Instance:
             self._constants()
             self._teams()
             self._longest()
+            self._score_declarations()
             self._requirements()
             self._components()
             self._orders()
@@ -379,6 +385,35 @@ class Instance:
                                    f"not {describe(value)}", self._loc(expr),
                                    code="bad-length")
         self.longest = int(value)
+
+    def _score_declarations(self) -> None:
+        """``scores from LO to HI`` and ``scores sum to N``: numbers of the options
+        and the player count (LO at most HI), for a ruleset with a score."""
+        game = self.ir.get("game") or {}
+        declared = game.get("scores")
+        total = game.get("score_sum")
+        if (declared is not None or total is not None) and self.ir.get("score") is None:
+            raise SemanticError.at("'scores ...' needs a score declaration (score(p) = ...)",
+                                   self._loc(declared if declared is not None else total),
+                                   code="no-score")
+
+        def number(expr: Any, what: str) -> Any:
+            value = self._eval(expr, self.static_scope())
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise SemanticError.at(f"'{what}' needs a number, not {describe(value)}",
+                                       self._loc(expr), code="bad-scores")
+            return value
+
+        if declared is not None:
+            low = number(declared["from"], "scores from ... to ...")
+            high = number(declared["to"], "scores from ... to ...")
+            if low > high:
+                raise SemanticError.at(f"scores from {describe(low)} to {describe(high)}: the "
+                                       "lowest score comes first", self._loc(declared),
+                                       code="bad-scores")
+            self.score_range = (low, high)
+        if total is not None:
+            self.score_sum = number(total, "scores sum to ...")
 
     def _requirements(self) -> None:
         """``require COND "message"``: a player count or options the rules do not cover."""
@@ -953,6 +988,15 @@ class Instance:
         if space is None:
             space = self.__dict__["_action_space"] = ActionSpace.build(self)
         return space
+
+    def score_bounds(self) -> tuple[Any, Any] | None:
+        """The lowest and highest final score: declared (``scores from LO to
+        HI``) or derived from the score (:func:`rulepack.compiler.bounds.score_bounds`);
+        ``None`` without a score or a range (made once)."""
+        if "_score_bounds" not in self.__dict__:
+            self.__dict__["_score_bounds"] = score_bounds(self)
+        bounds: tuple[Any, Any] | None = self.__dict__["_score_bounds"]
+        return bounds
 
     def max_chance_outcomes(self) -> int:
         """The most outcomes any chance node of the instance can have (built when

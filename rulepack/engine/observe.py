@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Reveal
 from rulepack.engine.dice import roll_text
+from rulepack.engine.outcome import check_scores
 from rulepack.engine.values import Piece, Player
 from rulepack.errors import Diagnostic, Location, RulesetRuntimeError
 from rulepack.ir import nodes
@@ -273,11 +274,20 @@ class Observations:
         """Each seat's return: +1 for a winner, -1 for a loser, 0 for everyone in
         a draw (no winner, or every seat a winner; one player alone without the
         win has lost) and before the end; ``scores=True``: each seat's score (0 without
-        a score rule), at any time."""
+        a score rule), at any time.
+
+        :raises RulesetRuntimeError: (``scores=True``, at the end) the scores break
+            the ruleset's ``scores from ... to ...`` or ``scores sum to ...``
+            (:func:`rulepack.engine.outcome.check_scores`)."""
         n = self.inst.num_players
         if scores:
             values = self.scores()
-            return [float(v) for v in values] if values is not None else [0.0] * n
+            if values is None:
+                return [0.0] * n
+            if self.terminal and (self.inst.score_range is not None
+                                  or self.inst.score_sum is not None):
+                check_scores(self, values)
+            return [float(v) for v in values]
         if not self.terminal:
             return [0.0] * n
         winners = self.result()["winners"]
@@ -403,18 +413,27 @@ def _event_text(st: "State", event: Any, p: int) -> str:
     return str(event)  # pragma: no cover
 
 
-def game_type(inst: "Instance", start: "State | None" = None) -> dict[str, Any]:
+def game_type(inst: "Instance", start: "State | None" = None,
+              returns: str = "outcome") -> dict[str, Any]:
     """What kind of game an instance is, in OpenSpiel's terms.
 
+    :param returns: ``"outcome"`` (+1/-1/0 by who won) or ``"score"`` (each
+        seat's final score, :meth:`Observations.returns` with ``scores=True``).
     :returns: ``{"dynamics": "sequential", "chance_mode": "explicit_stochastic" |
         "deterministic", "information": "perfect" | "imperfect", "utility":
-        "zero_sum" | "general_sum", "reward_model": "terminal",
-        "min_utility": -1.0, "max_utility": 1.0}``. Chance: whether the ruleset
-        has a ``shuffle`` or ``random``. Perfect information: every piece is
-        face up (no ``move`` says ``face down``, no ``flip`` turns a piece down or
-        over) and, in ``start`` (a state after the setup) if given,
-        every piece out of the box is visible to every seat. Zero-sum: two
-        players (a win is the other's loss, a draw is 0 for both).
+        "zero_sum" | "constant_sum" | "general_sum", "utility_sum": number |
+        None, "reward_model": "terminal", "min_utility": number, "max_utility":
+        number}``. Chance: whether the ruleset has a ``shuffle`` or ``random``.
+        Perfect information: every piece is face up (no ``move`` says ``face
+        down``, no ``flip`` turns a piece down or over) and, in ``start`` (a state
+        after the setup) if given, every piece out of the box is visible to every
+        seat. Outcome returns are -1 to 1, zero-sum with two players (a win is the
+        other's loss, a draw is 0 for both). Score returns are in the range of the
+        final scores (``scores from LO to HI``, or derived from the score:
+        ``Instance.score_bounds()``), zero-sum or constant-sum when the ruleset
+        says what they add up to (``scores sum to N``).
+    :raises ValueError: ``returns`` is neither, or ``"score"`` for a ruleset
+        without a score or without a range of its scores.
     """
     chance = hiding = False
     for key in ("setup", "phases", "play", "defines"):
@@ -428,12 +447,35 @@ def game_type(inst: "Instance", start: "State | None" = None) -> dict[str, Any]:
     if start is not None and not hiding:
         hiding = any(start.loc[piece.id] != 0 and not start.visible(piece, p)
                      for piece in inst.pieces for p in range(inst.num_players))
-    return {
+    info: dict[str, Any] = {
         "dynamics": "sequential",
         "chance_mode": "explicit_stochastic" if chance else "deterministic",
         "information": "imperfect" if hiding else "perfect",
         "utility": "zero_sum" if inst.num_players == 2 else "general_sum",
+        "utility_sum": 0.0 if inst.num_players == 2 else None,
         "reward_model": "terminal",
         "min_utility": -1.0,
         "max_utility": 1.0,
     }
+    if returns == "score":
+        info.update(_score_utility(inst))
+    elif returns != "outcome":
+        raise ValueError(f"returns must be 'outcome' or 'score', not {returns!r}")
+    return info
+
+
+def _score_utility(inst: "Instance") -> dict[str, Any]:
+    """The utility entries of :func:`game_type` for score returns."""
+    if inst.score_fn is None:
+        raise ValueError(f"returns 'score': the ruleset {inst.name} has no score "
+                         "(score(p) = ...)")
+    bounds = inst.score_bounds()
+    if bounds is None:
+        raise ValueError(f"returns 'score': the range of {inst.name}'s scores cannot be "
+                         "derived from its score; declare it in its game declaration "
+                         "(scores from LOWEST to HIGHEST)")
+    total = inst.score_sum
+    return {"min_utility": float(bounds[0]), "max_utility": float(bounds[1]),
+            "utility": "general_sum" if total is None else
+            ("zero_sum" if total == 0 else "constant_sum"),
+            "utility_sum": None if total is None else float(total)}
