@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
-from rulepack.errors import Location, SemanticError
+from rulepack.errors import Location, RulepackError, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
@@ -754,6 +754,28 @@ class Instance:
             else:
                 raise SemanticError.at(f"unknown constraint {kind!r}", self._loc(c), code="bad-ir")
         return pat.Pattern(p["name"], size, same, distinct, consecutive, covers, each, wild)
+
+    def piece_test(self, cond: Any) -> Callable[[Piece], bool] | None:
+        """A ``where`` condition as a test of one candidate piece, when it reads
+        only fixed attributes, constants, options and symbols (its answer for a
+        piece never changes); ``None`` for any other condition. A piece the
+        condition cannot be computed for passes the test (it may be kept)."""
+        if not self._fixed(cond):
+            return None
+        try:
+            fn = self.exprs.compile(cond, self.scope(candidate="$it", locals=["$it"],
+                                                     deterministic=True))
+        except RulepackError:
+            return None
+        build = self.build
+
+        def test(piece: Piece) -> bool:
+            try:
+                return _test_piece(build, piece, fn)  # type: ignore[arg-type]
+            except (RulepackError, RuleValueError, TypeError, ValueError, KeyError,
+                    IndexError, AttributeError):
+                return True
+        return test
 
     def _fixed(self, node: Any) -> bool:
         """True if an expression reads only pieces' fixed attributes, constants,
