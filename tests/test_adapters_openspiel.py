@@ -150,7 +150,8 @@ LEDUC = str(ADAPTERS / "leduc.rules")
 
 
 def _walk(state, seen, terminals):
-    """Every information state of a complete tree, by player, and the terminals."""
+    """Every information state of a complete tree with its tensor, by player, and
+    the terminals."""
     if state.is_terminal():
         terminals.append(state.returns())
         return
@@ -160,7 +161,8 @@ def _walk(state, seen, terminals):
             _walk(state.child(outcome), seen, terminals)
         return
     player = state.current_player()
-    seen[player].add(state.information_state_string(player))
+    seen[player].add((state.information_state_string(player),
+                      tuple(state.information_state_tensor(player))))
     for action in state.legal_actions():
         _walk(state.child(action), seen, terminals)
 
@@ -173,7 +175,11 @@ def test_the_poker_rulesets_are_openspiels_games(path, states, histories, bound)
     game = pyspiel.load_game("rulepack", {"ruleset": path, "returns": "score"})
     seen, terminals = [set(), set()], []
     _walk(game.new_initial_state(), seen, terminals)
-    assert [len(s) for s in seen] == [states, states] and len(terminals) == histories
+    assert len(terminals) == histories
+    for pairs in seen:
+        # as many tensors as information states, one each (issue 32: 3 and 36 before)
+        assert len({text for text, _ in pairs}) == states
+        assert len({tensor for _, tensor in pairs}) == states and len(pairs) == states
     assert (game.min_utility(), game.max_utility()) == (-bound, bound)
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.utility_sum() == 0.0

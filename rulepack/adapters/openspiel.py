@@ -51,7 +51,8 @@ import rulepack
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.actions import Action
 from rulepack.engine.chance import CHANCE
-from rulepack.engine.observe import game_type, tensor_layout
+from rulepack.engine.observe import game_type
+from rulepack.engine.tensors import tensor_layout
 from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import TERMINAL, State
 from rulepack.loader import bundled_rulesets

@@ -187,6 +187,10 @@ class Instance:
         #: what the final scores add up to (``scores sum to N``), or ``None``
         self.score_sum: Any = None
         self.choices: list[Choice] = []
+        #: the names other than the variables that the flow may keep in a state's
+        #: variables (``let``, ``for`` and parameter names, its own ``$`` names),
+        #: in the order met; ``current`` and ``round`` are always there
+        self.flow_names: tuple[str, ...] = ()
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
         #: each generated block (its first instruction) → the instructions it runs
@@ -996,6 +1000,8 @@ class Instance:
         self._unprepared = flow
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+        self.flow_names = tuple(n for n in dict.fromkeys(flow.names)
+                                if n not in self.var_inits and n not in ("current", "round"))
         for choice in self.choices:
             for alt in choice.alternatives:
                 alt.instance = self
