@@ -22,9 +22,9 @@ them tight where the ruleset allows:
   elements only (``[(x, x.cell) for x in board]``), not every value a name ``x``
   takes anywhere in the ruleset;
 - a ``where`` whose condition reads only fixed attributes, constants, options
-  and symbols (``tile where suit == suns and rank in [ace, 2, 3]``) keeps only
-  the pieces it lets through, so a hand dealt four tiles of a suit ranges over
-  those four, and a shuffle of three tiles draws among three.
+  and symbols (``card where colour == red and n <= 3``) keeps only the pieces it
+  lets through, so a hand dealt four cards of a colour ranges over those four,
+  and a shuffle of three cards draws among three.
 
 Domains are sets of concrete values (pieces, cells, players, numbers, words,
 ``none``...), lists as :class:`ListDom`, tuples as :class:`TupleDom`. Other
