@@ -357,16 +357,17 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
         for seat in st.explicit_winners:
             out[at + 1 + int(seat)] = 1.0
     private = inst.private_vars
-    for i, (name, entry) in enumerate(vocab.slots):
-        base = lay.slots_at + i * lay.slot_width
-        if name not in st.vars:
-            continue
-        value = st.vars[name]
-        who = private.get(name)
-        if who is not None and (who == "nobody" or entry != p):
-            out[base + 5] = 1.0               # hidden from the player
-            continue
-        value_entries(st, p, value[entry] if entry is not None else value, out, base)
+    variables = st.vars
+    base, slot_width = lay.slots_at, lay.slot_width
+    for name, entry in vocab.slots:
+        if name in variables:
+            value = variables[name]
+            who = private.get(name)
+            if who is not None and (who == "nobody" or entry != p):
+                out[base + 5] = 1.0               # hidden from the player
+            else:
+                value_entries(st, p, value[entry] if entry is not None else value, out, base)
+        base += slot_width
     if lay.faces:
         at = lay.faces_at
         for pid, offset in vocab.face_offsets.items():
