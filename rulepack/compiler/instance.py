@@ -766,9 +766,9 @@ class Instance:
         condition cannot be computed for passes the test (it may be kept)."""
         if not self._fixed(cond):
             return None
-        try:
+        try:      # (static: no generated code, so the flow's generated module is as it was)
             fn = self.exprs.compile(cond, self.scope(candidate="$it", locals=["$it"],
-                                                     deterministic=True))
+                                                     deterministic=True, static=True))
         except RulepackError:
             return None
         build = self.build
