@@ -154,3 +154,24 @@ def test_random_positions_of_the_bundled_rulesets(name, players):
     games = 1 if name == "multiplay" else 2          # (its tensors are the longest)
     positions = random_positions(load(name), players, games, 40, options)
     assert_faithful(positions, players)
+
+
+def test_a_value_slot_of_numbers_lists_and_pieces():
+    from rulepack.engine.tensors import SLOT_FLAGS, value_entries
+    state = rulepack.loads(HIDEAWAY).new_game(2, seed=0)
+    red = next(c for c in state.inst.pieces if c.name == "red 1")
+    out: dict[int, float] = {}
+    value_entries(state, 0, [3, -1, None, True, (red, 2)], out, 0)
+    assert (out[6], out[9]) == (1.0, 5.0)               # a list of 5
+    assert (out[10], out[11], out[12]) == (4.0, 3.0, 14.0)  # 3, -1 and 2: sum, count, squares
+    assert (out[13], out[15], out[17], out[18]) == (1.0, 1.0, 1.0, 2.0)
+    # red 1 is face down in player 1's hand (seen by its owner): player 1 sees which
+    # chip it is, player 2 only its look, "chip showing red"
+    seen = [i - SLOT_FLAGS for i in out if i >= SLOT_FLAGS]
+    other: dict[int, float] = {}
+    value_entries(state, 1, (red,), other, 0)
+    assert seen != [i - SLOT_FLAGS for i in other if i >= SLOT_FLAGS]
+    assert red.id + 2 in seen                            # after the 2 seats
+    huge: dict[int, float] = {}
+    value_entries(state, 0, 10 ** 400, huge, 0)          # too large for a float
+    assert huge == {3: 1.0, 4: float("inf")}

@@ -50,6 +50,7 @@ counts: two lists of the same elements in another order read alike.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -341,7 +342,7 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
         if score is None:
             out[at + lay.players + seat] = 1.0
         elif score:
-            out[at + seat] = float(score)
+            out[at + seat] = _number(score)
     at = lay.flow_at
     for i, number in enumerate((st.pc, st.decisions, st.turn_count,
                                 int(st.pending is not None))):
@@ -392,7 +393,7 @@ def value_entries(st: "State", p: int, value: Any, out: dict[int, float], base: 
     elif t is int or t is float:
         out[base + 3] = 1.0
         if value:
-            out[base + 4] = float(value)
+            out[base + 4] = _number(value)
     elif t is list or t is tuple or t is dict:
         out[base + (6 if t is list else 7 if t is tuple else 8)] = 1.0
         if value:
@@ -412,9 +413,10 @@ def _inner(st: "State", p: int, value: Any, out: dict[int, float], base: int,
         elif t is bool:
             _add(out, base + (13 if x else 14), 1.0)
         elif t is int or t is float:
-            _add(out, base + 10, float(x))
+            number = _number(x)
+            _add(out, base + 10, number)
             _add(out, base + 11, 1.0)
-            _add(out, base + 12, float(x) * float(x))
+            _add(out, base + 12, number * number)
         elif t is list or t is tuple or t is dict:
             _add(out, base + 17, 1.0)
             _add(out, base + 18, float(len(x)))
@@ -446,6 +448,14 @@ def _atom(st: "State", p: int, x: Any, out: dict[int, float], base: int,
     else:
         at = base + 16                    # a text (or value) outside the vocabulary
     _add(out, at, 1.0)
+
+
+def _number(x: Any) -> float:
+    """A rules number as a float (a whole number too large for one: infinite)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def _add(out: dict[int, float], at: int, value: float) -> None:
