@@ -5,6 +5,7 @@ that never reads a number as a position in the legal list."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 
 import pytest
@@ -29,8 +30,9 @@ def _counts():
 
 
 def _key(action):
-    """What an action is, independently of any id: decision, alternative, values."""
-    return (action.choice, action.alt, repr(encode(list(action.values))))
+    """What an action is, independently of any id: its text and values (the same
+    text at two decisions is one action, as Kuhn poker's "pass" at each of its)."""
+    return (action.text, repr(encode(list(action.values))))
 
 
 @pytest.mark.parametrize("name,players", list(_counts()))
@@ -202,3 +204,86 @@ def test_the_bundled_games_number_fewer_actions():
     # (draw; draw, discard face up, discard face down one of 24 tiles; 32 multiplier
     # choices; no multiplier)
     assert load("multzo").new_game(3, seed=0).num_distinct_actions() == 1 + 3 * 24 + 32 + 1
+
+
+# ---------------------------------------------------------------- sizes (issue 32)
+ADAPTERS = Path(__file__).parent / "data" / "adapters"
+
+
+def _tree(state, visit):
+    """Every position of a complete game tree (explicit chance), depth first."""
+    visit(state)
+    if state.is_terminal():
+        return
+    moves = range(len(state.chance_outcomes())) if state.is_chance_node() \
+        else state.legal_action_ids()
+    for move in moves:
+        child = state.clone()
+        child.apply_id(move)
+        _tree(child, visit)
+
+
+@pytest.mark.parametrize("name, actions, outcomes", [
+    # Kuhn poker on three piecepack tiles, a choose per betting decision: "pass" and
+    # "bet" are two actions (OpenSpiel's kuhn_poker has 2), the shuffle draws among
+    # the 3 tiles dealt (not the 24 of the library)
+    ("kuhn-tiles", 2, 3),
+    # Goofspiel with four tiles a player: a bid names one of the 8 tiles the two
+    # hands hold (OpenSpiel numbers the 4 card values), the prizes' shuffle has 4
+    ("goofspiel", 8, 4),
+])
+def test_sizes_are_what_the_instance_can_reach(name, actions, outcomes):
+    game = rulepack.load(str(ADAPTERS / f"{name}.rules"))
+    start = game.new_game(2, seed=0, chance="explicit")
+    assert start.num_distinct_actions() == actions
+    assert start.max_chance_outcomes() == outcomes
+    texts: dict[str, set[int]] = {}
+    widest = [0]
+
+    def visit(state):
+        if state.is_chance_node():
+            widest[0] = max(widest[0], len(state.chance_outcomes()))
+        elif not state.is_terminal():
+            for a in state.legal_actions():
+                assert 0 <= a.id < actions
+                texts.setdefault(a.text, set()).add(a.id)
+                assert state.action_to_string(state.current_player, a.id) == a.text
+    if name == "kuhn-tiles":
+        _tree(start, visit)
+    else:                                   # 13,824 games: random ones
+        for seed in range(30):
+            state = game.new_game(2, seed=seed, chance="explicit")
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                visit(state)
+                moves = range(len(state.chance_outcomes())) if state.is_chance_node() \
+                    else state.legal_action_ids()
+                state.apply_id(rng.choice(list(moves)))
+    assert widest[0] == outcomes                    # the bound is reached
+    assert len(texts) == actions and all(len(ids) == 1 for ids in texts.values())
+    assert sorted(i for ids in texts.values() for i in ids) == list(range(actions))
+
+
+def test_one_text_at_two_decisions_is_one_action():
+    state = rulepack.load(str(ADAPTERS / "kuhn-tiles.rules")).new_game(2, seed=1)
+    assert [a.text for a in state.legal_actions()] == ["pass", "bet"]
+    first = {a.text: a.id for a in state.legal_actions()}
+    state.apply("pass")
+    assert {a.text: a.id for a in state.legal_actions()} == first    # another choose
+    state.apply("bet")
+    assert {a.text: a.id for a in state.legal_actions()} == first    # and a third
+    # an id out of the legal list decodes to the first decision that offers it
+    assert state.action_from_id(first["bet"]).text == "bet"
+
+
+def test_bundled_sizes():
+    # what the bundled rulesets' instances can reach; their ids are unchanged but
+    # for Mismemory, whose "flip the tile at {c}" and "put {t} face down at {c}" are
+    # offered by two decisions each (1,804 ids before they shared them)
+    sizes = {"connect-four": (7, 1), "ladders": (27, 24), "mismemory": (1204, 24),
+             "multiplay": (14764, 121), "multzo": (106, 24), "packkub": (52, 48),
+             "partners": (24, 24), "pig": (2, 6), "tic-tac-toe": (9, 1)}
+    for name, (actions, outcomes) in sizes.items():
+        state = load(name).new_game(load(name).min_players, seed=0)
+        assert (state.num_distinct_actions(), state.max_chance_outcomes()) == \
+            (actions, outcomes), name

@@ -139,6 +139,7 @@ def test_chance_outcomes_sum_to_one(name, seed):
         if state.is_chance_node():
             fractions = state.chance_fractions()
             assert sum(p for _, p in fractions) == 1
+            assert len(fractions) <= state.max_chance_outcomes()
             assert [i for i, _ in fractions] == list(range(len(fractions)))
             assert abs(sum(p for _, p in state.chance_outcomes()) - 1) < 1e-12
             state.apply_chance(rng.below(len(fractions)))

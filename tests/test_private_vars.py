@@ -1,9 +1,9 @@
 """Private variables (docs/language.md, `var ... seen by owner | nobody`).
 
 * property (hypothesis): in every position of random games, a player's view —
-  variables, flow, scores, everything — is the same whatever the values the
-  player may not see (the other players' entries of a ``seen by owner``
-  variable, a ``seen by nobody`` one): views leak nothing;
+  variables, flow, scores, everything — and tensors are the same whatever the
+  values the player may not see (the other players' entries of a ``seen by
+  owner`` variable, a ``seen by nobody`` one): views and tensors leak nothing;
 * the player's own entry is shown, and the end reveals the scores;
 * a bot rebuilding a state from its view guesses the hidden values and plays on;
 * the screen leaves hidden values out; mistakes are located errors.
@@ -97,6 +97,9 @@ def test_views_leak_no_private_value(players: int, seed: int, choices: int, salt
         for p in range(players):
             other = altered(state, p, salt)
             assert view_json(state, p) == view_json(other, p), f"player {p} sees a secret"
+            # and so do the tensors (a score of private variables is not in them)
+            assert state.observation_tensor(p) == other.observation_tensor(p)
+            assert state.information_state_tensor(p) == other.information_state_tensor(p)
             # the difference is real: another player's view or the full state shows it
             assert state.to_json()["variables"] != other.to_json()["variables"]
         if state.is_terminal():

@@ -21,6 +21,12 @@ loads any ruleset, bundled (by name) or a file (by path). Parameters:
   hold the history as the player sees it now, not the positions it went
   through);
 - ``seed``: the seed of the sampled games (0);
+- ``returns``: ``outcome`` (the default: +1 for a winner, -1 for a loser, 0
+  for all in a draw; utilities -1 to 1, zero-sum with two players) or
+  ``score`` (each seat's final score, for a ruleset whose result is a number,
+  such as chips won: utilities in the range the ruleset declares with ``scores
+  from LO to HI`` or that its score formula bounds, zero-sum or constant-sum
+  when it declares ``scores sum to N``, which every game's end checks);
 - each option of the bundled rulesets by its own name too (``rounds``,
   ``jokers``, ``six_pack``, ``grid``, ``blind``), with the bundled default.
 
@@ -28,7 +34,7 @@ The game is explicit-stochastic when the ruleset has chance (a chance node per
 draw: :mod:`rulepack.engine.chance`); actions are the engine's stable ids
 (``num_distinct_actions()`` fixed per instance); observation and
 information-state strings and tensors are the engine's
-(:mod:`rulepack.engine.observe`); returns are +1/-1/0. States clone in the cost
+(:mod:`rulepack.engine.observe`); returns are +1/-1/0, or the scores. States clone in the cost
 of ``State.clone()`` and serialize as their parameters and the ids applied.
 """
 
@@ -45,7 +51,8 @@ import rulepack
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.actions import Action
 from rulepack.engine.chance import CHANCE
-from rulepack.engine.observe import game_type, tensor_layout
+from rulepack.engine.observe import game_type
+from rulepack.engine.tensors import tensor_layout
 from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import TERMINAL, State
 from rulepack.loader import bundled_rulesets
@@ -72,6 +79,7 @@ def _bundled_options() -> dict[str, Any]:
 _BUNDLED_OPTIONS = _bundled_options()
 _PARAMETERS: dict[str, Any] = {"ruleset": "tic-tac-toe", "players": 0, "max_game_length": 0,
                                "options": "", "chance": "explicit", "seed": 0,
+                               "returns": "outcome",
                                **_BUNDLED_OPTIONS}
 
 
@@ -88,8 +96,9 @@ def _type(info: dict[str, Any] | None = None) -> Any:
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION
                      if info.get("information") == "perfect"
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if info.get("utility") == "zero_sum"
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility={"zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+                 "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM}.get(
+            info.get("utility", ""), pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.get("max_players", 16),
         min_num_players=info.get("min_players", 1),
@@ -119,6 +128,8 @@ class RulepackGame(pyspiel.Game):
 
     :raises RulepackError: the ruleset cannot be loaded, or its options or player
         count are wrong, or its actions have no fixed number (located).
+    :raises ValueError: ``chance`` or ``returns`` is not one of its words, or
+        ``returns`` is ``score`` for a ruleset without a score or a range of it.
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -133,23 +144,24 @@ class RulepackGame(pyspiel.Game):
             raise ValueError(f"chance must be 'explicit' or 'sampled', not {params['chance']!r}")
         self.seed = int(params.get("seed") or 0)
         self.started = 0
+        returns = str(params.get("returns") or "outcome")
+        self.score_returns = returns == "score"
         start = self.table.new_state(0)
-        info = game_type(self.table.instance, self.table.sampled_state(0))
+        info = game_type(self.table.instance, self.table.sampled_state(0), returns)
         if self.sampled and info["chance_mode"] == "explicit_stochastic":
             info["chance_mode"] = "sampled_stochastic"
         info.update(title=game.title, min_players=game.min_players,
                     max_players=game.max_players)
         self.rp_info = info
         length = int(params.get("max_game_length") or 0) or self.table.max_game_length
-        zero_sum = info["utility"] == "zero_sum"
         game_info = pyspiel.GameInfo(
             num_distinct_actions=start.num_distinct_actions(),
             max_chance_outcomes=start.max_chance_outcomes()
             if info["chance_mode"] != "deterministic" else 0,
             num_players=players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0 if zero_sum else None,
+            min_utility=info["min_utility"],
+            max_utility=info["max_utility"],
+            utility_sum=info["utility_sum"],
             max_game_length=length)
         self.max_length = length
         layout = tensor_layout(self.table.instance)
@@ -237,6 +249,7 @@ class RulepackState(pyspiel.State):
         super().__init__(game)
         self._rp = _Holder(game.table, None, [], seed)
         self._limit = game.max_length
+        self._scores = game.score_returns
 
     @property
     def engine_state(self) -> State:
@@ -329,10 +342,15 @@ class RulepackState(pyspiel.State):
         return st.terminal or (st.decisions >= self._limit and st.current_player >= 0)
 
     def returns(self) -> list[float]:
+        """Each seat's return: 0 for all before the end and in a truncated game;
+        at the end the outcome (+1/-1/0) or, with ``returns: score``, the scores.
+
+        :raises RulesetRuntimeError: the final scores break the ruleset's ``scores
+            from ... to ...`` or ``scores sum to ...`` (located at it)."""
         st = self._rp.get()
         if not st.is_terminal():
             return [0.0] * st.inst.num_players
-        return st.returns()
+        return st.returns(self._scores)
 
     def __str__(self) -> str:
         """The whole position (hidden information included), without its history:

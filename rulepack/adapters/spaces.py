@@ -2,7 +2,7 @@
 Gymnasium adapters.
 
 An observation is a dict: ``"observation"``, the engine's observation tensor
-(:func:`rulepack.engine.observe.tensor_layout`) as float32, and
+(:func:`rulepack.engine.tensors.tensor_layout`) as float32, and
 ``"action_mask"``, one int8 per stable action id, 1 where the action is legal
 for the observing seat now. Chance is resolved by the environment's own
 generator (seeded by ``reset(seed=...)``), never by the agents.
@@ -16,20 +16,20 @@ import numpy as np
 from gymnasium import spaces
 
 from rulepack.adapters.common import Table
-from rulepack.engine.observe import tensor_layout
+from rulepack.engine.tensors import tensor_layout
 from rulepack.engine.rng import Rng, mix_seed
 from rulepack.engine.state import State
 
 
 def observation_space(table: Table) -> spaces.Dict:
-    """The observation space of every seat: bounded counts and one-hots, the
-    scores unbounded."""
+    """The observation space of every seat: bounded counts and one-hots; the
+    scores, the flow's counters and the variables unbounded."""
     lay = tensor_layout(table.instance)
-    high = np.full(lay.size, float(max(1, lay.pieces)), np.float32)
+    high = np.full(lay.size, float(max(1, lay.pieces, lay.looks + 1)), np.float32)
     low = np.zeros(lay.size, np.float32)
-    scores = lay.size - lay.faces - lay.players      # (the dice's faces come last)
-    low[scores:scores + lay.players] = -np.inf
-    high[scores:scores + lay.players] = np.inf
+    for start, stop in lay.unbounded():              # scores, counters, variables
+        low[start:stop] = -np.inf
+        high[start:stop] = np.inf
     size = table.new_state().num_distinct_actions()
     return spaces.Dict({
         "observation": spaces.Box(low, high, (lay.size,), np.float32),

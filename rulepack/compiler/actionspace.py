@@ -7,7 +7,10 @@ the ruleset's decisions: for each ``action`` of each ``choose``, the *finite
 domain* of each parameter — every value it could ever take — is found by a
 small abstract interpretation of the IR (:class:`Domains`), then the ids of an
 action are its alternative's offset plus its parameters' positions in their
-domains (mixed radix). Domains are over-approximations, which only makes the
+domains (mixed radix). Alternatives of different decisions with the same text
+and parameters (Kuhn poker's "pass" and "bet", offered at each of its
+decisions) are one action and share their ids, over the union of their
+domains; offsets follow the order of the alternatives' first appearance. Domains are over-approximations, which only makes the
 space larger than the actions a game can offer, never smaller; two things keep
 them tight where the ruleset allows:
 
@@ -17,7 +20,11 @@ them tight where the ruleset allows:
   tiles ranges over the tiles, not over the coins too;
 - the name a comprehension binds is, in its expression, that comprehension's
   elements only (``[(x, x.cell) for x in board]``), not every value a name ``x``
-  takes anywhere in the ruleset.
+  takes anywhere in the ruleset;
+- a ``where`` whose condition reads only fixed attributes, constants, options
+  and symbols (``card where colour == red and n <= 3``) keeps only the pieces it
+  lets through, so a hand dealt four cards of a colour ranges over those four,
+  and a shuffle of three cards draws among three.
 
 Domains are sets of concrete values (pieces, cells, players, numbers, words,
 ``none``...), lists as :class:`ListDom`, tuples as :class:`TupleDom`. Other
@@ -31,8 +38,8 @@ space undefined: :meth:`ActionSpace.build` raises a located
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
@@ -126,6 +133,8 @@ class Domains:
         #: the names a comprehension binds, while its expression is read: there they
         #: are its elements only, not every value the name takes anywhere
         self._local: dict[str, frozenset[Any]] = {}
+        #: per ``where`` node (by id), its condition as a test of a piece (``None``: not fixed)
+        self._tests: dict[int, Any] = {}
         for decl in inst.ir.get("variables", []):
             if decl.get("expr") is not None:
                 self._note(decl["name"], ("value", decl["expr"]))
@@ -208,6 +217,16 @@ class Domains:
                     if isinstance(p, dict) and "bind" in p and "in" in p:
                         self._bind(p["bind"], p["in"])
             self._collect(v)
+
+    def in_scope(self, names: dict[str, frozenset[Any]], read: Callable[[], Any]) -> Any:
+        """``read()`` where each of ``names`` holds the given values only (a
+        formula's parameter: the score's player is one of the seats)."""
+        outer = self._local
+        self._local = {**outer, **names}
+        try:
+            return read()
+        finally:
+            self._local = outer
 
     # ------------------------------------------------------------------ names
     def name(self, name: str, node: Any) -> frozenset[Any]:
@@ -316,7 +335,9 @@ class Domains:
             if not lo or not hi or max(hi) - min(lo) > MAX_RANGE:
                 raise NotFinite("a range whose ends are not known numbers", node)
             return frozenset([ListDom(frozenset(range(min(lo), max(hi) + 1)))])
-        if k in ("where", "sort"):
+        if k == "where":
+            return frozenset([ListDom(self._kept(node))])
+        if k == "sort":
             return frozenset([ListDom(self.elements(node["of"]))])
         if k == "comp":
             return frozenset([ListDom(self._in_scope(node, node["expr"]))])
@@ -340,6 +361,18 @@ class Domains:
         if k == "call":
             return self._call(node)
         raise NotFinite(f"the values of a {k!r} expression cannot be listed before play", node)
+
+    def _kept(self, node: dict[str, Any]) -> frozenset[Any]:
+        """The elements of a ``where``: those of what it filters, less the pieces a
+        condition of fixed attributes turns away (``Instance.piece_test``)."""
+        found = self.elements(node["of"])
+        key = id(node)
+        if key not in self._tests:
+            self._tests[key] = self.inst.piece_test(node["cond"])
+        test = self._tests[key]
+        if test is None:
+            return found
+        return frozenset(x for x in found if type(x) is not Piece or test(x))
 
     def _in_scope(self, comp: dict[str, Any], expr: Any) -> frozenset[Any]:
         """The values of ``expr`` where ``comp`` binds its names to its elements
@@ -449,7 +482,12 @@ class Domains:
                 return max(0, max(hi) - min(lo) + 1)
         elif k == "list":
             return len(node["items"])
-        elif k in ("where", "sort"):
+        elif k == "where":
+            bound = self.max_length(node["of"])
+            if self._distinct(node["of"]):      # a zone's pieces: no piece twice
+                bound = min(bound, len(self._kept(node)))
+            return bound
+        elif k == "sort":
             return self.max_length(node["of"])
         elif k in ("comp", "argmax"):
             return self.max_length(node["in"])
@@ -461,7 +499,7 @@ class Domains:
             of = node["of"]
             g = self.inst.globals.get(str(of.get("name"))) if isinstance(of, dict) else None
             if g is not None and g.kind == "zone_family":
-                return len(self.pieces)
+                return self._most_held(self.name(of["name"], of))
         elif k == "name":
             name = node["name"]
             if name in ("players", "others", "active"):
@@ -469,7 +507,7 @@ class Domains:
             g = self.inst.globals.get(name)
             if name not in self.assigned and g is not None:
                 if g.kind == "zone":
-                    return len(self.pieces)
+                    return self._most_held([g.value])
                 if g.kind == "component":
                     return len(g.value)
                 if g.kind == "const" and isinstance(g.value, (list, tuple, dict)):
@@ -489,11 +527,29 @@ class Domains:
             return len(self.pieces)
         raise NotFinite("a collection whose length cannot be bounded before play", node)
 
+    def _most_held(self, zones: Iterable[Any]) -> int:
+        """The most pieces any of ``zones`` can hold (every piece when unknown)."""
+        if self.contents is None:
+            return len(self.pieces)
+        return max([0] + [len(self.contents[z.index]) for z in zones if type(z) is ZoneRef])
+
+    def _distinct(self, node: Any) -> bool:
+        """Whether ``node`` names a zone, a zone of a family or a component: a
+        collection that holds no piece twice."""
+        if not isinstance(node, dict):
+            return False
+        if node.get("k") == "index":
+            node = node["of"]
+        if node.get("k") != "name" or node["name"] in self.assigned:
+            return False
+        g = self.inst.globals.get(node["name"])
+        return g is not None and g.kind in ("zone", "zone_family", "component")
+
 
 def max_chance_outcomes(inst: "Instance") -> int:
     """The most outcomes a chance node of the instance can have: a shuffle's first
-    draw (at most every piece), a ``random(X)`` the most elements of X, a roll
-    the most faces of a die.
+    draw (the most pieces the shuffled zone can hold), a ``random(X)`` the most
+    elements of X, a roll the most faces of a die.
 
     :raises SemanticError: a ``random`` of a collection whose length has no
         bound before play (code ``unbounded-chance``), located at it.
@@ -506,7 +562,11 @@ def max_chance_outcomes(inst: "Instance") -> int:
                                                and node.get("fn") == "random")]
     for node in found:
         if node["k"] == "shuffle":
-            best = max(best, len(inst.pieces))
+            # the first draw of a shuffle picks among the pieces of the zone
+            try:
+                best = max(best, domains.max_length(node["zone"]))
+            except NotFinite:
+                best = max(best, len(inst.pieces))
             continue
         try:
             best = max(best, domains.max_length(node["args"][0]))
@@ -524,7 +584,9 @@ class ActionSpace:
     """The numbered actions of one instance.
 
     ``size`` is the number of distinct actions; an action's id is in ``0 ..
-    size-1`` and depends only on its decision, alternative and parameter values.
+    size-1`` and depends only on its alternative (its text and parameters: the
+    same in two decisions, the same ids) and its parameters' values;
+    :meth:`decode` gives the first decision that offers an id.
 
     :raises SemanticError: (from :meth:`build`) a parameter's values cannot be
         listed before play (code ``unbounded-actions``), located at the parameter.
@@ -544,39 +606,46 @@ class ActionSpace:
         domains = Domains(inst)
         nodes = _choose_nodes(inst.ir)
         by_at = {tuple(n["at"]): n for n in nodes if n.get("at")}
-        offset = 0
+        groups: list[_Group] = []
+        by_key: dict[tuple[Any, ...], list[_Group]] = {}
         for i, choice in enumerate(inst.choices):
             node = by_at.get(tuple(choice.at or ())) or nodes[i]
             for alt, alt_ir in zip(choice.alternatives, node["actions"]):
-                params = []
-                n = 1
-                for p in alt_ir["params"]:
-                    try:
-                        values = _enumerate(domains, p)
-                    except NotFinite as exc:
-                        at = (exc.node or p).get("at") or p.get("at") or [None, None]
-                        raise SemanticError.at(
-                            f"action {alt.text!r} has no fixed number of possible actions: "
-                            f"{exc.why} (stable action ids, needed by the OpenSpiel, "
-                            "PettingZoo and Gymnasium adapters, list every value a "
-                            "parameter can take; take it from a zone, a list of known "
-                            "values or a range with known ends)",
-                            Location(inst.file, at[0] or None, at[1] or None),
-                            code="unbounded-actions") from None
-                    index: dict[Any, int] = {}
-                    for i, v in enumerate(values):
-                        index.setdefault(v, i)
-                    params.append((values, index))
-                    n *= max(1, len(values))
-                space.layout[(choice.index, alt.index)] = (offset, params)
-                space.starts.append((offset, choice.index, alt.index))
-                offset += n
-                if offset > MAX_ACTIONS:
-                    at = alt_ir.get("at") or [None, None]
-                    raise SemanticError.at(
-                        f"the ruleset's actions number more than {MAX_ACTIONS} (at action "
-                        f"{alt.text!r})", Location(inst.file, at[0] or None, at[1] or None),
-                        code="unbounded-actions")
+                values = [_domain(domains, alt.text, p) for p in alt_ir["params"]]
+                # the same text with the same parameters in another decision is the
+                # same action (Kuhn poker's "pass" and "bet" at each of its decisions)
+                key = (alt.text, tuple(repr(p["bind"]) for p in alt_ir["params"]))
+                group = next((g for g in by_key.get(key, ()) if choice.index not in g.choices),
+                             None)
+                if group is None:
+                    group = _Group(alt_ir, [set() for _ in values])
+                    groups.append(group)
+                    by_key.setdefault(key, []).append(group)
+                group.choices.add(choice.index)
+                group.members.append((choice.index, alt.index))
+                for known, more in zip(group.values, values):
+                    known.update(more)
+        offset = 0
+        for group in groups:
+            params = []
+            n = 1
+            for found in group.values:
+                ordered = sorted(found, key=stable_key)
+                index: dict[Any, int] = {}
+                for i, v in enumerate(ordered):
+                    index.setdefault(v, i)
+                params.append((ordered, index))
+                n *= max(1, len(ordered))
+            for member in group.members:
+                space.layout[member] = (offset, params)
+            space.starts.append((offset, *group.members[0]))
+            offset += n
+            if offset > MAX_ACTIONS:
+                at = group.first.get("at") or [None, None]
+                raise SemanticError.at(
+                    f"the ruleset's actions number more than {MAX_ACTIONS} (at action "
+                    f"{group.first.get('text')!r})",
+                    Location(inst.file, at[0] or None, at[1] or None), code="unbounded-actions")
         space.size = offset
         return space
 
@@ -613,6 +682,34 @@ class ActionSpace:
             rest, i = divmod(rest, len(domain))
             values.append(domain[i])
         return choice, alt, tuple(reversed(values))
+
+
+@dataclass
+class _Group:
+    """The alternatives that share ids: one text with the same parameters, at most
+    one alternative per decision (``first``: the IR of the first of them)."""
+
+    first: dict[str, Any]
+    values: list[set[Any]]
+    choices: set[int] = field(default_factory=set)
+    members: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _domain(domains: Domains, text: str, param: dict[str, Any]) -> list[Any]:
+    """Every value a parameter can take. :raises SemanticError: they cannot be
+    listed (code ``unbounded-actions``), located at the parameter."""
+    try:
+        return _enumerate(domains, param)
+    except NotFinite as exc:
+        at = (exc.node or param).get("at") or param.get("at") or [None, None]
+        raise SemanticError.at(
+            f"action {text!r} has no fixed number of possible actions: "
+            f"{exc.why} (stable action ids, needed by the OpenSpiel, "
+            "PettingZoo and Gymnasium adapters, list every value a "
+            "parameter can take; take it from a zone, a list of known "
+            "values or a range with known ends)",
+            Location(domains.inst.file, at[0] or None, at[1] or None),
+            code="unbounded-actions") from None
 
 
 def _enumerate(domains: Domains, param: dict[str, Any]) -> list[Any]:

@@ -64,6 +64,9 @@ class FlowCompiler:
         self.counter = 0
         self.phases_used: set[str] = set()
         self.errors: list[Any] = []
+        #: every name the flow may keep in a state's variables, in the order met
+        #: (``let``, ``for`` and parameter names, and the flow's own ``$`` names)
+        self.names: list[str] = []
 
     # ------------------------------------------------------------------ emitting
     def place(self, label: Label) -> None:
@@ -101,7 +104,9 @@ class FlowCompiler:
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
-        return f"${prefix}{self.counter}"
+        name = f"${prefix}{self.counter}"
+        self.names.append(name)
+        return name
 
     def error(self, message: str, node: Any, scope: Scope, code: str = "semantic") -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code)
@@ -238,6 +243,7 @@ class FlowCompiler:
         names = _bind_names(node["bind"])
         for n in names:
             self._check_new_local(n, node, scope)
+        self.names.extend(names)
         binder = make_binder(node["bind"])
 
         def factory(pc: int) -> Instr:
@@ -347,6 +353,7 @@ class FlowCompiler:
         names = _bind_names(node["bind"])
         for n in names:
             self._check_new_local(n, node, scope)
+        self.names.extend(names)
         source = self.exprs.compile_filtered(node["in"], scope, names[0]) if len(names) == 1 \
             else self.exprs.compile(node["in"], scope)
         binder = make_binder(node["bind"])
@@ -667,6 +674,7 @@ class FlowCompiler:
                 source = self.exprs.compile(param["in"], pscope)
             params.append((names, make_binder(param["bind"]), source))
             names_so_far.extend(names)
+            self.names.extend(names)
             pscope = pscope.with_locals(*names)
         self._check_template(alt, names_so_far, scope,
                              [_bind_names(p["bind"]) for p in alt["params"]])

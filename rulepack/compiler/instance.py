@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
-from rulepack.errors import Location, SemanticError
+from rulepack.errors import Location, RulepackError, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
+from rulepack.compiler.bounds import score_bounds
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.dice import compile_rolls
@@ -182,7 +183,15 @@ class Instance:
         #: the most decisions a game of this instance takes, as the ruleset declares
         #: it (``at most N decisions``), or ``None``
         self.longest: int | None = None
+        #: the range every final score is in (``scores from LO to HI``), or ``None``
+        self.score_range: tuple[Any, Any] | None = None
+        #: what the final scores add up to (``scores sum to N``), or ``None``
+        self.score_sum: Any = None
         self.choices: list[Choice] = []
+        #: the names other than the variables that the flow may keep in a state's
+        #: variables (``let``, ``for`` and parameter names, its own ``$`` names),
+        #: in the order met; ``current`` and ``round`` are always there
+        self.flow_names: tuple[str, ...] = ()
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
         #: each generated block (its first instruction) → the instructions it runs
@@ -252,6 +261,7 @@ class Instance:
             self._constants()
             self._teams()
             self._longest()
+            self._score_declarations()
             self._requirements()
             self._components()
             self._orders()
@@ -395,6 +405,35 @@ class Instance:
                                    f"not {describe(value)}", self._loc(expr),
                                    code="bad-length")
         self.longest = int(value)
+
+    def _score_declarations(self) -> None:
+        """``scores from LO to HI`` and ``scores sum to N``: numbers of the options
+        and the player count (LO at most HI), for a ruleset with a score."""
+        game = self.ir.get("game") or {}
+        declared = game.get("scores")
+        total = game.get("score_sum")
+        if (declared is not None or total is not None) and self.ir.get("score") is None:
+            raise SemanticError.at("'scores ...' needs a score declaration (score(p) = ...)",
+                                   self._loc(declared if declared is not None else total),
+                                   code="no-score")
+
+        def number(expr: Any, what: str) -> Any:
+            value = self._eval(expr, self.static_scope())
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise SemanticError.at(f"'{what}' needs a number, not {describe(value)}",
+                                       self._loc(expr), code="bad-scores")
+            return value
+
+        if declared is not None:
+            low = number(declared["from"], "scores from ... to ...")
+            high = number(declared["to"], "scores from ... to ...")
+            if low > high:
+                raise SemanticError.at(f"scores from {describe(low)} to {describe(high)}: the "
+                                       "lowest score comes first", self._loc(declared),
+                                       code="bad-scores")
+            self.score_range = (low, high)
+        if total is not None:
+            self.score_sum = number(total, "scores sum to ...")
 
     def _requirements(self) -> None:
         """``require COND "message"``: a player count or options the rules do not cover."""
@@ -738,6 +777,28 @@ class Instance:
                 raise SemanticError.at(f"unknown constraint {kind!r}", self._loc(c), code="bad-ir")
         return pat.Pattern(p["name"], size, same, distinct, consecutive, covers, each, wild)
 
+    def piece_test(self, cond: Any) -> Callable[[Piece], bool] | None:
+        """A ``where`` condition as a test of one candidate piece, when it reads
+        only fixed attributes, constants, options and symbols (its answer for a
+        piece never changes); ``None`` for any other condition. A piece the
+        condition cannot be computed for passes the test (it may be kept)."""
+        if not self._fixed(cond):
+            return None
+        try:      # (static: no generated code, so the flow's generated module is as it was)
+            fn = self.exprs.compile(cond, self.scope(candidate="$it", locals=["$it"],
+                                                     deterministic=True, static=True))
+        except RulepackError:
+            return None
+        build = self.build
+
+        def test(piece: Piece) -> bool:
+            try:
+                return _test_piece(build, piece, fn)  # type: ignore[arg-type]
+            except (RulepackError, RuleValueError, TypeError, ValueError, KeyError,
+                    IndexError, AttributeError):
+                return True
+        return test
+
     def _fixed(self, node: Any) -> bool:
         """True if an expression reads only pieces' fixed attributes, constants,
         options and symbols (so its value for a piece never changes)."""
@@ -957,6 +1018,8 @@ class Instance:
         self._unprepared = flow
         self.choices = flow.choices
         self.phases_used = flow.phases_used
+        self.flow_names = tuple(n for n in dict.fromkeys(flow.names)
+                                if n not in self.var_inits and n not in ("current", "round"))
         for choice in self.choices:
             for alt in choice.alternatives:
                 alt.instance = self
@@ -971,6 +1034,15 @@ class Instance:
         if space is None:
             space = self.__dict__["_action_space"] = ActionSpace.build(self)
         return space
+
+    def score_bounds(self) -> tuple[Any, Any] | None:
+        """The lowest and highest final score: declared (``scores from LO to
+        HI``) or derived from the score (:func:`rulepack.compiler.bounds.score_bounds`);
+        ``None`` without a score or a range (made once)."""
+        if "_score_bounds" not in self.__dict__:
+            self.__dict__["_score_bounds"] = score_bounds(self)
+        bounds: tuple[Any, Any] | None = self.__dict__["_score_bounds"]
+        return bounds
 
     def max_chance_outcomes(self) -> int:
         """The most outcomes any chance node of the instance can have (built when

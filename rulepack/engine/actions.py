@@ -73,6 +73,12 @@ class Action:
             self._id = ident
             return ident
 
+    @property
+    def template(self) -> str:
+        """The text of the action's alternative, before its parameters are filled
+        in (``"take {t}"``)."""
+        return self._template
+
     def bindings(self) -> dict[str, Any]:
         """Parameter name → value, tuples destructured as the ruleset binds them;
         a cell (in a list or tuple too) as a :class:`GridCell`, its row and column

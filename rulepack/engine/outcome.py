@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.values import describe
+from rulepack.errors import Diagnostic, Location, RulesetRuntimeError
+
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
 
@@ -32,11 +35,16 @@ def outcome(st: "State") -> dict[str, Any]:
         in a game with teams ``"teams": [{"players": [seats], "score": number |
         None, "winner": bool}]``. A finished game that is not a draw is lost by
         every player who is not a winner.
-    :raises RulesetRuntimeError: a score cannot be computed.
+    :raises RulesetRuntimeError: a score cannot be computed, or the final scores
+        break the ruleset's ``scores from ... to ...`` or ``scores sum to ...``
+        (see :func:`check_scores`).
     """
     inst = st.inst
     n = st.num_players
     scores = st.scores()
+    if st.terminal and scores is not None and \
+            (inst.score_range is not None or inst.score_sum is not None):
+        check_scores(st, scores)
     teams = inst.teams
     team_scores: list[Any] | None = None
     if teams is not None and scores is not None:
@@ -69,3 +77,39 @@ def outcome(st: "State") -> dict[str, Any]:
              "winner": bool(set(team) & set(winners))}
             for t, team in enumerate(teams)]
     return result
+
+
+def check_scores(st: "State", scores: list[Any]) -> None:
+    """The final ``scores`` of a finished game against what the ruleset declares:
+    each in ``scores from LO to HI``, their sum ``scores sum to N`` (exactly, or
+    within 1e-9 of the largest magnitude for fractions).
+
+    :raises RulesetRuntimeError: a score out of the range or a sum that differs,
+        located at the declaration (code ``bad-scores``): the declaration was wrong.
+    """
+    inst = st.inst
+    game = inst.ir.get("game") or {}
+    declared = inst.score_range
+    if declared is not None:
+        low, high = declared
+        for p, score in enumerate(scores):
+            if not low <= score <= high:
+                who = describe(st.inst.seats[p], inst.seat_names)
+                raise _broken(inst, game.get("scores"),
+                              f"the game ended with {who}'s score {describe(score)}, outside "
+                              f"the range {describe(low)} to {describe(high)} its ruleset "
+                              "declares (scores from ... to ...)")
+    total = inst.score_sum
+    if total is not None:
+        got = sum(scores)
+        if abs(got - total) > 1e-9 * max([1.0, abs(total)] + [abs(s) for s in scores]):
+            raise _broken(inst, game.get("score_sum"),
+                          f"the game ended with scores adding up to {describe(got)}, not the "
+                          f"{describe(total)} its ruleset declares (scores sum to ...)")
+
+
+def _broken(inst: Any, node: Any, message: str) -> RulesetRuntimeError:
+    at = (node or {}).get("at") or [0, 0]
+    return RulesetRuntimeError(Diagnostic(
+        message, Location(inst.file, at[0] or None, at[1] or None), code="bad-scores",
+        hint="a game that ends so shows that the declaration is wrong: correct it"))

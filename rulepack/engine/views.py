@@ -149,7 +149,7 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
     return data
 
 
-def _scores_seen(st: "State", player: int) -> list[Any] | None:
+def scores_seen(st: "State", player: int) -> list[Any] | None:
     """The scores, except those computed from variables the player may not see
     (``None`` in their place) while the game goes on."""
     scores = st.scores()
@@ -195,7 +195,7 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         "terminal": st.terminal,
         "zones": zones,
         "variables": variables,
-        "scores": _scores_seen(st, player),
+        "scores": scores_seen(st, player),
         "legal_actions": [],
         "options": dict(inst.options),
         # where the flow stands (public), enough to rebuild a state from this view

@@ -155,6 +155,12 @@ class ToIR(Transformer[Token, IR]):
     def game_longest(self, meta: Meta, bound: IR) -> tuple[str, Any]:
         return ("longest", bound)
 
+    def game_score_range(self, meta: Meta, low: IR, high: IR) -> tuple[str, Any]:
+        return ("scores", {"from": low, "to": high, "at": _at(meta)})
+
+    def game_score_sum(self, meta: Meta, total: IR) -> tuple[str, Any]:
+        return ("score_sum", total)
+
     def use_decl(self, meta: Meta, name: Token, only: list[str] | None = None) -> tuple[str, IR]:
         return ("uses", {"library": str(name), "only": only, "at": _at(meta)})
 

@@ -31,7 +31,7 @@ DECLARATION_KEYWORDS = ("language", "game", "use", "component", "order", "attrib
 STATEMENT_KEYWORDS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else",
                       "while", "repeat", "rounds", "turns", "choose", "end", "do", "eliminate",
                       "claim", "arrange", "say")
-GAME_FIELDS = ("title", "source", "players", "seats", "teams")
+GAME_FIELDS = ("title", "source", "players", "seats", "teams", "scores")
 COMPONENT_FIELDS = ("copies", "called", "back", "draw", "rolls")
 DRAW_HINTS = ("shape", "symbol", "colour", "color")
 EXPRESSION_KEYWORDS = ("and", "or", "not", "in", "where", "by", "descending", "top", "bottom",
