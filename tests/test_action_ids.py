@@ -231,6 +231,8 @@ def _tree(state, visit):
     # Goofspiel with four tiles a player: a bid names one of the 8 tiles the two
     # hands hold (OpenSpiel numbers the 4 card values), the prizes' shuffle has 4
     ("goofspiel", 8, 4),
+    # the same game with a bid naming a rank: OpenSpiel's 4 actions
+    ("goofspiel-ranks", 4, 4),
 ])
 def test_sizes_are_what_the_instance_can_reach(name, actions, outcomes):
     game = rulepack.load(str(ADAPTERS / f"{name}.rules"))
