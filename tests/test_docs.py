@@ -311,6 +311,48 @@ def test_tutorial_output(block: Block, tutorial_dir: Path):
                             f"{result.output}"
 
 
+# ---------------------------------------------------------------------- rulesets in the docs
+
+_PART_OF = re.compile(r"\bpart of ([\w.-]+\.rules)\b")
+
+
+def docs_rulesets() -> list[tuple[str, str]]:
+    """(where, text) of every ruleset under docs/: each ``*.rules`` file there, and each
+    file a page builds from its ``rules`` blocks marked ``part of NAME.rules`` (the
+    tutorial's ``hightide.rules``), the blocks one after the other as the page says."""
+    found = [(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+             for path in sorted(DOCS.rglob("*.rules"))]
+    for page in sorted(DOCS.rglob("*.md")):
+        parts: dict[str, list[str]] = {}
+        for b in read_blocks(str(page.relative_to(DOCS))):
+            m = _PART_OF.search(b.spec)
+            if b.lang == "rules" and m:
+                parts.setdefault(m.group(1), []).append(b.text)
+        found += [(f"docs/{page.relative_to(DOCS)}: {name}", "\n".join(texts))
+                  for name, texts in parts.items()]
+    return found
+
+
+def test_the_docs_rulesets_include_the_tutorials():
+    assert "docs/tutorial.md: hightide.rules" in [where for where, _ in docs_rulesets()]
+
+
+@pytest.mark.parametrize("where,text", docs_rulesets(), ids=[w for w, _ in docs_rulesets()])
+def test_every_ruleset_under_docs_is_formatted_and_valid(where: str, text: str,
+                                                         tmp_path: Path):
+    """What a reader copies from the docs is a clean ruleset: ``rulepack fmt --check``
+    and ``rulepack validate`` pass (exit 0, no warning)."""
+    from rulepack.cli.main import main
+    path = tmp_path / where.rsplit("/", 1)[-1].split(": ")[-1]
+    path.write_text(text, encoding="utf-8")
+    formatted = CliRunner().invoke(main, ["fmt", "--check", str(path)])
+    assert formatted.exit_code == 0, f"{where}: rulepack fmt would change it:\n" \
+        f"{formatted.output}"
+    validated = CliRunner().invoke(main, ["validate", str(path)])
+    assert validated.exit_code == 0 and "warning" not in validated.output, \
+        f"{where}: {validated.output}"
+
+
 # ---------------------------------------------------------------------- Python blocks
 
 @pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
