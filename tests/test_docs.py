@@ -365,6 +365,62 @@ def test_python_blocks_run(doc: str, tutorial_dir: Path, capsys: pytest.CaptureF
     assert capsys.readouterr().out      # the examples print something
 
 
+def doc_commands() -> list[tuple[str, list[str]]]:
+    """(where, arguments) of every ``rulepack`` command line in the ``sh`` blocks of
+    docs/*.md and README.md (comments after `` #`` left out)."""
+    out = []
+    for path in sorted(DOCS.glob("*.md")) + [ROOT / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        for m in _FENCE.finditer(text):
+            if m.group(1) != "sh":
+                continue
+            first = text.count("\n", 0, m.start(2)) + 1
+            for i, line in enumerate(m.group(2).splitlines()):
+                line = re.sub(r"\s+#.*$", "", line).strip()
+                if line.startswith("rulepack "):
+                    out.append((f"{path.relative_to(ROOT)}:{first + i}", shlex.split(line)[1:]))
+    return out
+
+
+def test_options_in_the_docs_commands_are_written_as_explain_lists_them():
+    """``-o NAME=VALUE`` in a documented command names an option of that bundled ruleset,
+    with a value among those ``rulepack explain`` lists (``blind=true``, not ``yes``)."""
+    from rulepack.cli.explain import explain_data
+    from rulepack.loader import bundled_rulesets
+    checked = 0
+    for where, args in doc_commands():
+        if len(args) < 2 or args[1] not in bundled_rulesets():
+            continue
+        listed = explain_data(rulepack.load(args[1]), None)["options"]
+        for flag, value in zip(args, args[1:]):
+            if flag not in ("-o", "--option") or "=" not in value:
+                continue
+            name, text = value.split("=", 1)
+            assert name in listed, f"{where}: {args[1]} has no option {name}"
+            values = listed[name]["values"]
+            span = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", values)
+            if span and re.fullmatch(r"-?\d+", text):
+                ok = int(span[1]) <= int(text) <= int(span[2])
+            else:
+                ok = text in values.split(", ")
+            assert ok, f"{where}: {name}={text}, but rulepack explain {args[1]} lists {values}"
+            checked += 1
+    assert checked >= 5
+
+
+def test_the_keys_the_games_page_names_do_what_it_says():
+    """docs/games.md tells a player which key shows the rules, which the screen, which
+    quits: each is a key the keyboard reads so."""
+    from rulepack.cli.interactive import QUIT_WORDS, RULES_WORDS, SHOW_WORDS
+    text = _squash((DOCS / "games.md").read_text(encoding="utf-8"))
+    said = {what: key for key, what in
+            re.findall(r"`(\S+)` to (show the rules|show the screen again|quit)", text)}
+    assert set(said) == {"show the rules", "show the screen again", "quit"}, said
+    assert said["show the rules"] in RULES_WORDS
+    assert said["show the screen again"] in SHOW_WORDS
+    assert said["quit"] in QUIT_WORDS
+
+
 # ---------------------------------------------------------------------- rulings
 
 RULING = re.compile(r"^- \*\*([A-Z]\d+)\.\*\* ", re.M)
