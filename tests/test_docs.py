@@ -421,6 +421,22 @@ def test_the_keys_the_games_page_names_do_what_it_says():
     assert said["quit"] in QUIT_WORDS
 
 
+def test_the_api_section_names_every_kind_of_history_entry():
+    """§12's ``history`` row names each class a history entry can be (those of
+    ``rulepack.engine.actions``: narrations too) and the module they are imported from."""
+    import inspect
+
+    from rulepack.engine import actions
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| `history` |"))
+    kinds = [name for name, value in vars(actions).items()
+             if inspect.isclass(value) and value.__module__ == actions.__name__]
+    assert "Narration" in kinds
+    for name in kinds:
+        assert f"`{name}`" in row, f"docs/language.md §12: the history row misses {name}"
+    assert "rulepack.engine.actions import" in row
+
+
 # ---------------------------------------------------------------------- rulings
 
 RULING = re.compile(r"^- \*\*([A-Z]\d+)\.\*\* ", re.M)
