@@ -10,7 +10,10 @@
   count). A block marked ``error "TEXT"`` must fail with a message containing
   TEXT. Python blocks run in order, in a folder holding the tutorial's game.
   ``text`` blocks marked ``output of "rulepack ..."`` must show lines the command
-  prints, in order (``...`` skips lines).
+  prints, in order (``...`` skips lines). ``docs/agents.md``'s Python blocks run alike.
+* Every ruleset under ``docs/`` (a ``.rules`` file, or one a page builds from blocks
+  marked ``part of NAME.rules``) passes ``rulepack fmt --check`` and ``validate``; the
+  options and keys the pages name are the program's.
 * ``docs/rulings.md``: every ruling has an **Applied:** note, and every quote in its
   notes (code in backticks; words in double quotes, from the comments) is still in the
   ruleset it quotes, comments included: the ruleset of the ruling's section (G and M:
@@ -96,7 +99,7 @@ def checked(doc: str, lang: str) -> list[Block]:
 
 
 def test_every_rules_and_python_block_has_a_known_marker():
-    for doc in ("language.md", "tutorial.md"):
+    for doc in ("language.md", "tutorial.md", "agents.md"):
         for b in read_blocks(doc):
             if b.lang in ("rules", "python"):
                 assert b.kind in KINDS, f"{b.where}: a {b.lang} block needs <!-- check: ... -->"
@@ -355,7 +358,7 @@ def test_every_ruleset_under_docs_is_formatted_and_valid(where: str, text: str,
 
 # ---------------------------------------------------------------------- Python blocks
 
-@pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
+@pytest.mark.parametrize("doc", ["language.md", "tutorial.md", "agents.md"])
 def test_python_blocks_run(doc: str, tutorial_dir: Path, capsys: pytest.CaptureFixture):
     blocks = checked(doc, "python")
     assert blocks and all(b.kind == "python" for b in blocks)
