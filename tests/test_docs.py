@@ -411,6 +411,25 @@ def test_options_in_the_docs_commands_are_written_as_explain_lists_them():
     assert checked >= 5
 
 
+def _documented_plays() -> list[tuple[str, list[str]]]:
+    from rulepack.loader import bundled_rulesets
+    return [(where, args) for where, args in doc_commands()
+            if args[:1] == ["play"] and len(args) > 1 and args[1] in bundled_rulesets()]
+
+
+@pytest.mark.parametrize("where,args", _documented_plays(),
+                         ids=[where for where, _ in _documented_plays()])
+def test_documented_play_commands_start(where: str, args: list[str], tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch):
+    """Each ``rulepack play`` command of the docs starts its game: a person quits at
+    the first question (``q``), bots play to the end (seed 1 where none is given)."""
+    from rulepack.cli.main import main
+    monkeypatch.setenv("RULEPACK_RECORDS", str(tmp_path))
+    seeded = args if "--seed" in args else args + ["--seed", "1"]
+    result = CliRunner().invoke(main, seeded, input="q\n")
+    assert result.exit_code == 0, f"{where}: rulepack {' '.join(args)}:\n{result.output}"
+
+
 def test_the_keys_the_games_page_names_do_what_it_says():
     """docs/games.md tells a player which key shows the rules, which the screen, which
     quits: each is a key the keyboard reads so."""
