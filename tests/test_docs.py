@@ -425,6 +425,7 @@ def test_documented_play_commands_start(where: str, args: list[str], tmp_path: P
     the first question (``q``), bots play to the end (seed 1 where none is given)."""
     from rulepack.cli.main import main
     monkeypatch.setenv("RULEPACK_RECORDS", str(tmp_path))
+    monkeypatch.chdir(tmp_path)            # where a --record FILE of the docs goes
     seeded = args if "--seed" in args else args + ["--seed", "1"]
     result = CliRunner().invoke(main, seeded, input="q\n")
     assert result.exit_code == 0, f"{where}: rulepack {' '.join(args)}:\n{result.output}"
