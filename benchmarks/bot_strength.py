@@ -7,6 +7,7 @@ From the repository root::
     .venv/bin/python benchmarks/bot_strength.py --only tictactoe,connect4   # some matches
     .venv/bin/python benchmarks/bot_strength.py --speed                     # speed only
     .venv/bin/python benchmarks/bot_strength.py --speed --only multzo       # one ruleset
+    .venv/bin/python benchmarks/bot_strength.py --speed --rollout random    # playouts to the end
     .venv/bin/python benchmarks/bot_strength.py --games 20 --json > strength.json
     .venv/bin/python benchmarks/bot_strength.py --only packkub --games 200 --log packkub.jsonl
 
@@ -231,13 +232,15 @@ def mid_game(game: Any, players: int, options: dict[str, Any], seed: int = 1) ->
 
 
 def speed(iterations: int, reference_dir: Path, rounds: int = 3,
-          profile: bool = False, only: list[str] | None = None) -> list[dict[str, Any]]:
+          profile: bool = False, only: list[str] | None = None,
+          rollout: str = "auto") -> list[dict[str, Any]]:
     """The speed table. Each search runs ``rounds`` times from its position (the
     same work each time) and the fastest run counts; for Multzo the runs take
     turns with as many rounds of the reference, whose fastest round counts (the
     machine's load then weighs on both alike). ``profile``: also the share of
     the search's time spent in the engine (``legal_actions`` and ``_apply``).
-    ``only``: these rulesets of :data:`SPEED` alone."""
+    ``only``: these rulesets of :data:`SPEED` alone. ``rollout``: the searches'
+    option of that name (``random``: playouts to the end, heuristic or not)."""
     rows = []
     for name, players, options in SPEED:
         if only is not None and name not in only:
@@ -246,7 +249,7 @@ def speed(iterations: int, reference_dir: Path, rounds: int = 3,
         state = mid_game(game, players, options)
         p = state.current_player
         view = Decision(state, p).view
-        search = _searcher(state, p, view, iterations)
+        search = _searcher(state, p, view, iterations, rollout)
         times, refs = [], []
         for _ in range(rounds):
             started = time.perf_counter()
@@ -270,11 +273,12 @@ def speed(iterations: int, reference_dir: Path, rounds: int = 3,
     return rows
 
 
-def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int) -> Any:
+def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int,
+              rollout: str = "auto") -> Any:
     """A function that builds a fresh search of ``state`` as the agent would
     (``ismcts``, observing and by move groups, where the view hides pieces, else
-    ``mcts``), with
-    ``prior=0`` (iterations only); its ``agent`` attribute names the bot."""
+    ``mcts``), with ``prior=0`` (iterations only) and the given ``rollout``; its
+    ``agent`` attribute names the bot."""
     from rulepack.agents.search import Search, SearchOptions, exact_key, masked_key
     from rulepack.agents.determinize import Sampler
     from rulepack.agents.value import has_hidden
@@ -285,8 +289,8 @@ def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int) ->
 
     def build() -> Any:
         return Search(sample, player, masked_key if hidden else exact_key,
-                      SearchOptions(iterations=iterations, prior=0), Rng(2), observe=hidden,
-                      groups=hidden)
+                      SearchOptions(iterations=iterations, prior=0, rollout=rollout), Rng(2),
+                      observe=hidden, groups=hidden)
     build.agent = "ismcts" if hidden else "mcts"          # type: ignore[attr-defined]
     return build
 
@@ -339,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs of each search (and of the reference); the fastest counts")
     parser.add_argument("--profile", action="store_true",
                         help="also the engine's share of each search's time")
+    parser.add_argument("--rollout", default="auto", choices=["auto", "random", "heuristic"],
+                        help="the searches' rollout option in the speed table")
     parser.add_argument("--reference-dir", default=str(ROOT.parent / "shared" / "reference"))
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--log", type=Path,
@@ -358,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{'met' if row['met'] else 'NOT met'} ({row['seconds']:.0f} s)", flush=True)
     if args.speed or not args.only:
         report["speed"] = speed(args.iterations, Path(args.reference_dir), args.rounds,
-                                args.profile, args.only.split(",") if args.only else None)
+                                args.profile, args.only.split(",") if args.only else None,
+                                args.rollout)
         if not args.json:
             for r in report["speed"]:
                 extra = ""

@@ -50,3 +50,15 @@ def test_a_logged_match_resumes_where_it_stopped(bench, tmp_path):
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert sorted(e["index"] for e in entries if e["seed"] == 4) == list(range(9))
     assert resumed["results"] == whole["results"] and resumed["draws"] == whole["draws"]
+
+
+def test_the_speed_table_searches_with_the_rollout_asked_for(bench):
+    game = rulepack.load("multzo")
+    state = bench.mid_game(game, 3, {})
+    view = state.view(state.current_player)
+    for rollout in ("auto", "random"):
+        search = bench._searcher(state, state.current_player, view, 10, rollout)()
+        assert search.options.rollout == rollout
+    rows = bench.speed(10, Path("no-reference"), rounds=1, only=["tic-tac-toe"],
+                       rollout="random")
+    assert [row["ruleset"] for row in rows] == ["tic-tac-toe"]

@@ -10,7 +10,10 @@
   count). A block marked ``error "TEXT"`` must fail with a message containing
   TEXT. Python blocks run in order, in a folder holding the tutorial's game.
   ``text`` blocks marked ``output of "rulepack ..."`` must show lines the command
-  prints, in order (``...`` skips lines).
+  prints, in order (``...`` skips lines). ``docs/agents.md``'s Python blocks run alike.
+* Every ruleset under ``docs/`` (a ``.rules`` file, or one a page builds from blocks
+  marked ``part of NAME.rules``) passes ``rulepack fmt --check`` and ``validate``; the
+  options and keys the pages name are the program's.
 * ``docs/rulings.md``: every ruling has an **Applied:** note, and every quote in its
   notes (code in backticks; words in double quotes, from the comments) is still in the
   ruleset it quotes, comments included: the ruleset of the ruling's section (G and M:
@@ -96,7 +99,7 @@ def checked(doc: str, lang: str) -> list[Block]:
 
 
 def test_every_rules_and_python_block_has_a_known_marker():
-    for doc in ("language.md", "tutorial.md"):
+    for doc in ("language.md", "tutorial.md", "agents.md"):
         for b in read_blocks(doc):
             if b.lang in ("rules", "python"):
                 assert b.kind in KINDS, f"{b.where}: a {b.lang} block needs <!-- check: ... -->"
@@ -311,9 +314,51 @@ def test_tutorial_output(block: Block, tutorial_dir: Path):
                             f"{result.output}"
 
 
+# ---------------------------------------------------------------------- rulesets in the docs
+
+_PART_OF = re.compile(r"\bpart of ([\w.-]+\.rules)\b")
+
+
+def docs_rulesets() -> list[tuple[str, str]]:
+    """(where, text) of every ruleset under docs/: each ``*.rules`` file there, and each
+    file a page builds from its ``rules`` blocks marked ``part of NAME.rules`` (the
+    tutorial's ``hightide.rules``), the blocks one after the other as the page says."""
+    found = [(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+             for path in sorted(DOCS.rglob("*.rules"))]
+    for page in sorted(DOCS.rglob("*.md")):
+        parts: dict[str, list[str]] = {}
+        for b in read_blocks(str(page.relative_to(DOCS))):
+            m = _PART_OF.search(b.spec)
+            if b.lang == "rules" and m:
+                parts.setdefault(m.group(1), []).append(b.text)
+        found += [(f"docs/{page.relative_to(DOCS)}: {name}", "\n".join(texts))
+                  for name, texts in parts.items()]
+    return found
+
+
+def test_the_docs_rulesets_include_the_tutorials():
+    assert "docs/tutorial.md: hightide.rules" in [where for where, _ in docs_rulesets()]
+
+
+@pytest.mark.parametrize("where,text", docs_rulesets(), ids=[w for w, _ in docs_rulesets()])
+def test_every_ruleset_under_docs_is_formatted_and_valid(where: str, text: str,
+                                                         tmp_path: Path):
+    """What a reader copies from the docs is a clean ruleset: ``rulepack fmt --check``
+    and ``rulepack validate`` pass (exit 0, no warning)."""
+    from rulepack.cli.main import main
+    path = tmp_path / where.rsplit("/", 1)[-1].split(": ")[-1]
+    path.write_text(text, encoding="utf-8")
+    formatted = CliRunner().invoke(main, ["fmt", "--check", str(path)])
+    assert formatted.exit_code == 0, f"{where}: rulepack fmt would change it:\n" \
+        f"{formatted.output}"
+    validated = CliRunner().invoke(main, ["validate", str(path)])
+    assert validated.exit_code == 0 and "warning" not in validated.output, \
+        f"{where}: {validated.output}"
+
+
 # ---------------------------------------------------------------------- Python blocks
 
-@pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
+@pytest.mark.parametrize("doc", ["language.md", "tutorial.md", "agents.md"])
 def test_python_blocks_run(doc: str, tutorial_dir: Path, capsys: pytest.CaptureFixture):
     blocks = checked(doc, "python")
     assert blocks and all(b.kind == "python" for b in blocks)
@@ -321,6 +366,98 @@ def test_python_blocks_run(doc: str, tutorial_dir: Path, capsys: pytest.CaptureF
     for b in blocks:
         exec(compile(b.text, b.where, "exec"), namespace)
     assert capsys.readouterr().out      # the examples print something
+
+
+def doc_commands() -> list[tuple[str, list[str]]]:
+    """(where, arguments) of every ``rulepack`` command line in the ``sh`` blocks of
+    docs/*.md and README.md (comments after `` #`` left out)."""
+    out = []
+    for path in sorted(DOCS.glob("*.md")) + [ROOT / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        for m in _FENCE.finditer(text):
+            if m.group(1) != "sh":
+                continue
+            first = text.count("\n", 0, m.start(2)) + 1
+            for i, line in enumerate(m.group(2).splitlines()):
+                line = re.sub(r"\s+#.*$", "", line).strip()
+                if line.startswith("rulepack "):
+                    out.append((f"{path.relative_to(ROOT)}:{first + i}", shlex.split(line)[1:]))
+    return out
+
+
+def test_options_in_the_docs_commands_are_written_as_explain_lists_them():
+    """``-o NAME=VALUE`` in a documented command names an option of that bundled ruleset,
+    with a value among those ``rulepack explain`` lists (``blind=true``, not ``yes``)."""
+    from rulepack.cli.explain import explain_data
+    from rulepack.loader import bundled_rulesets
+    checked = 0
+    for where, args in doc_commands():
+        if len(args) < 2 or args[1] not in bundled_rulesets():
+            continue
+        listed = explain_data(rulepack.load(args[1]), None)["options"]
+        for flag, value in zip(args, args[1:]):
+            if flag not in ("-o", "--option") or "=" not in value:
+                continue
+            name, text = value.split("=", 1)
+            assert name in listed, f"{where}: {args[1]} has no option {name}"
+            values = listed[name]["values"]
+            span = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", values)
+            if span and re.fullmatch(r"-?\d+", text):
+                ok = int(span[1]) <= int(text) <= int(span[2])
+            else:
+                ok = text in values.split(", ")
+            assert ok, f"{where}: {name}={text}, but rulepack explain {args[1]} lists {values}"
+            checked += 1
+    assert checked >= 5
+
+
+def _documented_plays() -> list[tuple[str, list[str]]]:
+    from rulepack.loader import bundled_rulesets
+    return [(where, args) for where, args in doc_commands()
+            if args[:1] == ["play"] and len(args) > 1 and args[1] in bundled_rulesets()]
+
+
+@pytest.mark.parametrize("where,args", _documented_plays(),
+                         ids=[where for where, _ in _documented_plays()])
+def test_documented_play_commands_start(where: str, args: list[str], tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch):
+    """Each ``rulepack play`` command of the docs starts its game: a person quits at
+    the first question (``q``), bots play to the end (seed 1 where none is given)."""
+    from rulepack.cli.main import main
+    monkeypatch.setenv("RULEPACK_RECORDS", str(tmp_path))
+    monkeypatch.chdir(tmp_path)            # where a --record FILE of the docs goes
+    seeded = args if "--seed" in args else args + ["--seed", "1"]
+    result = CliRunner().invoke(main, seeded, input="q\n")
+    assert result.exit_code == 0, f"{where}: rulepack {' '.join(args)}:\n{result.output}"
+
+
+def test_the_keys_the_games_page_names_do_what_it_says():
+    """docs/games.md tells a player which key shows the rules, which the screen, which
+    quits: each is a key the keyboard reads so."""
+    from rulepack.cli.interactive import QUIT_WORDS, RULES_WORDS, SHOW_WORDS
+    text = _squash((DOCS / "games.md").read_text(encoding="utf-8"))
+    said = {what: key for key, what in
+            re.findall(r"`(\S+)` to (show the rules|show the screen again|quit)", text)}
+    assert set(said) == {"show the rules", "show the screen again", "quit"}, said
+    assert said["show the rules"] in RULES_WORDS
+    assert said["show the screen again"] in SHOW_WORDS
+    assert said["quit"] in QUIT_WORDS
+
+
+def test_the_api_section_names_every_kind_of_history_entry():
+    """§12's ``history`` row names each class a history entry can be (those of
+    ``rulepack.engine.actions``: narrations too) and the module they are imported from."""
+    import inspect
+
+    from rulepack.engine import actions
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| `history` |"))
+    kinds = [name for name, value in vars(actions).items()
+             if inspect.isclass(value) and value.__module__ == actions.__name__]
+    assert "Narration" in kinds
+    for name in kinds:
+        assert f"`{name}`" in row, f"docs/language.md §12: the history row misses {name}"
+    assert "rulepack.engine.actions import" in row
 
 
 # ---------------------------------------------------------------------- rulings
