@@ -7,26 +7,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.templates import fill
-from rulepack.engine.values import Cell, cell_label, describe
+from rulepack.engine.values import Cell, GridCell, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.program import Alternative
     from rulepack.engine.values import Piece
-
-
-@dataclass(frozen=True, slots=True)
-class GridCell:
-    """A cell as :meth:`Action.bindings` gives it, counted as the rules language
-    counts: ``row`` and ``col`` from 1 (a cell's ``c.row``, ``c.col``; ``cell(board,
-    2, 3)`` is ``c2``: row 2, column 3), ``zone`` the grid's label (``"board"``);
-    prints as ``c2``, as in action texts."""
-
-    zone: str
-    row: int
-    col: int
-
-    def __str__(self) -> str:
-        return cell_label(self.row - 1, self.col - 1)
 
 
 class Action:

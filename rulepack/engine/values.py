@@ -9,6 +9,8 @@ place (copy on write), so a state clone may share them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from operator import attrgetter
 from typing import Any, Callable, Optional, final
 
@@ -160,6 +162,21 @@ def cell_label(row: int, col: int) -> str:
         if c < 0:
             break
     return f"{letters}{row + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class GridCell:
+    """A cell as :meth:`Action.bindings` gives it, counted as the rules language
+    counts: ``row`` and ``col`` from 1 (a cell's ``c.row``, ``c.col``; ``cell(board,
+    2, 3)`` is ``c2``: row 2, column 3), ``zone`` the grid's label (``"board"``);
+    prints as ``c2``, as in action texts."""
+
+    zone: str
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return cell_label(self.row - 1, self.col - 1)
 
 
 @final
