@@ -51,7 +51,7 @@ def test_list_json():
 
 # ---------------------------------------------------------------------- start-up
 HEAVY = ("lark", "jsonschema", "rich", "yaml", "rulepack.engine", "rulepack.compiler",
-         "rulepack.patterns", "rulepack.agents", "rulepack.interpreter", "rulepack.loader",
+         "rulepack.patterns", "rulepack.agents", "rulepack.loader",
          "rulepack.grammar", "rulepack.schemas")
 
 

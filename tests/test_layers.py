@@ -79,19 +79,7 @@ def test_no_module_imports_itself_through_others():
     assert not found, "import cycles: " + "; ".join(", ".join(c) for c in found)
 
 
-def test_old_import_paths_still_work_with_a_deprecation_warning():
-    code = ("import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
-            "try:\n    import rulepack.interpreter.state\nexcept DeprecationWarning as w:\n"
-            "    print('warned:', w)\n"
-            "warnings.simplefilter('ignore')\n"
-            "from rulepack.interpreter.state import State\n"
-            "from rulepack.interpreter.agents import RandomAgent\n"
-            "import rulepack.engine.state as new\n"
-            "assert State is new.State and new.__spec__.name == 'rulepack.engine.state'\n"
-            "print(RandomAgent.__module__)\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert "warned: rulepack.interpreter.state is deprecated; import rulepack.engine.state" \
-        in proc.stdout
-    assert "rulepack.agents.bots" in proc.stdout
+def test_the_old_interpreter_package_is_gone():
+    """``rulepack.interpreter`` (the import paths of an unreleased 0.1.0) no longer exists."""
+    import importlib.util
+    assert importlib.util.find_spec("rulepack.interpreter") is None
