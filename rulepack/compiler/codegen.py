@@ -13,6 +13,10 @@ root to closures first — that pass checks names and reports located errors —
 then asks :meth:`SourceGen.function` for the generated form. A construct the
 generator does not handle keeps the closures for that root.
 
+Every piece of source is a :class:`~rulepack.compiler.code.Code`: its text and
+what is known of its value (a whole number, a new list, a piece...), so that
+the generator never reads its own output back.
+
 Safety: ruleset text reaches the source only as ``repr()`` of a string or number,
 inside a comment through ``repr()``, or not at all: names of the ruleset become
 numbered identifiers (``L3``), other constants are bound in the function's
@@ -24,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from types import FunctionType
 from functools import cached_property
 import os
@@ -35,6 +38,7 @@ from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribut
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.printable import printable
+from rulepack.compiler.code import Code, Flags, code, join, literal, local
 from rulepack.compiler.scope import Scope
 from rulepack.compiler import lookup
 from rulepack.errors import Location
@@ -78,24 +82,30 @@ _UNARY = {"sum": "_total", "distinct": "_distinct", "only": "_only", "first": "_
           "random": "_random_element"}
 
 
-#: The other built-ins, as templates of their evaluated arguments ``{0}``, ``{1}``...
+#: The other built-ins, as templates of their evaluated arguments ``{}``, in order.
 _CALLS = {
-    "count": "count(st, {0})", "max": "_extreme(max, items(st, {0}))",
-    "min": "_extreme(min, items(st, {0}))", "any": "any(items(st, {0}))",
-    "all": "all(items(st, {0}))", "order": "st.seats_from({0})", "after": "st.next_active({0})",
-    "is_active": "bool(st.active[st.seat({0})])", "score": "st.score({0})",
-    "abs": "abs(_number({0}, 'abs()'))", "cells": "st.cells({0})",
-    "cell": "_cell(st, {0}, {1}, {2})", "knows": "st.knows({0}, {1})",
-    "step": "st.step(_as_cell(st, {0}), _direction({1}))", "ends": "_ends(st, {0}, {1})",
+    "count": "count(st, {})", "max": "_extreme(max, items(st, {}))",
+    "min": "_extreme(min, items(st, {}))", "any": "any(items(st, {}))",
+    "all": "all(items(st, {}))", "order": "st.seats_from({})", "after": "st.next_active({})",
+    "is_active": "bool(st.active[st.seat({})])", "score": "st.score({})",
+    "abs": "abs(_number({}, 'abs()'))", "cells": "st.cells({})",
+    "cell": "_cell(st, {}, {}, {})", "knows": "st.knows({}, {})",
+    "step": "st.step(_as_cell(st, {}), _direction({}))", "ends": "_ends(st, {}, {})",
 }
 
+#: the state's tables a generated function reads through locals of these names
+#: (set at its start by :func:`table_locals`): variables, faces, owners, zones
+VARS, FACE, OWNER, ZONES = local("V"), local("F"), local("O"), local("Z")
+_TABLES = (("F", "face"), ("O", "owner"), ("Z", "zones"))
 
-def table_locals(text: str) -> list[str]:
-    """The first lines of a generated function whose body is ``text``: ``V`` (the
-    variables), and ``F``, ``O``, ``Z`` (faces, owners, zones) where it reads them."""
+
+def table_locals(refs: frozenset[str]) -> list[str]:
+    """The first lines of a generated function whose code reads the locals
+    ``refs``: ``V`` (the variables), and ``F``, ``O``, ``Z`` (faces, owners,
+    zones) where it reads them."""
     lines = ["    V = st.vars"]
-    for short, attr in (("F", "face"), ("O", "owner"), ("Z", "zones")):
-        if f"{short}[" in text:
+    for short, attr in _TABLES:
+        if short in refs:
             lines.append(f"    {short} = st.{attr}")
     return lines
 
@@ -112,36 +122,59 @@ class Unsupported(Exception):
 class GeneratedExpression:
     """One generated function: its name, source, and where its expression stands."""
 
-    __slots__ = ("name", "source", "where", "constants", "body", "prelude", "is_list", "truth",
-                 "comprehension", "by_slot", "pieces")
+    __slots__ = ("name", "source", "where", "constants", "body", "prelude")
 
     def __init__(self, name: str, source: str, where: Location,
-                 constants: dict[str, Any], body: str = "", prelude: tuple[str, ...] = ()) -> None:
+                 constants: dict[str, Any], body: Code, prelude: tuple[Code, ...] = ()) -> None:
         self.name = name
         self.source = source
         self.where = where
         #: the names bound in its namespace (``K0``...) and their values
         self.constants = constants
-        #: the returned expression and the statements before it, which the flow's
-        #: generated code inlines (names are unique within the instance)
+        #: the returned expression (with what is known of it: a list, a zone's
+        #: pieces, a where-comprehension...) and the statements before it, which
+        #: the flow's generated code inlines (names are unique within the instance)
         self.body = body
         self.prelude = prelude
-        #: whether the body always gives a new list (no ``items()`` needed)
-        self.is_list = False
-        #: the body where only its truth counts (a condition)
-        self.truth = body
-        #: for a body ``[X CLAUSES]`` (a where that keeps its candidates): ``(X,
-        #: CLAUSES)``, so that a caller may build its own list from the same loop
-        self.comprehension: tuple[str, str] | None = None
-        #: for such a body over a grid's cells whose condition reads only what lies
-        #: on each cell, the same loop beside the grid's slots: ``(HEAD, PIECE, GRID,
-        #: COND, CELLS)``, as in ``[x HEADfor x, PIECE in zip(XS, _charge(st,
-        #: Z[GRID])) if COND]`` where ``XS`` has one element per slot (the cell of
-        #: slot ``i`` is ``CELLS[i]``)
-        self.by_slot: tuple[str, str, int, str, str] | None = None
-        #: for a body that gives a zone that is no grid (``hand[p]``): the source of
-        #: its pieces' list, read from the state's zones (do not change the list)
-        self.pieces: str | None = None
+
+    @property
+    def truth(self) -> Code:
+        """The body where only its truth counts (a condition)."""
+        return truth(self.body)
+
+    @property
+    def refs(self) -> frozenset[str]:
+        """The locals its body and prelude read."""
+        out = self.body.refs
+        for part in self.prelude:
+            out |= part.refs
+        return out
+
+
+def truth(src: Code) -> Code:
+    """``src`` where only its truth counts (a condition): ``and``/``or`` keep
+    their operands as they are, with no conversion to ``True``/``False``."""
+    parts = src.logic
+    if parts is None:
+        return src
+    a, op, b = parts
+    if b is None:
+        return truth(a)
+    return code("({} " + op + " {})", truth(a), truth(b))
+
+
+class _Hoist:
+    """The variables a comprehension's body reads, each read once before its loop
+    into a local (see :meth:`SourceGen._hoisted`): the ``for`` clause binding them."""
+
+    __slots__ = ("clause", "locals")
+
+    def __init__(self, clause: Code, hoisted: list[Code]) -> None:
+        self.clause = clause
+        self.locals = hoisted
+
+
+_NO_HOIST = _Hoist(Code(""), [])
 
 
 class SourceGen:
@@ -160,41 +193,9 @@ class SourceGen:
         self._ns: dict[str, Any] = {}
         self._names = 0
         self._consts = 0
-        self._prelude: list[str] = []
-        #: what is known of the values of generated loop variables: ``"cell"`` (a
-        #: cell of a grid), ``"piece"``, or ``"slot"`` (what lies on a cell: a piece
-        #: or ``None``); specialises the code reading them
-        self._kinds: dict[str, str] = {}
-        #: sources known to give a whole number (an ``int``, never a ``bool``):
-        #: whole-number literals, counts, attributes every piece has as a whole
-        #: number, and arithmetic on those; their operators need no type test
-        self._ints: set[str] = set()
-        #: loop variables known to be cells of one grid: identifier → the zone's index
-        self._cell_zone: dict[str, int] = {}
-        #: a cell's local -> the local holding the piece on it (a where over a grid's cells)
-        self._cell_piece: dict[str, str] = {}
-        #: sources known to give a new ``list`` (comprehensions, list literals):
-        #: used as collections as they are, joined with ``+`` directly
-        self._lists: set[str] = set()
-        #: those of :attr:`_lists` known to hold whole numbers only
-        self._int_lists: set[str] = set()
-        #: a seat's zone of a per-player family (``hand[p]``) → the source of its
-        #: pieces' list, read from the state's zones directly (families of no grid)
-        self._zone_pieces: dict[str, str] = {}
-        #: where-comprehensions ``[X CLAUSES]`` → ``(X, CLAUSES)``
-        self._comprehensions: dict[str, tuple[str, str]] = {}
-        #: those over a named grid's cells whose condition reads no cell, only what
-        #: lies on it → ``(I, CLAUSES, CELLS)``: the loop by slot ``I`` (the cell is
-        #: ``CELLS[I]``)
-        self._slot_comprehensions: dict[str, tuple[str, str, int, str, str]] = {}
-        #: ``and``/``or`` sources → their operands, to drop the conversions to a
-        #: truth value where only truth counts (see :meth:`_truth`)
-        self._logic: dict[str, tuple[str, str, str]] = {}
-        #: calls computed once into a local (canonical IR text → the local's name)
-        self._cse: dict[str, str] = {}
-        #: locals read before a comprehension's loop → the flags asked of them
-        #: (``"int"``/``"nonzero"`` → the flag's local), see :meth:`_int_flag`
-        self._flaggable: dict[str, dict[str, str]] = {}
+        self._prelude: list[Code] = []
+        #: calls computed once into a local (canonical IR text → the local)
+        self._cse: dict[str, Code] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
         self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
         self._roots = 0
@@ -250,8 +251,8 @@ class SourceGen:
         find the culprit, if that fails)."""
         out: dict[str, Any] = {}
         try:
-            code = compile("\n\n".join(r.source for r in records),
-                           "<rulepack generated expressions>", "exec")
+            compiled = compile("\n\n".join(r.source for r in records),
+                               "<rulepack generated expressions>", "exec")
         except SyntaxError:  # pragma: no cover - a bug of the generator
             for r in records:
                 try:
@@ -259,7 +260,7 @@ class SourceGen:
                 except SyntaxError as exc:
                     self.failures.append(f"{r.where}: {exc}")
             return out
-        exec(code, out)  # noqa: S102 - our own source, from the ruleset only reprs
+        exec(compiled, out)  # noqa: S102 - our own source, from the ruleset only reprs
         return out
 
     def of_one(self, name: str, node: dict[str, Any], scope: Scope,
@@ -294,9 +295,7 @@ class SourceGen:
         where that local is the argument ``X``."""
         self._ns = {}
         self._prelude = []
-        # a local's kind holds in its own scope only (see _e_name)
-        self._kinds = {k: v for k, v in self._kinds.items() if not k.startswith("V[")}
-        py = {} if param is None else {param: "X"}
+        py = {} if param is None else {param: local("X")}
         try:
             if bind is not None and node.get("k") == "where":
                 body = self._where(node, scope, py, bind)
@@ -306,18 +305,13 @@ class SourceGen:
             return None
         where = scope.location(node)
         args = "st" if param is None else "st, X"
-        lines = [f"def {name}({args}):  # {where.file!r} line {where.line} column {where.column}",
-                 *table_locals("\n".join([body, *self._prelude]))]
-        lines += ["    " + line for part in self._prelude for line in part.split("\n")]
-        lines.append(f"    return {body}")
-        source = "\n".join(lines) + "\n"
-        record = GeneratedExpression(name, source, where, dict(self._ns), body,
+        record = GeneratedExpression(name, "", where, dict(self._ns), body,
                                      tuple(self._prelude))
-        record.is_list = body in self._lists
-        record.truth = self._truth(body)
-        record.comprehension = self._comprehensions.get(body)
-        record.by_slot = self._slot_comprehensions.get(body)
-        record.pieces = self._zone_pieces.get(body)
+        lines = [f"def {name}({args}):  # {where.file!r} line {where.line} column {where.column}",
+                 *table_locals(record.refs)]
+        lines += ["    " + line for part in self._prelude for line in part.text.split("\n")]
+        lines.append(f"    return {body.text}")
+        record.source = "\n".join(lines) + "\n"
         return record
 
     def module_source(self) -> str:
@@ -331,92 +325,88 @@ class SourceGen:
         return "\n\n".join(parts)
 
     # ------------------------------------------------------------------ helpers
-    def _const(self, value: Any) -> str:
-        """Source for a constant: a literal for plain numbers, text and flags, else a
-        name bound in the namespace."""
+    def const(self, value: Any) -> Code:
+        """Code for a constant: a literal for plain numbers, text and flags, else a
+        name bound in the namespace (a list as a list: values are never changed
+        in place, so a constant list is as good as a new one)."""
         t = type(value)
         if value is None or t is bool or t is str or t is int or \
                 (t is float and math.isfinite(value)):
-            return repr(value)
+            return literal(value, repr(value))
         name = f"K{self._consts}"
         self._consts += 1
         self._ns[name] = value
-        if t is list:
-            # (values are never changed in place: a constant list is as good as a new one)
-            self._lists.add(name)
-        return name
+        return Code(name, ident=True, simple=True, is_list=t is list)
 
-    def _local(self, prefix: str = "L") -> str:
+    def local(self, prefix: str = "L", **facts: Any) -> Code:
+        """A new local of the generated code (unique within the instance)."""
         self._names += 1
-        return f"{prefix}{self._names}"
+        return local(f"{prefix}{self._names}", **facts)
 
-    def _iterable(self, src: str, py: dict[str, str]) -> str:
+    def iterable(self, src: Code, py: dict[str, Code]) -> Code:
         """``src`` made fit for the iterable of a comprehension, where Python forbids
         ``:=``: such a source becomes a local function of the loop variables in scope."""
-        if ":=" not in src:
+        if not src.walrus:
             return src
-        name = self._local("W")
-        params = ", ".join(dict.fromkeys(py.values()))
-        self._prelude.append(f"def {name}({params}):\n    return {src}")
-        call = f"{name}({params})"
-        return self._list(call) if src in self._lists else call
+        name = self.local("W")
+        params = _params(py)
+        self._prelude.append(code("def {}(" + params + "):\n    return {}", name, src))
+        return code("{}(" + params + ")", name, refs=_refs(py), is_list=src.is_list)
 
-    def _once(self, src: str) -> tuple[str, str]:
+    def _once(self, src: Code) -> tuple[Code, Code]:
         """``(name, first)``: ``src`` evaluated once, as ``first`` where it is first
         read (``(T := src)``) and ``name`` after; an identifier as it is."""
-        if src.isidentifier():
+        if src.ident:
             return src, src
-        t = self._local("T")
-        return t, f"({t} := {src})"
+        t = self.local("T")
+        return t, code("({} := {})", t, src)
 
-    @staticmethod
-    def _simple(src: str) -> bool:
-        """Whether ``src`` may be evaluated twice at no cost and with no effect."""
-        return src.isidentifier() or (src.startswith("V[") and src.endswith("]")
-                                      and src.count("[") == 1)
-
-    def _attr(self, src: str, name: str) -> str:
-        """Source reading attribute ``name`` of the value ``src``."""
+    def _attr(self, src: Code, name: str) -> Code:
+        """Code reading attribute ``name`` of the value ``src``."""
         n = repr(name)
         if name in PSEUDO_ATTRIBUTES and name not in ("owner", "face", "cell"):
-            return f"attribute(st, {src}, {n})"
-        if self._kinds.get(src) == "piece":
+            return code("attribute(st, {}, " + n + ")", src)
+        if src.kind == "piece":
             if name == "owner":
-                return f"O[{src}.id]"
+                return code("{}[{}.id]", OWNER, src)
             if name == "face":
-                return f"('up' if F[{src}.id] else 'down')"
+                return code("('up' if {}[{}.id] else 'down')", FACE, src)
             if name == "cell":
-                return f"(st._cells or st.piece_cells())[{src}.id]"
+                return code("(st._cells or st.piece_cells())[{}.id]", src)
             if name in self._int_attributes:
-                return self._int(f"{src}.attrs[{n}]")
+                return code("{}.attrs[" + n + "]", src, is_int=True)
             if name in self._common_attributes:
-                return f"{src}.attrs[{n}]"
-            return f"({src}.attrs[{n}] if {n} in {src}.attrs else attribute(st, {src}, {n}))"
-        if self._simple(src):
+                return code("{}.attrs[" + n + "]", src)
+            return code("({}.attrs[" + n + "] if " + n + " in {}.attrs else attribute(st, {}, "
+                        + n + "))", src, src, src)
+        if src.simple:
             x = first = src
         else:
-            x = self._local("T")
-            first = f"({x} := {src})"
-        if self._kinds.get(src) == "slot":
+            x = self.local("T")
+            first = code("({} := {})", x, src)
+        if src.kind == "slot":
             # what lies on a cell: a piece or none (whose attributes are none)
-            read = {"owner": f"O[{x}.id]", "face": f"('up' if F[{x}.id] else 'down')",
-                    "cell": f"(st._cells or st.piece_cells())[{x}.id]"}.get(name)
+            read = {"owner": code("{}[{}.id]", OWNER, x),
+                    "face": code("('up' if {}[{}.id] else 'down')", FACE, x),
+                    "cell": code("(st._cells or st.piece_cells())[{}.id]", x)}.get(name)
             if read is None and name in self._common_attributes:
-                read = f"{x}.attrs[{n}]"
+                read = code("{}.attrs[" + n + "]", x)
             if read is not None:
-                return f"({read} if {first} is not None else None)"
+                return code("({} if {} is not None else None)", read, first)
         if name == "owner":
-            return f"(O[{x}.id] if type({first}) is Piece else attribute(st, {x}, {n}))"
+            return code("({}[{}.id] if type({}) is Piece else attribute(st, {}, " + n + "))",
+                        OWNER, x, first, x)
         if name == "face":
-            return (f"(('up' if F[{x}.id] else 'down') if type({first}) is Piece "
-                    f"else attribute(st, {x}, {n}))")
+            return code("(('up' if {}[{}.id] else 'down') if type({}) is Piece "
+                        "else attribute(st, {}, " + n + "))", FACE, x, first, x)
         if name == "cell":
-            return (f"((st._cells or st.piece_cells())[{x}.id] if type({first}) is Piece "
-                    f"else attribute(st, {x}, {n}))")
+            return code("((st._cells or st.piece_cells())[{}.id] if type({}) is Piece "
+                        "else attribute(st, {}, " + n + "))", x, first, x)
         if name in self._common_attributes:      # no need to ask if the piece has it
-            return f"({x}.attrs[{n}] if type({first}) is Piece else attribute(st, {x}, {n}))"
-        return (f"({x}.attrs[{n}] if type({first}) is Piece and {n} in {x}.attrs "
-                f"else attribute(st, {x}, {n}))")
+            return code("({}.attrs[" + n + "] if type({}) is Piece else attribute(st, {}, "
+                        + n + "))", x, first, x)
+        return code("({}.attrs[" + n + "] if type({}) is Piece and " + n + " in {}.attrs "
+                    "else attribute(st, {}, " + n + "))", x, first, x, x)
 
     @cached_property
     def _common_attributes(self) -> frozenset[str]:
@@ -435,93 +425,76 @@ class SourceGen:
         return frozenset(n for n in self._common_attributes
                          if all(type(p.attrs[n]) is int for p in self.inst.pieces))
 
-    def _int(self, src: str) -> str:
-        """``src``, noted as giving a whole number."""
-        self._ints.add(src)
-        return src
-
-    def _as_bool(self, src: str) -> str:
+    def _as_bool(self, src: Code) -> Code:
         """``src`` as ``True``/``False`` (its truth form is ``src`` itself)."""
-        if src in ("True", "False"):
+        if src.literal is True or src.literal is False:
             return src
-        out = f"(not not {src})"
-        self._logic[out] = (src, "", "")
-        return out
+        return code("(not not {})", src, logic=(src, "", None))
 
-    def _truth(self, src: str) -> str:
-        """``src`` where only its truth counts (a condition): ``and``/``or`` keep
-        their operands as they are, with no conversion to ``True``/``False``."""
-        parts = self._logic.get(src)
-        if parts is None:
+    def condition(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+        """Code of an expression whose truth only counts."""
+        return truth(self.expr(node, scope, py))
+
+    def _items(self, src: Code) -> Code:
+        """Code of the elements of ``src`` as a list (:func:`items`)."""
+        if src.is_list:
             return src
-        a, op, b = parts
-        if not op:
-            return self._truth(a)
-        return f"({self._truth(a)} {op} {self._truth(b)})"
+        if src.pieces is not None:
+            return src.pieces
+        return code("items(st, {})", src)
 
-    def condition(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        """Source of an expression whose truth only counts."""
-        return self._truth(self.expr(node, scope, py))
-
-    def _list(self, src: str) -> str:
-        """``src``, noted as giving a list."""
-        self._lists.add(src)
-        return src
-
-    def _items(self, src: str) -> str:
-        """Source of the elements of ``src`` as a list (:func:`items`)."""
-        if src in self._lists:
-            return src
-        return self._zone_pieces.get(src) or f"items(st, {src})"
-
-    def _binary(self, a: str, b: str, fast: str, slow: str, nonzero: bool = False) -> str:
+    def _binary(self, a: Code, b: Code, fast: str, slow: str, nonzero: bool = False) -> Code:
         """``a OP b`` inline when both are whole numbers (and ``b`` is not 0 where
         ``nonzero``), else the checking function ``slow`` of :mod:`ops`. With both
-        known to be whole numbers (:attr:`_ints`), no test at all. A product is
-        always tested: past 2**62 it is left to ``_times``, which refuses one of
-        more than ``MAX_INT_BITS`` binary digits."""
+        known to be whole numbers, no test at all. A product is always tested:
+        past 2**62 it is left to ``_times``, which refuses one of more than
+        ``MAX_INT_BITS`` binary digits."""
+        whole = fast in ("-", "*", "//", "%")
         if fast == "*":
-            x, y = self._local("T"), self._local("T")
+            x, y = self.local("T"), self.local("T")
             m = 1 << 62
-            out = (f"({x} * {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) and "
-                   f"-{m} < {x} < {m} and -{m} < {y} < {m} else {slow}({x}, {y}))")
-            return self._int(out)
-        ints = a in self._ints and b in self._ints
-        if ints and (not nonzero or (b.isdigit() and b != "0")):
-            out = f"({a} {fast} {b})"
-            return self._int(out) if fast in ("-", "*", "//", "%") else out
-        jb = self._int_flag(b, nonzero)
-        if jb is not None and (a in self._ints or a in self._flaggable):
+            return code("({} * {} if (type({} := {}) is int) & (type({} := {}) is int) and "
+                        f"-{m} < {{}} < {m} and -{m} < {{}} < {m} else {slow}({{}}, {{}}))",
+                        x, y, x, a, y, b, x, y, x, y, is_int=True)
+        ints = a.is_int and b.is_int
+        if ints and (not nonzero or (b.digits and b.literal != 0)):
+            return code("({} " + fast + " {})", a, b, is_int=whole)
+        jb = self.int_flag(b, nonzero)
+        if jb is not None and (a.is_int or a.flags is not None):
             # a local read before the loop on the right: its test made once, there
-            ja = None if a in self._ints else self._int_flag(a, False)
-            guard = jb if ja is None else f"{ja} and {jb}"
-            out = f"({a} {fast} {b} if {guard} else {slow}({a}, {b}))"
-            return self._int(out) if fast in ("-", "*", "//", "%") else out
-        x, y = self._local("T"), self._local("T")
-        if b in self._ints and (_literal(b) or self._simple(b)) and (not nonzero or _literal(b)):
+            ja = None if a.is_int else self.int_flag(a, False)
+            guard = jb if ja is None else code("{} and {}", ja, jb)
+            return code("({} " + fast + " {} if {} else " + slow + "({}, {}))", a, b, guard, a, b,
+                        is_int=whole)
+        x, y = self.local("T"), self.local("T")
+        if b.is_int and (type(b.literal) is int or b.simple) and \
+                (not nonzero or type(b.literal) is int):
             # a whole number on the right (a nonzero literal for // and %): only the
             # left needs its test
-            out = f"({x} {fast} {b} if type({x} := {a}) is int else {slow}({x}, {b}))"
-        elif a in self._ints:
+            out = code("({} " + fast + " {} if type({} := {}) is int else " + slow + "({}, {}))",
+                       x, b, x, a, x, b, is_int=whole)
+        elif a.is_int:
             # a whole number on the left, which cannot fail (literals, counts,
             # attributes every piece has as a number, and arithmetic on them): it
             # may be computed after the right
-            guard = f"type({y} := {b}) is int" + (f" and {y} != 0" if nonzero else "")
-            out = f"({a} {fast} {y} if {guard} else {slow}({a}, {y}))"
+            guard = code("type({} := {}) is int" + (" and {} != 0" if nonzero else ""),
+                         y, b, *([y] if nonzero else []))
+            out = code("({} " + fast + " {} if {} else " + slow + "({}, {}))", a, y, guard, a, y,
+                       is_int=whole)
         else:
-            guard = f"(type({x} := {a}) is int) & (type({y} := {b}) is int)"
-            if nonzero:
-                guard += f" and {y} != 0"
-            out = f"({x} {fast} {y} if {guard} else {slow}({x}, {y}))"
-        return self._int(out) if fast in ("-", "*", "//", "%") else out
+            guard = code("(type({} := {}) is int) & (type({} := {}) is int)"
+                         + (" and {} != 0" if nonzero else ""), x, a, y, b, *([y] if nonzero else []))
+            out = code("({} " + fast + " {} if {} else " + slow + "({}, {}))", x, y, guard, x, y,
+                       is_int=whole)
+        return out
 
-    def _name_src(self, name: str, py: dict[str, str]) -> str:
-        return py[name] if name in py else f"V[{name!r}]"
+    def _name_src(self, name: str, py: dict[str, Code]) -> Code:
+        return py[name] if name in py else _var(name)
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        """Source of one expression node. ``py`` maps the names bound by generated
-        loops and defines to their Python identifiers.
+    def expr(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+        """Code of one expression node. ``py`` maps the names bound by generated
+        loops and defines to their Python locals.
 
         :raises Unsupported: a construct the generator leaves to the closures.
         """
@@ -532,23 +505,18 @@ class SourceGen:
         method = getattr(self, f"_e_{node.get('k')}", None)
         if method is None:
             raise Unsupported(node.get("k"))
-        src: str = method(node, scope, py)
+        src: Code = method(node, scope, py)
         return src
 
-    def _e_lit(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        src = self._const(node["value"])
-        return self._int(src) if type(node["value"]) is int else src
+    def _e_lit(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+        return self.const(node["value"])
 
-    def _e_name(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_name(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         name = node["name"]
         if name in py:
             return py[name]
         if name in scope.locals:
-            src = f"V[{name!r}]"
-            kind = scope.kinds.get(name)
-            if kind is not None:
-                self._kinds[src] = kind
-            return src
+            return _var(name, kind=scope.kinds.get(name))
         if scope.candidate is not None and name in scope.attributes:
             if scope.candidate == "$self":
                 raise Unsupported("$self")
@@ -557,36 +525,37 @@ class SourceGen:
         if g is None:
             return self._builtin_name(name)
         if g.kind in ("const", "option", "symbol", "pattern", "zone"):
-            return self._const(g.value)
+            return self.const(g.value)
         if g.kind in ("var", "player_var"):
-            return f"V[{name!r}]"
+            return _var(name)
         if g.kind == "component":
-            return self._const(g.value)
+            return self.const(g.value)
         raise Unsupported(g.kind)
 
-    def _builtin_name(self, name: str) -> str:
-        seats = self._const([Player(i) for i in range(self.inst.num_players)])
+    def _builtin_name(self, name: str) -> Code:
+        seats = self.const([Player(i) for i in range(self.inst.num_players)])
         if name == "players":
             return seats
         if name == "active":
-            return f"[p for p in {seats} if st.active[p]]"
+            return code("[p for p in {} if st.active[p]]", seats)
         if name == "others":
-            return f"[p for p in {seats} if p != V['current'] and st.active[p]]"
+            return code("[p for p in {} if p != {} and st.active[p]]", seats, _var("current"))
         if name == "current":
-            return "V['current']"
+            return _var("current")
         if name == "next":
             # the seat after the current one, read from the instance's table when
             # it is active (Table.next_active otherwise, and for anything else)
-            after = self._const(self.inst.next_seat)
-            t = self._local("T")
-            return (f"({after}[{t}] if type({t} := V['current']) is Player and "
-                    f"st.active[{after}[{t}]] else st.next_active({t}))")
+            after = self.const(self.inst.next_seat)
+            t = self.local("T")
+            return code("({}[{}] if type({} := {}) is Player and "
+                        "st.active[{}[{}]] else st.next_active({}))",
+                        after, t, t, _var("current"), after, t, t)
         if name == "round":
-            return "V['round']"
+            return _var("round")
         if name in ("owner", "nobody", "everyone"):
-            return repr(name)
+            return literal(name, repr(name))
         if name in ("axes", "directions"):
-            return f"list({self._const(ops.AXES if name == 'axes' else ops.DIRECTIONS)})"
+            return code("list({})", self.const(ops.AXES if name == 'axes' else ops.DIRECTIONS))
         raise Unsupported(name)
 
     def _constant_value(self, node: dict[str, Any], scope: Scope) -> Any:
@@ -598,159 +567,165 @@ class SourceGen:
         finally:
             self.compiler._depth -= 1
 
-    def _e_list(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_list(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         if not py and self.compiler.is_constant(node, scope):
-            return self._list(f"list({self._const(self._constant_value(node, scope))})")
-        return self._list("[" + ", ".join(self.expr(i, scope, py) for i in node["items"]) + "]")
+            return code("list({})", self.const(self._constant_value(node, scope)), is_list=True)
+        return code("[{}]", join(", ", [self.expr(i, scope, py) for i in node["items"]]),
+                    is_list=True)
 
-    def _e_tuple(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_tuple(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         parts = [self.expr(i, scope, py) for i in node["items"]]
-        return "(" + "".join(p + ", " for p in parts) + ")"
+        return code("(" + "".join("{}, " for _ in parts) + ")", *parts)
 
-    def _e_map(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_map(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         if not py and self.compiler.is_constant(node, scope):
-            return self._const(self._constant_value(node, scope))
-        pairs = [f"{self.expr(a, scope, py)}: {self.expr(b, scope, py)}"
+            return self.const(self._constant_value(node, scope))
+        pairs = [code("{}: {}", self.expr(a, scope, py), self.expr(b, scope, py))
                  for a, b in node["items"]]
-        return "{" + ", ".join(pairs) + "}"
+        return code("{{{}}}", join(", ", pairs))
 
-    def _e_range(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        return f"_make_range({self.expr(node['from'], scope, py)}, {self.expr(node['to'], scope, py)})"
+    def _e_range(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+        return code("_make_range({}, {})", self.expr(node['from'], scope, py),
+                    self.expr(node['to'], scope, py))
 
-    def _e_if(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_if(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         c = self.expr(node["cond"], scope, py)
         a = self.expr(node["then"], scope, py)
         b = self.expr(node["else"], scope, py)
-        return f"({a} if {c} else {b})"
+        return code("({} if {} else {})", a, c, b)
 
-    def _e_attr(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_attr(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         of = self.expr(node["of"], scope, py)
         name = node["name"]
         if self._element_kind(node["of"], scope) == "piece" and \
                 name in self._common_attributes and name not in PSEUDO_ATTRIBUTES:
             # ZONE.NAME (or PIECES.NAME): each piece's value, read directly (every
             # piece has it); a list of whole numbers where every piece's is one
-            x = self._local()
-            out = self._list(f"[{x}.attrs[{name!r}] for {x} in {self._iterable(self._items(of), py)}]")
-            if name in self._int_attributes:
-                self._int_lists.add(out)
-            return out
+            x = self.local()
+            return code("[{}.attrs[" + repr(name) + "] for {} in {}]", x, x,
+                        self.iterable(self._items(of), py), is_list=True,
+                        int_list=name in self._int_attributes)
         return self._attr(of, name)
 
-    def _e_index(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_index(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         base = node["of"]
         idx = self.expr(node["index"], scope, py)
         if base.get("k") == "name" and base["name"] not in scope.locals and base["name"] not in py:
             g = scope.globals.get(base["name"])
             if g is not None and g.kind == "zone_family":
                 zones = g.value["zones"]
-                family = self._const(zones)
-                name = base["name"]
+                family = self.const(zones)
+                name = repr(base["name"])
                 if type(zones) is dict and zones and all(
                         self.inst.zone_kinds[z.index] != "grid" for z in zones.values()):
                     # per value (per suit): a key of the family's own kind (text, a
                     # whole number) is looked up inline; anything else, and a value
                     # that has no zone, goes through the check (and its error)
                     t, first = self._once(idx)
-                    slow = f"_zone_of_family({family}, {t}, {name!r})"
-                    test = f"(type({first}) is str or type({t}) is int) and {t} in {family}"
-                    out = f"({family}[{t}] if {test} else {slow})"
-                    index = self._const({k: z.index for k, z in zones.items()})
-                    self._zone_pieces[out] = f"(Z[{index}[{t}]] if {test} else items(st, {slow}))"
-                    return out
+                    slow = code("_zone_of_family({}, {}, " + name + ")", family, t)
+                    test = code("(type({}) is str or type({}) is int) and {} in {}",
+                                first, t, t, family)
+                    index = self.const({k: z.index for k, z in zones.items()})
+                    in_zones = code("({}[{}[{}]] if {} else items(st, {}))",
+                                    ZONES, index, t, test, slow)
+                    return code("({}[{}] if {} else {})", family, t, test, slow,
+                                pieces=in_zones)
                 if type(zones) is not list or len(zones) != self.inst.num_players:
-                    return f"_zone_of_family({family}, {idx}, {name!r})"
+                    return code("_zone_of_family({}, {}, " + name + ")", family, idx)
                 # per player: a seat (a Player is always one of the instance's seats)
                 # indexes the list itself; anything else goes through the check
-                t = idx if self._simple(idx) else self._local("T")
-                first = idx if t == idx else f"({t} := {idx})"
-                slow = f"_zone_of_family({family}, {t}, {name!r})"
-                out = f"({family}[{t}] if type({first}) is Player else {slow})"
+                t = idx if idx.simple else self.local("T")
+                first = idx if t is idx else code("({} := {})", t, idx)
+                slow = code("_zone_of_family({}, {}, " + name + ")", family, t)
                 kinds = {self.inst.zone_kinds[z.index] for z in zones}
+                pieces: Code | None = None
                 if "grid" not in kinds:
-                    index = self._const([z.index for z in zones])
-                    self._zone_pieces[out] = (f"(Z[{index}[{t}]] if type({first}) is Player "
-                                              f"else items(st, {slow}))")
-                return out
-        if idx.isdigit():
+                    index = self.const([z.index for z in zones])
+                    pieces = code("({}[{}[{}]] if type({}) is Player else items(st, {}))",
+                                  ZONES, index, t, first, slow)
+                return code("({}[{}] if type({}) is Player else {})", family, t, first, slow,
+                            pieces=pieces)
+        if idx.digits:
             # a list at a literal position (cheaper inline than the call; an index
             # that is not a literal is not: its tests cost what the call saves)
             t, first = self._once(self.expr(base, scope, py))
-            return f"({t}[{idx}] if type({first}) is list and len({t}) > {idx} else _index(st, {t}, {idx}))"
-        return f"_index(st, {self.expr(base, scope, py)}, {idx})"
+            return code("({}[{}] if type({}) is list and len({}) > {} else _index(st, {}, {}))",
+                        t, idx, first, t, idx, t, idx)
+        return code("_index(st, {}, {})", self.expr(base, scope, py), idx)
 
-    def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         op = node["op"]
         if op == "and":
             args = self._and_args(node["args"], scope, py)
         else:
             args = [self.expr(a, scope, py) for a in node["args"]]
         if op == "not":
-            return f"(not {args[0]})"
+            return code("(not {})", args[0])
         if op == "neg":
-            return f"_neg({args[0]})"
+            return code("_neg({})", args[0])
         a, b = args
         if op in ("and", "or"):
             # a side that is a constant (an option such as 'blind'): folded
-            absorbing, neutral = ("False", "True") if op == "and" else ("True", "False")
-            if a == absorbing:
+            absorbing, neutral = (False, True) if op == "and" else (True, False)
+            if a.literal is absorbing:
                 return a
-            if a == neutral:
+            if a.literal is neutral:
                 return self._as_bool(b)
-            if b == neutral:
+            if b.literal is neutral:
                 return self._as_bool(a)
-            out = f"((not not {a}) {op} (not not {b}))"
-            self._logic[out] = (a, op, b)
-            return out
+            return code("((not not {}) " + op + " (not not {}))", a, b, logic=(a, op, b))
         if op in ("==", "!="):
-            if a == "None" or b == "None":
+            if a.literal is None or b.literal is None:
                 # nothing but none equals none: identity, at the speed of C
-                return f"({a} {'is' if op == '==' else 'is not'} {b})"
+                same = code("({} " + ('is' if op == '==' else 'is not') + " {})", a, b)
+                if op == "!=" and b.literal is None:
+                    return same.with_facts(not_none=a)
+                return same
             face = self._face_test(node["args"], args, op, scope, py)
-            return face if face is not None else f"({a} {op} {b})"
+            return face if face is not None else code("({} " + op + " {})", a, b)
         if op in ("in", "not in"):
             test = self._in_constant(node["args"][1], scope, py, a)
-            if test is None and b in self._lists:
-                test = f"({a} in {b})"          # a new list: contains() would do just that
+            if test is None and b.is_list:
+                test = code("({} in {})", a, b)   # a new list: contains() would do just that
             if test is None:
-                test = f"contains(st, {b}, {a})"
-            return test if op == "in" else f"(not {test})"
+                test = code("contains(st, {}, {})", b, a)
+            return test if op == "in" else code("(not {})", test)
         if op == "+":
-            if a in self._ints and b in self._ints:
-                return self._int(f"({a} + {b})")
-            x, y = self._local("T"), self._local("T")
-            if b in self._lists or a in self._lists:
+            if a.is_int and b.is_int:
+                return code("({} + {})", a, b, is_int=True)
+            x, y = self.local("T"), self.local("T")
+            if b.is_list or a.is_list:
                 # joining lists (ops.plus: a new list, within the size limit)
-                out = (f"({x} + {y} if (type({x} := {a}) is list) & (type({y} := {b}) is list) "
-                       f"and len({x}) + len({y}) <= {MAX_COLLECTION} else _plus(st, {x}, {y}))")
-                return self._list(out) if a in self._lists and b in self._lists else out
-            return (f"({x} + {y} if (type({x} := {a}) is int) & (type({y} := {b}) is int) "
-                    f"else _plus(st, {x}, {y}))")
+                return code("({} + {} if (type({} := {}) is list) & (type({} := {}) is list) "
+                            f"and len({{}}) + len({{}}) <= {MAX_COLLECTION} else _plus(st, {{}}, {{}}))",
+                            x, y, x, a, y, b, x, y, x, y, is_list=a.is_list and b.is_list)
+            return code("({} + {} if (type({} := {}) is int) & (type({} := {}) is int) "
+                        "else _plus(st, {}, {}))", x, y, x, a, y, b, x, y)
         if op in ("-", "*", "<", "<=", ">", ">="):
             return self._binary(a, b, op, _ARITH[op])
         if op in ("//", "%"):
             return self._binary(a, b, op, _ARITH[op], nonzero=True)
         if op in _ARITH:
-            return f"{_ARITH[op]}({a}, {b})"
+            return code(_ARITH[op] + "({}, {})", a, b)
         raise Unsupported(op)
 
     def _and_args(self, nodes: list[dict[str, Any]], scope: Scope,
-                  py: dict[str, str]) -> list[str]:
-        """The sources of ``A and B``; where ``A`` is ``X != none`` for a cell's
+                  py: dict[str, Code]) -> list[Code]:
+        """The code of ``A and B``; where ``A`` is ``X != none`` for a cell's
         content ``X`` (a piece or none), ``B`` reads ``X`` as the piece it then is."""
         a = self.expr(nodes[0], scope, py)
-        x = a[1:-len(" is not None)")] if a.endswith(" is not None)") else ""
-        if not (a.startswith("(") and x.isidentifier() and self._kinds.get(x) == "slot"):
+        x = a.not_none
+        if x is None or not x.ident or x.kind != "slot":
             return [a, self.expr(nodes[1], scope, py)]
-        self._kinds[x] = "piece"
-        try:
-            return [a, self.expr(nodes[1], scope, py)]
-        finally:
-            self._kinds[x] = "slot"
+        piece = x.with_facts(kind="piece")
+        inner = {name: piece if value is x else
+                 value.with_facts(cell_piece=piece) if value.cell_piece is x else value
+                 for name, value in py.items()}
+        return [a, self.expr(nodes[1], scope, inner)]
 
     # ------------------------------------------------------------------ collections
-    def _in_constant(self, node: dict[str, Any], scope: Scope, py: dict[str, str],
-                     a: str) -> str | None:
+    def _in_constant(self, node: dict[str, Any], scope: Scope, py: dict[str, Code],
+                     a: Code) -> Code | None:
         """``A in [3, 5, 7]`` as a set lookup when the list is a constant of whole
         numbers (and ``A`` one too; anything else takes :func:`contains`)."""
         if py or node.get("k") != "list" or not self.compiler.is_constant(node, scope):
@@ -758,12 +733,12 @@ class SourceGen:
         values = self._constant_value(node, scope)
         if not isinstance(values, list) or not all(type(v) is int for v in values):
             return None
-        x = self._local("T")
-        return (f"({x} in {self._const(frozenset(values))} if type({x} := {a}) is int "
-                f"else contains(st, {self._const(values)}, {x}))")
+        x = self.local("T")
+        return code("({} in {} if type({} := {}) is int else contains(st, {}, {}))",
+                    x, self.const(frozenset(values)), x, a, self.const(values), x)
 
-    def _face_test(self, nodes: list[dict[str, Any]], args: list[str], op: str, scope: Scope,
-                   py: dict[str, str]) -> str | None:
+    def _face_test(self, nodes: list[dict[str, Any]], args: list[Code], op: str, scope: Scope,
+                   py: dict[str, Code]) -> Code | None:
         """``X.face == up`` (or ``down``, ``!=``) read from the face table directly,
         when ``X`` is a piece; ``None`` if the comparison is not of that form."""
         for i in (0, 1):
@@ -778,23 +753,25 @@ class SourceGen:
                 break                   # a where's bare 'face': the candidate's
         else:
             return None
-        want = (other["value"] == "up") == (op == "==")
+        want = str((other["value"] == "up") == (op == "=="))
         if side.get("k") == "name":
             assert scope.candidate is not None       # checked above
             of = self._name_src(scope.candidate, py)
         else:
             of = self.expr(side["of"], scope, py)
-        if self._kinds.get(of) == "piece":
-            return f"(F[{of}.id] is {want})"
-        if self._kinds.get(of) == "slot":      # a piece or none (whose face is none)
+        if of.kind == "piece":
+            return code("({}[{}.id] is " + want + ")", FACE, of)
+        if of.kind == "slot":      # a piece or none (whose face is none)
             x, first = of, of
-            if not self._simple(of):
-                x = self._local("T")
-                first = f"({x} := {of})"
-            return f"((F[{x}.id] is {want}) if {first} is not None else {op == '!='})"
-        x = self._local("T")
-        return (f"((F[{x}.id] is {want}) if type({x} := {of}) is Piece "
-                f"else (attribute(st, {x}, 'face') {op} {other['value']!r}))")
+            if not of.simple:
+                x = self.local("T")
+                first = code("({} := {})", x, of)
+            return code("(({}[{}.id] is " + want + ") if {} is not None else "
+                        + str(op == '!=') + ")", FACE, x, first)
+        x = self.local("T")
+        return code("(({}[{}.id] is " + want + ") if type({} := {}) is Piece "
+                    "else (attribute(st, {}, 'face') " + op + " " + repr(other['value']) + "))",
+                    FACE, x, x, of, x)
 
     def element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
         """What the elements of the collection ``node`` certainly are: ``"cell"``,
@@ -824,57 +801,60 @@ class SourceGen:
                 return "piece"
         return None
 
-    def _candidate(self, scope: Scope, name: str) -> Scope:
+    def candidate_scope(self, scope: Scope, name: str) -> Scope:
+        """``scope`` inside a ``where`` whose candidate is the local ``name``."""
         s = scope.with_locals(name)
         s.candidate = name
         return s
 
-    def _e_where(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_where(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         return self._where(node, scope, py, "$it")
 
-    def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, str], name: str) -> str:
+    def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, Code], name: str) -> Code:
         found = lookup.source(self, node, scope, py, name)    # one grid cell by row and col
         if found is not None:
             return found
-        x = self._local()
+        x = self.local()
         grid = self._grid_cells(node["of"], scope)
-        piece = ""
+        piece: Code | None = None
         if grid is not None:
             # the cells of a named grid: a constant, each cell's zone known, read
             # beside the grid's slots (the cells are by slot), so at(x) is a local
-            of = self._const(tuple(self.inst.zones[grid].cell_objects))
-            self._cell_zone[x] = grid
-            piece = self._local("A")
-            self._cell_piece[x] = piece
-            self._kinds[piece] = "slot"
+            of = self.const(tuple(self.inst.zones[grid].cell_objects))
+            piece = self.local("A", kind="slot")
+            x = x.with_facts(cell_zone=grid, cell_piece=piece)
         else:
-            of = self._iterable(self.expr(node["of"], scope, py), py)
-        kind = self._element_kind(node["of"], scope)
-        if kind is not None:
-            self._kinds[x] = kind
+            of = self.iterable(self.expr(node["of"], scope, py), py)
+        x = x.with_facts(kind=self._element_kind(node["of"], scope))
         hoist, py = self._hoisted([node["cond"]], scope, py, (name,))
-        cond = self.condition(node["cond"], self._candidate(scope, name), {**py, name: x})
-        hoist = self._flags(hoist)
-        loop = f"{hoist}for {x} in"       # hoist: "for (H2,) in ((V['roll'],),) "
+        cond = self.condition(node["cond"], self.candidate_scope(scope, name), {**py, name: x})
+        head = self._flags(hoist)
+        loop = code("{}for {} in", head, x)       # hoist: "for (H2,) in ((V['roll'],),) "
         zone = self._zone_index(node["of"], scope)
         if zone is not None:
             # a zone named in the ruleset: its list of pieces read directly (a grid's
             # empty cells skipped in the same comprehension)
-            index, kind = zone
-            if kind == "grid":
-                clauses = f"{loop} _charge(st, Z[{index}]) if {x} is not None and {cond}"
+            index, zkind = zone
+            if zkind == "grid":
+                clauses = code("{} _charge(st, {}[" + str(index) + "]) if {} is not None and {}",
+                               loop, ZONES, x, cond)
             else:
-                clauses = f"{loop} _charge(st, Z[{index}]) if {cond}"
+                clauses = code("{} _charge(st, {}[" + str(index) + "]) if {}", loop, ZONES, cond)
         elif grid is not None:
-            clauses = f"{hoist}for {x}, {piece} in zip(_charge(st, {of}), Z[{grid}]) if {cond}"
+            assert piece is not None
+            clauses = code("{}for {}, {} in zip(_charge(st, {}), {}[" + str(grid) + "]) if {}",
+                           head, x, piece, of, ZONES, cond)
         else:
-            return self._list(f"[{x} {loop} _charge(st, {self._items(of)}) if {cond}]")
-        out = self._list(f"[{x} {clauses}]")
-        self._comprehensions[out] = (x, clauses)     # pieces or cells: values fit for keys
-        if grid is not None and not re.search(rf"\b{x}\b", hoist + cond):
+            return code("[{} {} _charge(st, {}) if {}]", x, loop, self._items(of), cond,
+                        is_list=True)
+        by_slot = None
+        if grid is not None and x.text not in head.refs | cond.refs:
             # the same loop beside anything listed by slot (nothing reads the cell itself)
-            self._slot_comprehensions[out] = (hoist, piece, grid, cond, of)
-        return out
+            assert piece is not None
+            by_slot = (head.text, piece.text, grid, cond.text, of.text)
+        # pieces or cells: values fit for keys
+        return code("[{} {}]", x, clauses, is_list=True, comprehension=(x.text, clauses.text),
+                    by_slot=by_slot)
 
     def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
         """The index of the grid of ``cells(GRID)``, for a grid the ruleset names."""
@@ -890,14 +870,15 @@ class SourceGen:
         value = node.get("value") if node.get("k") == "lit" else None
         return value if type(value) is int else None
 
-    def _named_pattern(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str | None:
+    def _named_pattern(self, node: dict[str, Any], scope: Scope,
+                       py: dict[str, Code]) -> Code | None:
         """The compiled pattern a pattern's own name stands for, as a constant."""
         if node.get("k") != "name" or node["name"] in scope.locals or node["name"] in py:
             return None
         g = scope.globals.get(node["name"])
         if g is None or type(g.value) is not PatternRef:
             return None
-        return self._const(self.inst.patterns[g.value.index])
+        return self.const(self.inst.patterns[g.value.index])
 
     def _zone_index(self, node: dict[str, Any], scope: Scope) -> tuple[int, str] | None:
         """``(index, kind)`` of the zone ``node`` names, if it is a zone's name."""
@@ -909,50 +890,52 @@ class SourceGen:
         index: int = g.value.index
         return index, self.inst.zone_kinds[index]
 
-    def _e_sort(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_sort(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         from rulepack.engine.runtime import sort_key
         attr = node["by"]
         of = self.expr(node["of"], scope, py)
-        key = self._const(sort_key(self.inst.orders.get(attr)))
-        return f"_sort_by(st, {of}, {attr!r}, {key}, {bool(node.get('descending'))})"
+        key = self.const(sort_key(self.inst.orders.get(attr)))
+        return code("_sort_by(st, {}, " + repr(attr) + ", {}, "
+                    + str(bool(node.get('descending'))) + ")", of, key)
 
-    def _bind(self, bind: str | list[str], py: dict[str, str]) -> tuple[str, dict[str, str]]:
-        """The ``for`` clause target for a binding, and the names it adds."""
+    def _bind(self, bind: str | list[str], py: dict[str, Code],
+              kind: str | None = None) -> tuple[Code, dict[str, Code]]:
+        """The ``for`` clause target for a binding, and the names it adds (one name:
+        its value of ``kind``)."""
         if isinstance(bind, str):
-            x = self._local()
+            x = self.local(kind=kind)
             return x, {**py, bind: x}
-        names = {n: self._local() for n in bind}
-        return ", ".join(names.values()), {**py, **names}
+        names = {n: self.local() for n in bind}
+        return join(", ", list(names.values())), {**py, **names}
 
-    def _e_comp(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_comp(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         bind = node["bind"]
         names = [bind] if isinstance(bind, str) else list(bind)
-        source = self._iterable(self.expr(node["in"], scope, py), py)
+        source = self.iterable(self.expr(node["in"], scope, py), py)
         body = [node["expr"]] + ([node["if"]] if node.get("if") else [])
         hoist, py = self._hoisted(body, scope, py, names)
-        target, inner_py = self._bind(bind, py)
-        if isinstance(bind, str):
-            kind = self._element_kind(node["in"], scope)
-            if kind is not None:
-                self._kinds[target] = kind
+        kind = self._element_kind(node["in"], scope) if isinstance(bind, str) else None
+        target, inner_py = self._bind(bind, py, kind)
         inner = scope.with_locals(*names)
         expr = self.expr(node["expr"], inner, inner_py)
-        cond = f" if {self.condition(node['if'], inner, inner_py)}" if node.get("if") else ""
-        hoist = self._flags(hoist)
+        cond = code(" if {}", self.condition(node['if'], inner, inner_py)) \
+            if node.get("if") else Code("")
+        head = self._flags(hoist)
         if isinstance(bind, str):
-            loop = f"{hoist}for {target} in _charge(st, {self._items(source)})"
+            loop = code("{}for {} in _charge(st, {})", head, target, self._items(source))
         else:
-            t = self._local()
-            loop = (f"{hoist}for {t} in _charge(st, {self._items(source)}) for ({target},) in "
-                    f"((_unpack({t}, {len(names)}, {', '.join(names)!r}),))")
-        return self._list(f"[{expr} {loop}{cond}]")
+            t = self.local()
+            loop = code("{}for {} in _charge(st, {}) for ({},) in "
+                        "((_unpack({}, " + str(len(names)) + ", " + repr(', '.join(names))
+                        + "),))", head, t, self._items(source), target, t)
+        return code("[{} {}{}]", expr, loop, cond, is_list=True)
 
-    def _hoisted(self, body: list[dict[str, Any]], scope: Scope, py: dict[str, str],
-                 bound: tuple[str, ...] | list[str]) -> tuple[str, dict[str, str]]:
+    def _hoisted(self, body: list[dict[str, Any]], scope: Scope, py: dict[str, Code],
+                 bound: tuple[str, ...] | list[str]) -> tuple[_Hoist, dict[str, Code]]:
         """The state variables the body of a comprehension reads, each read once
         before its loop into a local (an expression changes no variable).
 
-        :returns: the ``for`` clause binding them (``""`` if none), placed before
+        :returns: the ``for`` clause binding them (empty if none), placed before
             the comprehension's own loop, and ``py`` with their locals added.
         """
         names: list[str] = []
@@ -966,196 +949,195 @@ class SourceGen:
                         or (g is None and name in ("current", "round")):
                     names.append(name)
         if not names:
-            return "", py
-        hoisted = {n: self._local("H") for n in names}
-        for h in hoisted.values():
-            self._flaggable[h] = {}
-        reads = ", ".join(f"V[{n!r}]" for n in names)
-        return f"for ({', '.join(hoisted.values())},) in (({reads},),) ", {**py, **hoisted}
+            return _NO_HOIST, py
+        hoisted = {n: self.local("H", flags=Flags()) for n in names}
+        clause = code("for ({},) in (({},),) ", join(", ", list(hoisted.values())),
+                      join(", ", [_var(n) for n in names]))
+        return _Hoist(clause, list(hoisted.values())), {**py, **hoisted}
 
-    def _int_flag(self, src: str, nonzero: bool) -> str | None:
+    def int_flag(self, src: Code, nonzero: bool) -> Code | None:
         """For a local read before a comprehension's loop (see :meth:`_hoisted`): a
         local set there too, true when it holds a whole number (not 0 if
         ``nonzero``), so that arithmetic in the loop tests it once, not per
-        element. ``None`` for any other source."""
-        flags = self._flaggable.get(src)
-        if flags is None:
+        element. ``None`` for any other code."""
+        flags = src.flags
+        if flags is None or not flags.open:
             return None
         key = "nonzero" if nonzero else "int"
-        if key not in flags:
-            flags[key] = self._local("J")
-        return flags[key]
+        flag = flags.handed.get(key)
+        if flag is None:
+            flag = flags.handed[key] = self.local("J")
+        return flag
 
-    def _flags(self, hoist: str) -> str:
-        """``hoist`` (the ``for`` clause of :meth:`_hoisted`) followed by the
-        clauses setting the flags :meth:`_int_flag` handed out for its locals."""
-        if not hoist:
-            return hoist
-        names = hoist[hoist.index("(") + 1:hoist.index(")")].rstrip(",").split(", ")
-        return hoist + "".join(f"for {j} in (({test}),) " for h in names
-                               for j, test in self._flag_tests(h))
+    def _flags(self, hoist: _Hoist) -> Code:
+        """The hoist's ``for`` clause followed by the clauses setting the flags
+        :meth:`int_flag` handed out for its locals."""
+        if not hoist.locals:
+            return hoist.clause
+        tests = [test for h in hoist.locals for test in _flag_tests(h)]
+        return code("{}" + "for {} in (({}),) " * len(tests), hoist.clause,
+                    *[p for j, t in tests for p in (j, t)])
 
-    def _flag_tests(self, local: str) -> list[tuple[str, str]]:
-        """The flags handed out for ``local`` (forgotten now), each with its test."""
-        return [(j, f"type({local}) is int" + (f" and {local} != 0" if key == "nonzero" else ""))
-                for key, j in self._flaggable.pop(local, {}).items()]
-
-    def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         name = node["bind"]
         source = self.expr(node["in"], scope, py)
-        x = self._local()
+        x = self.local()
         inner = scope.with_locals(name)
         inner_py = {**py, name: x}
         shared = _shared_calls(node["if"], node["by"]) if node.get("if") else []
         return self._argmax_function(node, shared, source, x, inner, py, inner_py)
 
-    def _argmax_function(self, node: dict[str, Any], shared: list[dict[str, Any]], source: str,
-                       x: str, inner: Scope, py: dict[str, str], inner_py: dict[str, str]) -> str:
+    def _argmax_function(self, node: dict[str, Any], shared: list[dict[str, Any]],
+                         source: Code, x: Code, inner: Scope, py: dict[str, Code],
+                         inner_py: dict[str, Code]) -> Code:
         """``argmax ... [if C] by K`` as a local function with ``C`` and ``K`` inline
         (the same values, the same errors, as :func:`ops.argmax` with two
         lambdas); calls that ``C`` always computes and ``K`` makes too (``if
         best(c, hand[p]) != [] by count(best(c, hand[p]))``), computed once per
         element."""
-        fn = self._local("R")
-        lines = []
+        fn = self.local("R")
+        lines: list[Code] = []
         saved = dict(self._cse)
         for call in shared:
-            name = self._local("S")
-            lines.append(f"        {name} = {self.expr(call, inner, inner_py)}")
+            name = self.local("S")
+            lines.append(code("        {} = {}", name, self.expr(call, inner, inner_py)))
             self._cse[_canonical(call)] = name
         try:
             cond = self.condition(node["if"], inner, inner_py) if node.get("if") else None
             key = self.expr(node["by"], inner, inner_py)
         finally:
             self._cse = saved
-        test = [] if cond is None else [f"        if not ({cond}):", "            continue"]
-        params = ", ".join(["xs"] + list(dict.fromkeys(py.values())))
-        self._prelude.append("\n".join([
-            f"def {fn}({params}):",
-            "    best = []",
-            "    best_key = None",
-            f"    for {x} in xs:",
-            *lines,
-            *test,
-            f"        k = {key}",
-            "        try:",
-            "            better = not best or k > best_key",
-            "        except TypeError:",
-            "            _argmax_failed(k, best_key)",
-            "        if better:",
-            f"            best, best_key = [{x}], k",
-            "        elif k == best_key:",
-            f"            best.append({x})",
-            "    return best"]))
-        args = ", ".join([f"_charge(st, {self._items(source)})"] +
-                         list(dict.fromkeys(py.values())))
-        return f"{fn}({args})"
+        test = [] if cond is None else [code("        if not ({}):", cond),
+                                        Code("            continue")]
+        params = _params(py, first="xs")
+        body = [code("def {}(" + params + "):", fn),
+                Code("    best = []"),
+                Code("    best_key = None"),
+                code("    for {} in xs:", x),
+                *lines,
+                *test,
+                code("        k = {}", key),
+                Code("        try:"),
+                Code("            better = not best or k > best_key"),
+                Code("        except TypeError:"),
+                Code("            _argmax_failed(k, best_key)"),
+                Code("        if better:"),
+                code("            best, best_key = [{}], k", x),
+                Code("        elif k == best_key:"),
+                code("            best.append({})", x),
+                Code("    return best")]
+        self._prelude.append(join("\n", body))
+        return code("{}(_charge(st, {})" + "".join(", " + p for p in _param_names(py)) + ")",
+                    fn, self._items(source), refs=_refs(py))
 
-    def _e_run(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_run(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         through = self.expr(node["through"], scope, py)
         along = self.expr(node["along"], scope, py)
-        x = self._local()
-        self._kinds[x] = "slot"              # what lies on each cell: a piece or none
+        x = self.local(kind="slot")          # what lies on each cell: a piece or none
         name = "$cell_piece"
         # the variables the condition reads, read once before the walk
         _, inner_py = self._hoisted([node["where"]], scope, py, (name,))
-        reads = [f"    {local} = V[{n!r}]" for n, local in inner_py.items() if n not in py]
-        cond = self.condition(node["where"], self._candidate(scope, name), {**inner_py, name: x})
-        reads += [f"    {j} = {test}" for n, local in inner_py.items() if n not in py
-                  for j, test in self._flag_tests(local)]
+        added = [(n, h) for n, h in inner_py.items() if n not in py]
+        reads = [code("    {} = {}", h, _var(n)) for n, h in added]
+        cond = self.condition(node["where"], self.candidate_scope(scope, name),
+                              {**inner_py, name: x})
+        reads += [code("    {} = {}", j, t) for _, h in added for j, t in _flag_tests(h)]
         # a local function with the condition inline (ops.maximal_run, unrolled)
-        fn = self._local("R")
-        params = ", ".join(["start", "d"] + list(dict.fromkeys(py.values())))
-        self._prelude.append("\n".join([
-            f"def {fn}({params}):",
-            *reads,
-            "    if type(start) is not Cell:",
-            "        start = _as_cell(st, start)",
-            "    if not (type(d) is tuple and len(d) == 2 and type(d[0]) is int "
-            "and type(d[1]) is int):",
-            "        d = _direction(d)",
-            "    zone = st.zones[start.zone]",
-            f"    {x} = zone[start.slot]",
-            f"    if not ({cond}):",
-            "        return []",
-            "    info = st.inst.zones[start.zone]",
-            "    backward, forward = info._ends.get(d) or info.ends_tables(d)",
-            "    line = []",
-            "    c = backward[start.slot]",
-            "    while c is not None:",
-            f"        {x} = zone[c.slot]",
-            f"        if not ({cond}):",
-            "            break",
-            "        line.append(c)",
-            "        c = backward[c.slot]",
-            "    line.reverse()",
-            "    line.append(start)",
-            "    c = forward[start.slot]",
-            "    while c is not None:",
-            f"        {x} = zone[c.slot]",
-            f"        if not ({cond}):",
-            "            break",
-            "        line.append(c)",
-            "        c = forward[c.slot]",
-            "    return line"]))
-        args = ", ".join([through, along] + list(dict.fromkeys(py.values())))
-        return self._list(f"{fn}({args})")   # a new list of cells
+        fn = self.local("R")
+        params = _params(py, first="start, d")
+        body = [code("def {}(" + params + "):", fn),
+                *reads,
+                Code("    if type(start) is not Cell:"),
+                Code("        start = _as_cell(st, start)"),
+                Code("    if not (type(d) is tuple and len(d) == 2 and type(d[0]) is int "
+                     "and type(d[1]) is int):"),
+                Code("        d = _direction(d)"),
+                Code("    zone = st.zones[start.zone]"),
+                code("    {} = zone[start.slot]", x),
+                code("    if not ({}):", cond),
+                Code("        return []"),
+                Code("    info = st.inst.zones[start.zone]"),
+                Code("    backward, forward = info._ends.get(d) or info.ends_tables(d)"),
+                Code("    line = []"),
+                Code("    c = backward[start.slot]"),
+                Code("    while c is not None:"),
+                code("        {} = zone[c.slot]", x),
+                code("        if not ({}):", cond),
+                Code("            break"),
+                Code("        line.append(c)"),
+                Code("        c = backward[c.slot]"),
+                Code("    line.reverse()"),
+                Code("    line.append(start)"),
+                Code("    c = forward[start.slot]"),
+                Code("    while c is not None:"),
+                code("        {} = zone[c.slot]", x),
+                code("        if not ({}):", cond),
+                Code("            break"),
+                Code("        line.append(c)"),
+                Code("        c = forward[c.slot]"),
+                Code("    return line")]
+        self._prelude.append(join("\n", body))
+        return code("{}({}, {}" + "".join(", " + p for p in _param_names(py)) + ")",
+                    fn, through, along, refs=_refs(py), is_list=True)   # a new list of cells
 
-    def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
-        n = self.expr(node["count"], scope, py) if node.get("count") else "None"
+    def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+        n = self.expr(node["count"], scope, py) if node.get("count") else literal(None, "None")
         zone = self._zone_index(node["of"], scope)
+        of: Code
         if zone is not None and zone[1] != "grid":
-            of = f"Z[{zone[0]}]"                    # a zone the ruleset names: its list
+            of = code("{}[" + str(zone[0]) + "]", ZONES)   # a zone the ruleset names: its list
             listed = True
         else:
             of = self.expr(node["of"], scope, py)
-            pieces = self._zone_pieces.get(of)      # a zone's pieces: read directly
-            listed = pieces is not None
-            of = of if pieces is None else pieces
+            listed = of.pieces is not None                 # a zone's pieces: read directly
+            if of.pieces is not None:
+                of = of.pieces
+        top = node["end"] == "top"
         if listed:
             # a zone's list: its top (last) or bottom piece, or the slice of top N
             # (the last N, top first) when N is a whole number from 1
-            top = node["end"] == "top"
-            if n == "None":
-                t = self._local("T")
-                return f"({t}[{-1 if top else 0}] if ({t} := {of}) else None)"
-            if n.isdigit() and int(n) >= 1:
-                k = int(n)
-                return self._list(f"{of}[:{-k - 1}:-1]" if top else f"{of}[:{k}]")
+            if n.literal is None:
+                t = self.local("T")
+                return code("({}[" + str(-1 if top else 0) + "] if ({} := {}) else None)", t, t, of)
+            if n.digits and n.literal >= 1:
+                k = n.literal
+                return code("{}[:" + str(-k - 1) + ":-1]" if top else "{}[:" + str(k) + "]", of,
+                            is_list=True)
             # (the zone, then N, both evaluated, as the closures evaluate them)
-            t, m = self._local("T"), self._local("T")
-            cut = f"{t}[:-{m} - 1:-1]" if top else f"{t}[:{m}]"
-            return self._list(f"({cut} if (type({t} := {of}) is list) & (type({m} := {n}) is int)"
-                              f" and {m} >= 1 else _top(st, {t}, {m}, {top}))")
-        src = f"_top(st, {of}, {n}, {node['end'] == 'top'})"
-        return self._list(src) if node.get("count") else src    # top N: a new list
+            t, m = self.local("T"), self.local("T")
+            cut = code("{}[:-{} - 1:-1]", t, m) if top else code("{}[:{}]", t, m)
+            return code("({} if (type({} := {}) is list) & (type({} := {}) is int)"
+                        " and {} >= 1 else _top(st, {}, {}, " + str(top) + "))",
+                        cut, t, of, m, n, m, t, m, is_list=True)
+        src = code("_top(st, {}, {}, " + str(top) + ")", of, n,
+                   is_list=bool(node.get("count")))     # top N: a new list
+        return src
 
     # ------------------------------------------------------------------ calls
-    def _e_call(self, node: dict[str, Any], scope: Scope, py: dict[str, str]) -> str:
+    def _e_call(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
         fn = node["fn"]
         g = scope.globals.get(fn)
         if g is not None and g.kind == "define":
             return self._define(fn, g.value, node, scope, py)
         args = [self.expr(a, scope, py) for a in node["args"]]
         if fn in _UNARY:
-            if fn == "sum" and args[0] in self._int_lists:
-                return self._int(f"sum({args[0]})")
+            if fn == "sum" and args[0].int_list:
+                return code("sum({})", args[0], is_int=True)
             if fn == "at":
-                if args[0] in self._cell_piece:
-                    return self._cell_piece[args[0]]
-                src = None
-                if args[0] in self._cell_zone:
-                    src = f"Z[{self._cell_zone[args[0]]}][{args[0]}.slot]"
-                elif self._kinds.get(args[0]) == "cell":
-                    src = f"Z[{args[0]}.zone][{args[0]}.slot]"
-                if src is not None:
-                    self._kinds[src] = "slot"
-                    return src
-                c = first = args[0]
-                if not self._simple(c):
-                    c = self._local("T")
-                    first = f"({c} := {args[0]})"
-                return f"(Z[{c}.zone][{c}.slot] if type({first}) is Cell else _at(st, {c}))"
+                c = args[0]
+                if c.cell_piece is not None:
+                    return c.cell_piece
+                if c.cell_zone is not None:
+                    return code("{}[" + str(c.cell_zone) + "][{}.slot]", ZONES, c, kind="slot")
+                if c.kind == "cell":
+                    return code("{}[{}.zone][{}.slot]", ZONES, c, c, kind="slot")
+                first = c
+                if not c.simple:
+                    t = self.local("T")
+                    first = code("({} := {})", t, c)
+                    c = t
+                return code("({}[{}.zone][{}.slot] if type({}) is Cell else _at(st, {}))",
+                            ZONES, c, c, first, c)
             arg = node["args"][0]
             low = self._literal_int(arg["from"]) if arg.get("k") == "range" else None
             high = self._literal_int(arg["to"]) if arg.get("k") == "range" else None
@@ -1163,58 +1145,60 @@ class SourceGen:
                 # random(A..B) of whole numbers: the numbers made once (the draw still
                 # checks and records itself)
                 if 0 <= high - low < 10_000:
-                    return f"_random_element(st, {self._const(list(range(low, high + 1)))})"
-            return f"{_UNARY[fn]}(st, {args[0]})"
+                    return code("_random_element(st, {})",
+                                self.const(list(range(low, high + 1))))
+            return code(_UNARY[fn] + "(st, {})", args[0])
         if fn in _CALLS:
-            if fn == "count" and args[0] in self._lists:
-                return self._int(f"len({args[0]})")
-            if fn == "count" and args[0] in self._zone_pieces:
-                return self._int(f"len({self._zone_pieces[args[0]]})")
+            if fn == "count" and args[0].is_list:
+                return code("len({})", args[0], is_int=True)
+            if fn == "count" and args[0].pieces is not None:
+                return code("len({})", self._items(args[0]), is_int=True)
             zone = self._zone_index(node["args"][0], scope) if fn == "count" else None
             if zone is not None:
                 # a zone the ruleset names: its list's length (a grid's empty cells not counted)
                 index, kind = zone
                 if kind != "grid":
-                    return self._int(f"len(Z[{index}])")
+                    return code("len({}[" + str(index) + "])", ZONES, is_int=True)
                 if len(self.inst.pieces) <= 4 * len(self.inst.zones[index].cells):
                     # the pieces located there: whole numbers compared, cheaper
                     # than asking each cell whether it is empty
-                    return self._int(f"st.loc.count({index})")
-                return self._int(f"(len(Z[{index}]) - Z[{index}].count(None))")
-            if fn in ("any", "all") and args[0] in self._lists:
-                return f"{fn}({args[0]})"
-            if fn == "count" and (args[0].isidentifier() or args[0].startswith("V[")):
+                    return code("st.loc.count(" + str(index) + ")", is_int=True)
+                return code("(len({}[" + str(index) + "]) - {}[" + str(index) + "].count(None))",
+                            ZONES, ZONES, is_int=True)
+            if fn in ("any", "all") and args[0].is_list:
+                return code(fn + "({})", args[0])
+            if fn == "count" and args[0].simple:
                 # a variable's value: most often a list
                 t, first = self._once(args[0])
-                return self._int(f"(len({t}) if type({first}) is list else count(st, {t}))")
-            src = _CALLS[fn].format(*args)
-            if fn == "ends":
-                return self._list(src)             # always a new list of cells
-            return self._int(src) if fn == "count" else src
+                return code("(len({}) if type({}) is list else count(st, {}))", t, first, t,
+                            is_int=True)
+            return code(_CALLS[fn], *args, is_int=fn == "count",
+                        is_list=fn == "ends")     # ends: always a new list of cells
         if fn in ("best", "partition", "partitionable", "matches"):
             pat = self._named_pattern(node["args"][0], scope, py) or \
                 self._pattern_src(args[0])
             if fn == "best":
-                return self._list(f"{pat}.best(st, {self._items(args[1])})")
+                return code("{}.best(st, {})", pat, self._items(args[1]), is_list=True)
             if fn == "matches":
-                return f"{pat}.matches(st, {self._items(args[1])})"
+                return code("{}.matches(st, {})", pat, self._items(args[1]))
             if fn == "partition":
-                return f"{pat}.partition(st, _pieces(st, {args[1]}))"
-            optional = args[2] if len(args) == 3 else "None"
-            return f"_partitionable(st, {pat}, {args[1]}, {optional})"
+                return code("{}.partition(st, _pieces(st, {}))", pat, args[1])
+            optional = args[2] if len(args) == 3 else literal(None, "None")
+            return code("_partitionable(st, {}, {}, {})", pat, args[1], optional)
         if fn == "usable":
             pat = self._pattern_src(args[0])
-            return f"_usable(st, {pat}, {args[1]}, {args[2]})"
+            return code("_usable(st, {}, {}, {})", pat, args[1], args[2])
         raise Unsupported(fn)
 
-    def _pattern_src(self, ref: str) -> str:
+    def _pattern_src(self, ref: Code) -> Code:
         """The compiled pattern a pattern value names (:func:`ops.pattern`, inline)."""
-        pats = self._const(self.inst.patterns)
+        pats = self.const(self.inst.patterns)
         t, first = self._once(ref)
-        return f"({pats}[{t}.index] if type({first}) is PatternRef else _pattern({pats}, {t}))"
+        return code("({}[{}.index] if type({}) is PatternRef else _pattern({}, {}))",
+                    pats, t, first, pats, t)
 
     def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,
-                py: dict[str, str]) -> str:
+                py: dict[str, Code]) -> Code:
         """A call of a ``define``, inline: its body with each parameter read from a
         local that holds the argument (the argument's own local if it is one, else
         one set first, in order: ``((T1 := a), (T2 := b), body)[-1]``)."""
@@ -1224,25 +1208,64 @@ class SourceGen:
         body_ir = rename(define["expr"], dict(zip(params, private)))
         body_scope = Scope(scope.globals, scope.attributes, scope.file, locals=list(private),
                            deterministic=scope.deterministic, static=scope.static)
-        idents = []
-        sets = []
+        idents: list[Code] = []
+        sets: list[Code] = []
         for arg in args:
-            if arg.isidentifier() and arg not in ("None", "True", "False"):
+            if arg.ident and not (arg.literal is None or type(arg.literal) is bool):
                 idents.append(arg)
             else:
-                t = self._local("T")
-                sets.append(f"({t} := {arg})")
+                t = self.local("T", kind=arg.kind, is_int=arg.is_int, is_list=arg.is_list)
+                sets.append(code("({} := {})", t, arg))
                 idents.append(t)
-                if arg in self._ints:
-                    self._ints.add(t)
-                if arg in self._lists:
-                    self._lists.add(t)
-            if arg in self._kinds:
-                self._kinds[idents[-1]] = self._kinds[arg]
         body = self.expr(body_ir, body_scope, dict(zip(private, idents)))
         if not sets:
-            return f"({body})"
-        return "(" + ", ".join(sets + [body]) + ")[-1]"
+            return code("({})", body)
+        return code("(" + ", ".join("{}" for _ in sets) + ", {})[-1]", *sets, body)
+
+
+def _var(name: str, kind: str | None = None) -> Code:
+    """A read of the state's variable ``name`` (``V['name']``; it reads ``V`` and
+    the variable, :func:`reads_variable`)."""
+    return code("{}[" + repr(name) + "]", VARS, simple=True, kind=kind,
+                refs=frozenset([_VAR + name]))
+
+
+#: marks a variable's name among the locals a code reads (see :func:`_var`)
+_VAR = "V:"
+
+
+def reads_variable(refs: frozenset[str], name: str) -> bool:
+    """Whether code that reads the locals ``refs`` reads the state's variable ``name``."""
+    return _VAR + name in refs
+
+
+def _param_names(py: dict[str, Code]) -> list[str]:
+    """The locals of ``py``, each once, in order: the parameters of a local function
+    that the code in scope calls with them."""
+    return list(dict.fromkeys(c.text for c in py.values()))
+
+
+def _params(py: dict[str, Code], first: str = "") -> str:
+    return ", ".join(([first] if first else []) + _param_names(py))
+
+
+def _refs(py: dict[str, Code]) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for c in py.values():
+        out |= c.refs
+    return out
+
+
+def _flag_tests(hoisted: Code) -> list[tuple[Code, Code]]:
+    """The flags handed out for a hoisted local, each with its test; its flags are
+    closed then (set once, where the local is read: none is handed out later)."""
+    flags = hoisted.flags
+    if flags is None or not flags.open:
+        return []
+    flags.open = False
+    return [(j, code("type({}) is int" + (" and {} != 0" if key == "nonzero" else ""),
+                     hoisted, *([hoisted] if key == "nonzero" else [])))
+            for key, j in flags.handed.items()]
 
 
 def _canonical(node: Any) -> str:
@@ -1289,11 +1312,6 @@ def _shared_calls(cond: dict[str, Any], key: dict[str, Any]) -> list[dict[str, A
             shared.append(call)
             taken |= calls(call)          # not its parts again
     return shared
-
-
-def _literal(src: str) -> bool:
-    """Whether ``src`` is a whole-number literal (``12``, ``-3``)."""
-    return src.lstrip("-").isdigit()
 
 
 def _shorten(text: str, limit: int = 100) -> str:

@@ -374,7 +374,7 @@ class ExprCompiler:
         raise self.error(f"unknown operator {op!r}", node, scope, code="bad-ir")
 
     # ------------------------------------------------------------------ collections
-    def _candidate_scope(self, scope: Scope, name: str) -> Scope:
+    def candidate_scope(self, scope: Scope, name: str) -> Scope:
         s = scope.with_locals(name)
         s.candidate = name
         return s
@@ -401,7 +401,7 @@ class ExprCompiler:
         if found is not None:
             return found
         of = self.compile(node["of"], scope)
-        cond = self.compile(node["cond"], self._candidate_scope(scope, name))
+        cond = self.compile(node["cond"], self.candidate_scope(scope, name))
 
         def where(st: "State") -> list[Any]:
             v = st.vars
@@ -482,7 +482,7 @@ class ExprCompiler:
         through = self.compile(node["through"], scope)
         along = self.compile(node["along"], scope)
         name = "$cell_piece"
-        cond = self.compile(node["where"], self._candidate_scope(scope, name))
+        cond = self.compile(node["where"], self.candidate_scope(scope, name))
 
         def run(st: "State") -> list[Cell]:
             v = st.vars

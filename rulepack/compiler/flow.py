@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.errors import SemanticError
 from rulepack.ir import names_in, nodes as ir_nodes
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
-from rulepack.compiler.flowgen import FlowGen, Fragment
+from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
 from rulepack.engine import dice
 from rulepack.engine.actions import Narration
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
@@ -82,7 +82,7 @@ class FlowCompiler:
 
     def jump(self, target: Label, node: Any = None) -> None:
         self.emit(lambda pc: (lambda st: target.pc), node,
-                  lambda pc, g: ([f"return {target.pc}"], True))
+                  lambda pc, g: ([jump(target.pc)], True))
 
     def link(self) -> tuple[list[Instr], list[Any]]:
         """Resolve labels and build the program: one closure per instruction, and
@@ -155,7 +155,7 @@ class FlowCompiler:
                 return nxt
             return move
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             zone = g.pieces(what)
             if zone is not None:
                 # a zone's pieces, as a list of their own (the zone changes as they move)
@@ -200,7 +200,7 @@ class FlowCompiler:
                 return nxt
             return flip
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             zone = g.pieces(what)
             if zone is not None:                # a zone's pieces, read directly
                 return [f"_flip(st, {zone}, {up!r})"], False
@@ -222,7 +222,7 @@ class FlowCompiler:
                 return nxt
             return shuffle
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             return [f"st.shuffle({g.expr(zone)})"], False
         self.emit(factory, node, src)
 
@@ -293,7 +293,7 @@ class FlowCompiler:
                     return nxt
                 return assign
 
-            def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
                 return [f"V[{name!r}] = {g.expr(value)}"], False
         else:
             if g is None or g.kind != "player_var":
@@ -317,7 +317,7 @@ class FlowCompiler:
                     return nxt
                 return assign_item
 
-            def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
                 return [f"I = {g.expr(index)}",
                         f"if not ((type(I) is Player or type(I) is int) and 0 <= I < {n}):",
                         f"    I = {g.const(check)}(I)",
@@ -341,7 +341,7 @@ class FlowCompiler:
                 return nxt
             return reset
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             per_player, init = self.inst.var_inits[name]
             value = g.expr(init)
             if per_player:     # a value per seat, each computed anew (Instance.initial_value)
@@ -369,7 +369,7 @@ class FlowCompiler:
                 return nxt
             return for_init
 
-        def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def init_src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             return [f"V[{lst!r}] = list({g.items(source)})", f"V[{idx!r}] = 0"], False
         self.emit(init, node, init_src)
         self.place(top)
@@ -388,10 +388,10 @@ class FlowCompiler:
                 return nxt
             return for_next
 
-        def step_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return ([f"I = V[{idx!r}]", f"if I >= len(V[{lst!r}]):", f"    return {done.pc}",
-                     f"V[{idx!r}] = I + 1"]
-                    + _bind_lines(node["bind"], binder, f"V[{lst!r}][I]", g)), False
+        def step_src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            lines: list[str | Line] = [f"I = V[{idx!r}]", f"if I >= len(V[{lst!r}]):",
+                                       jump(done.pc, 4), f"V[{idx!r}] = I + 1"]
+            return lines + _bind_lines(node["bind"], binder, f"V[{lst!r}][I]", g), False
         self.emit(step, node, step_src)
         self.loops.append(_Loop("loop", cont, done))
         self.block(node["body"], scope.with_locals(*names))
@@ -408,8 +408,8 @@ class FlowCompiler:
             nxt = pc + 1
             return lambda st: nxt if cond(st) else otherwise.pc
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"if not {g.cond(cond)}:", f"    return {otherwise.pc}"], False
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"if not {g.cond(cond)}:", jump(otherwise.pc, 4)], False
         self.emit(factory, node, src)
         self.block(node["then"], scope)
         if node.get("else"):
@@ -429,8 +429,8 @@ class FlowCompiler:
             nxt = pc + 1
             return lambda st: nxt if cond(st) else done.pc
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            return [f"if not {g.cond(cond)}:", f"    return {done.pc}"], False
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"if not {g.cond(cond)}:", jump(done.pc, 4)], False
         self.emit(factory, node, src)
         self.loops.append(_Loop("loop", top, done))
         self.block(node["body"], scope)
@@ -450,7 +450,7 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             return lambda st: done.pc if until(st) else top.pc
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             return [f"return {done.pc} if {g.cond(until)} else {top.pc}"], True
         self.emit(factory, node, src)
         self.place(done)
@@ -474,14 +474,14 @@ class FlowCompiler:
                 return nxt
             return rounds_init
 
-        def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            lines = [f"V[{outer!r}] = V.get('round')"]
+        def init_src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            lines: list[str | Line] = [f"V[{outer!r}] = V.get('round')"]
             if times is not None:
                 check = g.const(_round_count)
                 lines += [f"N = {g.expr(times)}",
                           "if type(N) is not int:",
                           f"    N = {check}(N)    # raises unless a whole number",
-                          "if N < 1:", f"    return {done.pc}"]
+                          "if N < 1:", jump(done.pc, 4)]
             return lines + ["V['round'] = 1"], False
         self.emit(init, node, init_src)
         self.place(top)
@@ -500,13 +500,13 @@ class FlowCompiler:
                 return top.pc
             return rounds_next
 
-        def after_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            lines = []
+        def after_src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            lines: list[str | Line] = []
             if until is not None:
-                lines += [f"if {g.cond(until)}:", f"    return {done.pc}"]
+                lines += [f"if {g.cond(until)}:", jump(done.pc, 4)]
             if times is not None:
-                lines += [f"if V['round'] >= {g.expr(times)}:", f"    return {done.pc}"]
-            return lines + ["V['round'] += 1", f"return {top.pc}"], True
+                lines += [f"if V['round'] >= {g.expr(times)}:", jump(done.pc, 4)]
+            return lines + ["V['round'] += 1", jump(top.pc)], True
         self.emit(after, node, after_src)
         self.place(done)
         self._emit_restore("round", outer, node)
@@ -521,7 +521,7 @@ class FlowCompiler:
                 return nxt
             return restore
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             return [f"V[{name!r}] = V.pop({saved!r}, None)"], False
         self.emit(factory, node, src)
 
@@ -553,7 +553,7 @@ class FlowCompiler:
                 raise RuleValueError(f"turns must start from a player, not {show(p)}")
             return Player(p)
 
-        def init_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def init_src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             # a Player is always a seat (see rulepack.engine.values.Player)
             return [f"V[{outer!r}] = V.get('current')",
                     f"N = {g.expr(start)}",
@@ -561,7 +561,7 @@ class FlowCompiler:
                     f"    N = {g.const(seat)}(N)    # raises unless a seat",
                     "if not st.active[N]:",
                     "    N = st.next_active(N)",
-                    "    if N is None:", f"        return {done.pc}",
+                    "    if N is None:", jump(done.pc, 8),
                     "V['current'] = N"], False
         self.emit(init, node, init_src)
         self.place(top)
@@ -584,17 +584,17 @@ class FlowCompiler:
                 return top.pc
             return turns_next
 
-        def after_src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
-            lines = ["if st.terminal:", f"    return {HALT}"]
+        def after_src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            lines: list[str | Line] = ["if st.terminal:", f"    return {HALT}"]
             if until is not None:
-                lines += [f"if {g.cond(until)}:", f"    return {done.pc}"]
+                lines += [f"if {g.cond(until)}:", jump(done.pc, 4)]
             after = g.const(self.inst.next_seat)       # (Table.next_active, inline)
             return lines + ["N = V['current']",
                             f"N = {after}[N] if type(N) is Player and st.active[{after}[N]] "
                             "else st.next_active(N)",
-                            "if N is None:", f"    return {done.pc}",
+                            "if N is None:", jump(done.pc, 4),
                             "V['current'] = N", "st.turn_count += 1",
-                            f"return {top.pc}"], True
+                            jump(top.pc)], True
         self.emit(after, node, after_src)
         self.place(done)
         self._emit_restore("current", outer, node)
@@ -626,7 +626,7 @@ class FlowCompiler:
                 return SUSPEND
             return choose
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             c = g.const(choice)
             if by is not None:
                 return [f"st.suspend({c})", f"return {SUSPEND}"], True
@@ -719,7 +719,7 @@ class FlowCompiler:
                     return HALT
                 return end_game
 
-            def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+            def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
                 w = "None" if winners is None else g.items(winners)
                 return [f"st.end_game({w})", f"return {HALT}"], True
             self.emit(factory, node, src)
@@ -805,7 +805,7 @@ class FlowCompiler:
                 return nxt
             return say
 
-        def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             values = ", ".join(f"{g.const(f)}: {g.expr(fn)}" for f, fn in getters)
             told = "None" if to is None else \
                 f"{g.const(told_players)}({g.expr(to)}, {self.inst.num_players})"
@@ -867,7 +867,7 @@ def _bind_lines(bind: str | list[str], binder: Callable[["State", Any], None], v
 def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None],
                    value: Fn) -> Fragment:
     """The fragment of ``let BIND = VALUE``."""
-    def src(pc: int, g: FlowGen) -> tuple[list[str], bool]:
+    def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
         return _bind_lines(bind, binder, g.expr(value), g), False
     return src
 

@@ -23,6 +23,11 @@ otherwise. A block remembers the instruction it is running (``P``) and leaves it
 in ``st._fault`` when an error passes, so errors are located at the rule that
 failed, as with closures.
 
+A block's body is a list of :class:`Line` values: a statement's text, its
+indentation, and, for a jump (``return K``), the block it goes on to; the
+inlined expressions' local functions are lines of their own. Merging,
+threading and loops work on those values, never on the generated text.
+
 Safety is that of :mod:`rulepack.compiler.codegen`: ruleset text reaches the
 source only as ``repr()`` literals; every other value (closures, choices, zone
 references) is bound in the namespace under a generated name.
@@ -30,12 +35,13 @@ references) is bound in the namespace under a generated name.
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 from rulepack.compiler import codegen
 from rulepack.engine import drawn
-from rulepack.compiler.codegen import BASE_NAMESPACE, GeneratedExpression, SourceGen, table_locals
+from rulepack.compiler.codegen import (BASE_NAMESPACE, ZONES, GeneratedExpression, SourceGen,
+                                       reads_variable, table_locals)
 from rulepack.engine.actions import Action
 from rulepack.engine.runtime import recharge
 from rulepack.engine.program import Choice, Instr
@@ -44,13 +50,50 @@ from rulepack.engine.values import Player, ZoneRef
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
 
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One statement of a generated block.
+
+    :param text: its source, with the indentation it has in its fragment (several
+        lines: an inlined expression's local function, whose lines are its own).
+    :param indent: spaces more before it (a block taken into a branch's body).
+    :param jump: for ``return K`` (``K >= 0``): the instruction it goes on to.
+    """
+
+    text: str
+    indent: int = 0
+    jump: int | None = None
+
+    def indented(self, spaces: int) -> "Line":
+        return replace(self, indent=self.indent + spaces)
+
+    def render(self, pad: str) -> list[str]:
+        """Its lines, each after ``pad`` and its own indentation."""
+        lead = pad + " " * self.indent
+        return [lead + part for part in self.text.split("\n")]
+
+
+def jump(target: int, indent: int = 0) -> Line:
+    """``return TARGET`` (after ``indent`` spaces): go on to instruction ``target``."""
+    return Line(f"return {target}", indent, target)
+
+
+def _size(lines: list[Line]) -> int:
+    """The number of lines of text of ``lines``."""
+    return sum(line.text.count("\n") + 1 for line in lines)
+
+
+#: what a fragment gives: lines of text, or :class:`Line` values (a jump)
+Lines = Sequence[Union[str, Line]]
+
 #: A fragment: ``(pc, gen) -> (lines, ends)``; ``ends`` is True when its last line
 #: always returns (control never falls through to the next instruction).
-Fragment = Callable[[int, "FlowGen"], tuple[list[str], bool]]
+Fragment = Callable[[int, "FlowGen"], tuple[Lines, bool]]
 
 
-#: a line that jumps: ``return <pc>``
-_RETURN = re.compile(r"return (\d+)")
+def _lines(lines: Lines) -> list[Line]:
+    return [line if type(line) is Line else Line(line) for line in lines]  # type: ignore[arg-type]
 
 #: marks a variable that had no value before a decision bound it
 _MISSING = object()
@@ -63,40 +106,22 @@ def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
     return action
 
 
-def _in_defs(lines: list[str]) -> Iterator[tuple[str, bool]]:
-    """Each line, and whether it belongs to a local function (``def``, the lines
-    indented under it) rather than to the block itself."""
-    inside: int | None = None        # the indentation of the def being read
-    for line in lines:
-        indent = len(line) - len(line.lstrip(" "))
-        if inside is not None and indent > inside:
-            yield line, True
-            continue
-        inside = indent if line.lstrip().startswith("def ") else None
-        yield line, inside is not None
-
-
-def _self_loop(body: list[str], start: int, rounds: int) -> list[str]:
+def _self_loop(body: list[Line], start: int, rounds: int) -> list[Line]:
     """``body``, the lines of block ``start``, as a loop inside the function when
     they jump back to ``start`` (a ``for`` loop whose body has no decision): each
-    such ``return START`` goes round again instead, at most ``rounds`` times in a
-    row, then returns as before (so ``State._run`` still counts the loop's steps).
-    Lines of local functions (``def``) are left as they are."""
-    jump = f"return {start}"
-    out: list[str] = []
-    found = False
-    for line, in_def in _in_defs(body):
-        indent = len(line) - len(line.lstrip(" "))
-        if not in_def and line.strip() == jump:
-            pad = " " * (indent + 4)
-            out += [f"{pad}R_ += 1", f"{pad}if R_ < {rounds}:", f"{pad}    continue",
-                    f"{pad}{jump}"]
-            found = True
-        else:
-            out.append("    " + line)
-    if not found:
+    such jump goes round again instead, at most ``rounds`` times in a row, then
+    returns as before (so ``State._run`` still counts the loop's steps)."""
+    if not any(line.jump == start for line in body):
         return body
-    return ["R_ = 0", "while True:", *out]
+    out: list[Line] = [Line("R_ = 0"), Line("while True:")]
+    for line in body:
+        if line.jump == start:
+            at = line.indent + 4
+            out += [Line("R_ += 1", at), Line(f"if R_ < {rounds}:", at),
+                    Line("    continue", at), line.indented(4)]
+        else:
+            out.append(line.indented(4))
+    return out
 
 
 class FlowGen:
@@ -114,7 +139,10 @@ class FlowGen:
         self.players = players
         self.ns: dict[str, Any] = {}
         self._consts = 0
-        self._lines: list[str] = []
+        #: the lines the current fragment's inlined expressions need before it
+        #: (their local functions), and the locals those expressions read
+        self._lines: list[Line] = []
+        self._refs: frozenset[str] = frozenset()
         #: the generated module's text (``rulepack compile --format python``)
         self.module = ""
         #: blocks whose source did not compile (a generator bug; closures used)
@@ -137,38 +165,44 @@ class FlowGen:
         if record is None:
             return f"{self.const(fn)}(st)"
         self.ns.update(record.constants)
-        for part in record.prelude:
-            self._lines.extend(part.split("\n"))
-        return f"({record.body})"
+        self._lines.extend(Line(part.text) for part in record.prelude)
+        self._refs |= record.refs
+        return f"({record.body.text})"
 
     def cond(self, fn: Callable[["State"], Any]) -> str:
         """Like :meth:`expr`, for a condition: only the value's truth counts."""
         record = self.source.by_function.get(fn)
         src = self.expr(fn)
-        return f"({record.truth})" if record is not None else src
+        return f"({record.truth.text})" if record is not None else src
+
+    def never(self, fn: Callable[["State"], Any]) -> bool:
+        """Whether the condition ``fn`` is the constant false (an option's, say)."""
+        record = self.source.by_function.get(fn)
+        return record is not None and record.truth.literal is False
 
     def items(self, fn: Callable[["State"], Any]) -> str:
         """Source of the elements of ``fn``'s value as a list (``items()``, left
         out when the generated expression always gives a list)."""
         record = self.source.by_function.get(fn)
         src = self.expr(fn)
-        return src if record is not None and record.is_list else f"items(st, {src})"
+        return src if record is not None and record.body.is_list else f"items(st, {src})"
 
     def pieces(self, fn: Callable[["State"], Any]) -> str | None:
         """Source of the pieces' list of the zone (not a grid) that ``fn`` always
         gives, read from the state's zones (the list itself: do not change it), or
         ``None`` when ``fn`` may give something else."""
         record = self.source.by_function.get(fn)
-        if record is None or record.pieces is None:
+        if record is None or record.body.pieces is None:
             return None
         self.expr(fn)                    # its constants and prelude
-        return f"({record.pieces})"
+        self._refs |= record.body.pieces.refs
+        return f"({record.body.pieces.text})"
 
     def fresh_list(self, fn: Callable[["State"], Any]) -> bool:
         """Whether ``fn``'s generated code always gives a list of its own (or a
         constant one: values are never changed in place)."""
         record = self.source.by_function.get(fn)
-        return record is not None and record.is_list
+        return record is not None and record.body.is_list
 
     # ------------------------------------------------------------------ blocks
     def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
@@ -183,23 +217,26 @@ class FlowGen:
         if not codegen.ENABLED or not code:
             return code
         n = len(code)
-        parts: list[tuple[list[str], bool]] = []
+        parts: list[tuple[list[Line], bool]] = []
+        refs: list[frozenset[str]] = []
         for pc in range(n):
             self._lines = []
+            self._refs = frozenset()
             frag = fragments[pc]
             if frag is None:
                 name = self.const(code[pc])
-                lines = [f"N = {name}(st)", f"if N != {pc + 1}:", "    return N"]
+                lines: Lines = [f"N = {name}(st)", f"if N != {pc + 1}:", "    return N"]
                 ends = False
             else:
                 lines, ends = frag(pc, self)
-            parts.append((self._lines + lines, ends))
+            parts.append((self._lines + _lines(lines), ends))
+            refs.append(self._refs)
         leaders = sorted({0, *entries} | {pc + 1 for pc, (_, ends) in enumerate(parts)
                                           if ends and pc + 1 < n})
         # jump threading: a block that only jumps is jumped over
-        only_jump = {pc: int(m.group(1)) for pc in leaders
-                     if (m := _RETURN.fullmatch(parts[pc][0][-1] if len(parts[pc][0]) == 1
-                                                else ""))}
+        only_jump = {pc: line.jump for pc in leaders
+                     if len(parts[pc][0]) == 1 and (line := parts[pc][0][0]).jump is not None
+                     and line.indent == 0}
 
         def target(pc: int) -> int:
             seen = set()
@@ -208,25 +245,24 @@ class FlowGen:
                 pc = only_jump[pc]
             return pc
 
-        def thread(line: str) -> str:
-            m = _RETURN.fullmatch(line.strip())
-            if m is None or int(m.group(1)) not in only_jump:
+        def thread(line: Line) -> Line:
+            if line.jump is None or line.jump not in only_jump:
                 return line
-            return line[:line.index("return")] + f"return {target(int(m.group(1)))}"
+            return jump(target(line.jump), line.indent)
         self.leaders = leaders
         out = list(code)
-        bodies: dict[int, list[str]] = {}
+        bodies: dict[int, list[Line]] = {}
         members: dict[int, list[int]] = {}
         for i, start in enumerate(leaders):
             stop = leaders[i + 1] if i + 1 < len(leaders) else n
-            body: list[str] = []
+            body: list[Line] = []
             ends = False
             for pc in range(start, stop):
-                lines, ends = parts[pc]
-                body.append(f"P = {pc}")
-                body.extend(thread(line) for line in lines)
+                block_lines, ends = parts[pc]
+                body.append(Line(f"P = {pc}"))
+                body.extend(thread(line) for line in block_lines)
             if not ends:
-                body.append(thread(f"return {stop if stop < n else -2}"))
+                body.append(thread(jump(stop) if stop < n else Line("return -2")))
             bodies[start] = body
             members[start] = list(range(start, stop))
         merged = {start: self._merge(start, bodies, members, nodes) for start in leaders}
@@ -234,9 +270,12 @@ class FlowGen:
         sources = []
         for start in leaders:
             body = _self_loop(merged[start][0], start, self.SELF_LOOP_ROUNDS)
-            head = [f"def B{start}(st):  # {self._comment(nodes[start])}",
-                    *table_locals("\n".join(body))]
-            src = "\n".join(head + ["    try:"] + ["        " + ln for ln in body]
+            read: frozenset[str] = frozenset()
+            for pc in merged[start][1]:
+                read |= refs[pc]
+            head = [f"def B{start}(st):  # {self._comment(nodes[start])}", *table_locals(read)]
+            rendered = [text for line in body for text in line.render("        ")]
+            src = "\n".join(head + ["    try:"] + rendered
                             + ["    except BaseException:", "        st._fault = P",
                                "        raise"]) + "\n"
             sources.append((f"B{start}", src))
@@ -275,8 +314,8 @@ class FlowGen:
         record = self.source.by_function.get(fn)
         if record is None:
             return True
-        text = "\n".join([record.body, *record.prelude])
-        return any(f"V[{name!r}]" in text for name in names)
+        refs = record.refs
+        return any(reads_variable(refs, name) for name in names)
 
     #: the most lines of a block that another block ending with a jump to it
     #: takes in, and the most blocks one block takes in that way
@@ -289,10 +328,10 @@ class FlowGen:
     #: counts its steps (:data:`~rulepack.engine.state.FLOW_STEP_LIMIT`)
     SELF_LOOP_ROUNDS = 8
 
-    def _merge(self, start: int, bodies: dict[int, list[str]], members: dict[int, list[int]],
-               nodes: list[Any]) -> tuple[list[str], list[int]]:
+    def _merge(self, start: int, bodies: dict[int, list[Line]], members: dict[int, list[int]],
+               nodes: list[Any]) -> tuple[list[Line], list[int]]:
         """The body of block ``start`` with the blocks it always goes on to taken in:
-        while it ends by jumping to another block (``return K``, unindented) that is
+        while it ends by jumping to another block (an unindented jump) that is
         short, not already taken in, and would not make a second statement that
         draws a chance event in the function (their positions are looked up by
         block: :mod:`rulepack.engine.drawn`), that block's body replaces the jump.
@@ -306,12 +345,12 @@ class FlowGen:
         instrs = list(members[start])
         draws = sum(1 for pc in instrs if drawn.draws(nodes[pc], self.drawing))
         for _ in range(self.MERGE_BLOCKS):
-            m = _RETURN.fullmatch(body[-1])
-            if m is None:
+            last = body[-1]
+            k = last.jump
+            if k is None or last.indent:
                 break
-            k = int(m.group(1))
             more = bodies.get(k)
-            if more is None or k in instrs or len(more) > self.MERGE_LINES:
+            if more is None or k in instrs or _size(more) > self.MERGE_LINES:
                 break
             extra = sum(1 for pc in members[k] if drawn.draws(nodes[pc], self.drawing))
             if draws + extra > 1:
@@ -322,13 +361,11 @@ class FlowGen:
         # a branch's jump (``if ...: return K``) to a short block: that block's body
         # in its place (once per line; an else that goes back to a loop's start
         # then goes round inside the function too)
-        out: list[str] = []
-        for line, in_def in _in_defs(body):
-            m = None if in_def else _RETURN.fullmatch(line.strip())
-            indent = len(line) - len(line.lstrip(" "))
-            k = int(m.group(1)) if m is not None and indent > 0 else -1
+        out: list[Line] = []
+        for line in body:
+            k = line.jump if line.jump is not None and line.indent > 0 else -1
             more = bodies.get(k)
-            if more is None or k == start or k in instrs or len(more) > self.BRANCH_LINES:
+            if more is None or k == start or k in instrs or _size(more) > self.BRANCH_LINES:
                 out.append(line)
                 continue
             extra = sum(1 for pc in members[k] if drawn.draws(nodes[pc], self.drawing))
@@ -337,7 +374,7 @@ class FlowGen:
                 continue
             draws += extra
             instrs += members[k]
-            out += [" " * indent + ln for ln in more]
+            out += [more_line.indented(line.indent) for more_line in more]
         return out, instrs
 
     # ------------------------------------------------------------------ decisions
@@ -354,6 +391,7 @@ class FlowGen:
         Parameters bound while trying are put back as they were.
         """
         self._lines = []
+        self._refs = frozenset()
         body: list[str] = []
         binds = False          # whether some parameter is stored in the variables
         offered = 0            # the alternatives that may be offered
@@ -363,20 +401,21 @@ class FlowGen:
             ind = ""
             if alt.pre_guard is not None:
                 guard = self.cond(alt.pre_guard)
-                if guard == "(False)":
+                if self.never(alt.pre_guard):
                     continue            # never offered (an option's constant, say)
                 body.append(f"if {guard}:")
                 ind = "    "
             offered += 1
             params = alt.params
             record = self.source.by_function.get(params[0][2]) if len(params) == 1 else None
-            if record is not None and record.by_slot is not None and len(params[0][0]) == 1 \
-                    and alt.post_guard is None:
+            if record is not None and record.body.by_slot is not None and \
+                    len(params[0][0]) == 1 and alt.post_guard is None:
                 # cells of a grid picked by what lies on them: per seat, the action
                 # of every cell, by slot, made here; the grid's slots are walked
                 # beside them
-                hoist, piece, grid, cond, cells = record.by_slot
+                hoist, piece, grid, cond, cells = record.body.by_slot
                 self.expr(params[0][2])          # its constants and prelude
+                self._refs |= ZONES.refs
                 table = self.const([[Action(choice.index, alt, (cell,), Player(p))
                                      for cell in self.ns[cells]]
                                     for p in range(self.players)])
@@ -397,9 +436,9 @@ class FlowGen:
             body.append(f"{ind}D = {table}[player]")
             if len(params) == 1 and len(params[0][0]) == 1 and alt.post_guard is None:
                 # the common case in one comprehension: a lookup per action
-                if record is not None and record.comprehension is not None:
+                if record is not None and record.body.comprehension is not None:
                     # the parameter's where and the lookups in one loop
-                    x, clauses = record.comprehension
+                    x, clauses = record.body.comprehension
                     self.expr(params[0][2])          # its constants and prelude
                     new = f"_new_action(D, {x}, {choice.index}, {make}, ({x},), player)"
                     body += [f"{ind}try:",
@@ -481,13 +520,14 @@ class FlowGen:
                      f"{ind}out.append(a)"]
         names = choice.bound_names
         head = [f"def A{choice.index}(st, player):  # {self._comment({'at': choice.at})}",
-                *table_locals("\n".join(self._lines + body)), "    out = []"]
-        inner = ["        " + ln for part in self._lines + body for ln in part.split("\n")]
+                *table_locals(self._refs), "    out = []"]
+        inner = [text for line in self._lines for text in line.render("        ")] + \
+            ["        " + ln for ln in body]
         if not names or not binds:
             if offered == 1 and alone is not None:
                 # one list by slot, nothing else: returned as it is made
                 head[-1] = "    " + body[0]             # "T = ...", instead of "out = []"
-                prelude = ["    " + ln for part in self._lines for ln in part.split("\n")]
+                prelude = [text for line in self._lines for text in line.render("    ")]
                 return "\n".join(head + prelude + [f"    return {alone}"]) + "\n"
             return "\n".join(head + ["    if True:"] + inner + ["    return out"]) + "\n"
         saved = self.const(names)

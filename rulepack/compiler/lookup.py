@@ -25,11 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from rulepack.compiler.code import code
 from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.values import ZoneRef
 from rulepack.ir import calls_in, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.compiler.code import Code
     from rulepack.compiler.codegen import SourceGen
     from rulepack.compiler.expressions import ExprCompiler
     from rulepack.compiler.scope import Scope
@@ -193,7 +195,7 @@ def closure(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope",
     elements = m.elements
     if m.rest is None:
         return lambda st: find(st, grid(st), elements, row(st), col(st))
-    rest = exprs.compile(m.rest, exprs._candidate_scope(scope, name))
+    rest = exprs.compile(m.rest, exprs.candidate_scope(scope, name))
 
     def lookup(st: "State") -> list[Any]:
         found = find(st, grid(st), elements, row(st), col(st))
@@ -212,18 +214,18 @@ def closure(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope",
     return lookup
 
 
-def source(gen: "SourceGen", node: dict[str, Any], scope: "Scope", py: dict[str, str],
-           name: str) -> str | None:
-    """The generated source of a ``where`` that is a look-up, or ``None``."""
+def source(gen: "SourceGen", node: dict[str, Any], scope: "Scope", py: dict[str, "Code"],
+           name: str) -> "Code | None":
+    """The generated code of a ``where`` that is a look-up, or ``None``."""
     m = match(gen.compiler, node, scope)
     if m is None:
         return None
     grid = gen.expr(m.grid, scope, py)
     row, col = gen.expr(m.row, scope, py), gen.expr(m.col, scope, py)
-    found = f"{gen._const(find)}(st, {grid}, {m.elements!r}, {row}, {col})"
+    found = code("{}(st, {}, " + repr(m.elements) + ", {}, {})", gen.const(find), grid, row, col,
+                 is_list=True)
     if m.rest is None:
-        return gen._list(found)
-    x = gen._local()
-    gen._kinds[x] = "piece" if m.elements == "pieces" else "cell"
-    cond = gen.condition(m.rest, gen._candidate(scope, name), {**py, name: x})
-    return gen._list(f"[{x} for {x} in {gen._iterable(found, py)} if {cond}]")
+        return found
+    x = gen.local(kind="piece" if m.elements == "pieces" else "cell")
+    cond = gen.condition(m.rest, gen.candidate_scope(scope, name), {**py, name: x})
+    return code("[{} for {} in {} if {}]", x, x, gen.iterable(found, py), cond, is_list=True)
