@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import rulepack
 from rulepack.patterns import partition as partition_module
-from rulepack.patterns.partition import PARTITION_BUDGET, find_partition
+from rulepack.patterns.partition import PARTITION_BUDGET, find_partition, index_for
 from rulepack.patterns.match import PatternBudgetError
 from rulepack.patterns.native import compiled
 
@@ -538,6 +538,53 @@ def _packkub_state(jokers: int):
         _STATES[jokers] = PACKKUB.new_game(3, 0, options={"jokers": jokers})
         _SHARED.append(_STATES[jokers])
     return _STATES[jokers]
+
+
+#: Runs and sets where some tiles fit no group that stays at one rank: the 5s
+#: (no set of 5s), every tile of a pattern of runs alone. (Two rulesets: a piece
+#: without a suit, the joker, keeps ``low_meld`` from the sweep.)
+NO_LOCAL_GROUP = textwrap.dedent("""
+    game t { players 2..2 }
+    use piecepack (tile)
+    pattern run: size 3..6, same suit, consecutive rank
+    pattern low_set: size 3..4, same rank, distinct suit, each rank != 5
+    pattern low_meld: run or low_set
+    play {}
+""")
+NO_LOCAL_GROUP_JOKER = textwrap.dedent("""
+    game t { players 2..2 }
+    use piecepack (tile)
+    component joker {
+      called "joker"
+      copies 1
+    }
+    pattern wild_run: size 3..6, same suit, consecutive rank, wild kind == "joker"
+    play {}
+""")
+
+
+@pytest.mark.parametrize("method", METHODS, indirect=True)
+@pytest.mark.parametrize("name, tiles", [
+    ("low_meld", ["3 of suns", "4 of suns", "5 of suns"]),
+    ("low_meld", ["ace of suns", "2 of suns", "3 of suns", "4 of suns", "5 of suns"]),
+    ("wild_run", ["4 of suns", "5 of suns", "joker"]),
+    ("wild_run", ["null of suns", "ace of suns", "2 of suns", "joker", "4 of suns", "5 of suns"]),
+])
+def test_tiles_no_local_group_takes_still_end_runs(method, name, tiles):
+    """A tile that no group of its own rank can take (a 5 when sets stop at 4;
+    any tile when the pattern has runs only) must be in a run, and the run may
+    start before it, with tiles or a wild piece. The sweep's estimate of the wild
+    pieces a suit still needs used to count such a tile as starting a run of its
+    own, so it said no to splits that exist (a 3-4-5 run; a joker standing for
+    the 3 before a 4 and a 5): each question agrees with the brute force."""
+    text = NO_LOCAL_GROUP_JOKER if name == "wild_run" else NO_LOCAL_GROUP
+    state = rulepack.loads(text).new_game(2, 0)
+    p = next(q for q in state.inst.patterns if q.name == name)
+    assert index_for(state, p, state.inst.pieces).shape is not None    # the sweep's kind
+    ok = lambda g: p.matches(state, g)     # noqa: E731
+    mandatory = pieces_named(state, tiles, set())
+    assert_agrees(state, p, mandatory, [], ok)
+    assert p.partitionable(state, mandatory)
 
 
 def test_the_sweep_takes_runs_and_sets_only(generic_state, covers_state):

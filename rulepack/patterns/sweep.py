@@ -312,7 +312,8 @@ class SweepSearch:
     # ------------------------------------------------------------------ lanes
     def need(self, lane: int, pos: int, cfg: int) -> int:
         """Fewest wild pieces the lane needs after position ``pos`` to close its
-        runs, any of its tiles free to go elsewhere (``_INF``: impossible)."""
+        runs, any of its tiles free to go elsewhere (``_INF``: impossible): a
+        lower bound, so that a state it rules out has no split."""
         memo = self._need[lane][pos]
         hit = memo.get(cfg)
         if hit is not None:
@@ -322,11 +323,12 @@ class SweepSearch:
             best = 0 if shape.closable[cfg] else _INF
         else:
             # as few pieces as possible at the next position: the runs that must
-            # go on, and the tiles that cannot go to local groups (more pieces
-            # could only start runs, which need more later)
+            # go on (more pieces could only start runs, which need more later).
+            # Tiles that no local group can take are not made to start runs
+            # here: a run they need may start with a wild piece before them, so
+            # counting them would overstate the need.
             tiles = self.m[lane][pos + 1] + self.o[lane][pos + 1]
-            least = 0 if shape.local_lane[pos + 1][lane] else self.m[lane][pos + 1]
-            units = max(least, shape.must[cfg])
+            units = shape.must[cfg]
             row = shape.easiest[cfg]
             if units >= len(row) or row[units] < 0:
                 best = _INF
