@@ -17,6 +17,7 @@ import json
 import os
 import random
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -732,6 +733,40 @@ def test_six_player_joker_game_that_used_to_run_out_of_budget():
     for text in offered:
         t = next(p for p in hand if f"play {p.name}" == text)
         assert meld.partitionable(state, list(table) + [t], [x for x in hand if x is not t])
+
+
+SLOW = Path(__file__).parent / "data" / "packkub-5p-slow-legal-actions.json"
+
+
+def test_five_player_game_whose_legal_actions_took_half_a_minute():
+    """tests/data/packkub-5p-slow-legal-actions.json (issue 32: 5 players, 2
+    jokers, 3 rounds; the seed and 193 random actions): a 71-tile table holding
+    both jokers and an 11-tile hand. Its legal actions (pass and 9 plays) took
+    about 26 s of CPU: the sweep listed every state of every position (260,000
+    after the fourth). Now well under a second. Every kind of tile in the
+    hand is offered, and each play is checked by an arrangement of the table
+    and the tile that the independent reading of the melds accepts."""
+    data = json.loads(SLOW.read_text(encoding="utf-8"))
+    state = PACKKUB.new_game(data["players"], seed=data["seed"], options=data["options"])
+    for text in data["actions"]:
+        state.apply(text)
+    start = time.process_time()
+    legal = state.legal_actions()
+    seconds = time.process_time() - start
+    assert seconds < 1.0
+    table = list(state.zones[zone_index(state, "table")])
+    hand = list(state.zones[hand_index(state, state.current_player)])
+    assert (len(table), len(hand)) == (71, 11)
+    assert sum(p.kind == "joker" for p in table) == 2
+    texts = [a.text for a in legal]
+    assert texts[0] == "pass" and len(texts) == 10
+    assert set(texts[1:]) == {f"play {p.name}" for p in hand}
+    meld = pattern(state, "meld")
+    for text in texts[1:]:
+        t = next(p for p in hand if f"play {p.name}" == text)
+        rest = [x for x in hand if x is not t]
+        check_arrangement(meld.partition(state, table + [t], rest), table + [t], rest,
+                          oracle_meld)
 
 
 # ====================================================================== packed counts

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from rulepack.patterns.budget import PatternBudgetError
 from rulepack.patterns.cover import CoverSearch, Layout, Templates, wild_bit
 from rulepack.patterns.first_split import first_split
-from rulepack.patterns.sweep import SharedOptions, SweepSearch, shape_of
+from rulepack.patterns.sweep import Refuted, SharedOptions, SweepSearch, shape_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -346,6 +346,9 @@ class _Question:
         self.memo = memo_of(st, idx)
         self._search: CoverSearch | None = None
         self._known: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], bool] = {}
+        #: what the sweeps of this question refuted (the sub-positions of an
+        #: arrangement, the cells of a usable-piece question share it)
+        self._refuted: Refuted = {}
 
     @property
     def search(self) -> CoverSearch:
@@ -408,7 +411,7 @@ class _Question:
     def _sweep(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int,
                reach: bool) -> tuple[bool, int, bool]:
         assert self.idx.shape is not None
-        search = SweepSearch(self.idx.shape, m, o, wm, wo, self.memo.options)
+        search = SweepSearch(self.idx.shape, m, o, wm, wo, self.memo.options, self._refuted)
         return search.reach() if reach else (search.feasible(), 0, False)
 
     def _capped(self) -> CoverSearch:
@@ -449,16 +452,15 @@ class _Question:
         if idx.shape is None:
             return self._from_bits(self.search.reach(a0, a1, m0, m1, wm, wo))
         if self._sweep_first(self.m, self.o, wm, wo):
-            ok, bits, wild = self._sweep(self.m, self.o, wm, wo, True)
-            if not ok:
-                return None
-            positions = idx.shape.positions
-            return ({t for t, (lane, pos) in enumerate(idx.shape.cells)
-                     if bits >> (lane * positions + pos) & 1}, wild)
+            return self._sweep_reach(wm, wo)
         try:
             return self._from_bits(self._capped().reach(a0, a1, m0, m1, wm, wo))
         except _Capped:
             pass
+        if idx.shape.ordered:
+            # a long search: the sweep asks one cell at a time what no split it
+            # found answers (rulepack.patterns.sweep.SweepSearch.reach)
+            return self._sweep_reach(wm, wo)
         # many optional pieces and a long search: one question per optional type
         if not self.feasible():
             return None
@@ -471,6 +473,17 @@ class _Question:
                 if self.feasible(m2, o2, wm, wo):
                     types.add(t)
         return types, bool(wo) and self.feasible(self.m, self.o, wm + 1, wo - 1)
+
+    def _sweep_reach(self, wm: int, wo: int) -> tuple[set[int], bool] | None:
+        """:meth:`_reach` by the sweep."""
+        shape = self.idx.shape
+        assert shape is not None
+        ok, bits, wild = self._sweep(self.m, self.o, wm, wo, True)
+        if not ok:
+            return None
+        positions = shape.positions
+        return ({t for t, (lane, pos) in enumerate(shape.cells)
+                 if bits >> (lane * positions + pos) & 1}, wild)
 
     def _from_bits(self, bits: tuple[int, int]) -> tuple[set[int], bool] | None:
         bits0, bits1 = bits
