@@ -28,6 +28,7 @@ import rulepack
 from rulepack.patterns import partition as partition_module
 from rulepack.patterns.partition import PARTITION_BUDGET, find_partition, index_for
 from rulepack.patterns.match import PatternBudgetError
+from rulepack.engine.runtime import EVAL_STEPS
 from rulepack.patterns.native import compiled
 
 try:
@@ -689,6 +690,56 @@ def test_no_game_remembers_another(monkeypatch, sweep):
     assert work[-1] == 0
 
 
+def table_and_hand(state):
+    """A table of melds (45 tiles or more) and a 20-piece hand, from a fixed seed."""
+    melds, hand, fits = build_table(random.Random(3), state, 45, 20)
+    return [p for m in melds for p in m], hand
+
+
+def test_a_question_spends_the_steps_of_its_decision():
+    """Issue 32: pattern searches spend the steps between two decisions that the
+    loops of expressions spend (State.steps_left): one for each piece a question
+    reads and each group or state a search examines, so a decision is bounded
+    in all the work it does, not search by search. What a question spends
+    depends on the question alone: asked again in the same game (the game's
+    memo answers it), in a clone or in another game, it costs the same."""
+    games = [PACKKUB.new_game(4, 3), PACKKUB.new_game(4, 3)]
+    meld = pattern(games[0], "meld")
+    table, hand = table_and_hand(games[0])
+    spent = []
+    for state in (games[0], games[0], games[1].clone(), games[1]):
+        state.steps_left = EVAL_STEPS
+        assert meld.usable(state, table, hand)
+        spent.append(EVAL_STEPS - state.steps_left)
+    assert spent[0] > len(table) + len(hand)
+    assert spent == [spent[0]] * 4
+    for ask in (meld.partitionable, meld.partition):
+        state = games[0]
+        state.steps_left = EVAL_STEPS
+        assert ask(state, table, hand)
+        assert EVAL_STEPS - state.steps_left > len(table) + len(hand)
+
+
+@pytest.mark.parametrize("question", ["partitionable", "partition", "usable"])
+@pytest.mark.parametrize("method", METHODS, indirect=True)
+def test_a_question_stops_when_its_decision_has_no_steps_left(question, method):
+    """A question that needs more steps than its decision has left stops with
+    PatternBudgetError (a located error in a game), whichever method answers;
+    what it spent is taken from the decision. With the steps renewed (the next
+    decision), the same question is answered."""
+    state = _packkub_state(2)
+    meld = pattern(state, "meld")
+    table, hand = table_and_hand(state)
+    ask = getattr(meld, question)
+    state.steps_left = 200          # more than the pieces, less than the search
+    with pytest.raises(PatternBudgetError, match="partition by 'meld' went over the budget "
+                       "of 1,000,000 steps between two decisions"):
+        ask(state, table, hand)
+    assert state.steps_left < 0
+    state.steps_left = EVAL_STEPS
+    assert ask(state, table, hand)
+
+
 def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_state,
                                                                       monkeypatch):
     """The general search (a pattern the sweep does not take) stops after
@@ -743,9 +794,10 @@ def test_five_player_game_whose_legal_actions_took_half_a_minute():
     jokers, 3 rounds; the seed and 193 random actions): a 71-tile table holding
     both jokers and an 11-tile hand. Its legal actions (pass and 9 plays) took
     about 26 s of CPU: the sweep listed every state of every position (260,000
-    after the fourth). Now well under a second. Every kind of tile in the
-    hand is offered, and each play is checked by an arrangement of the table
-    and the tile that the independent reading of the melds accepts."""
+    after the fourth). Now well under a second and a few percent of the
+    decision's steps. Every kind of tile in the hand is offered, and each play
+    is checked by an arrangement of the table and the tile that the
+    independent reading of the melds accepts."""
     data = json.loads(SLOW.read_text(encoding="utf-8"))
     state = PACKKUB.new_game(data["players"], seed=data["seed"], options=data["options"])
     for text in data["actions"]:
@@ -754,6 +806,7 @@ def test_five_player_game_whose_legal_actions_took_half_a_minute():
     legal = state.legal_actions()
     seconds = time.process_time() - start
     assert seconds < 1.0
+    assert EVAL_STEPS - state.steps_left < EVAL_STEPS // 20
     table = list(state.zones[zone_index(state, "table")])
     hand = list(state.zones[hand_index(state, state.current_player)])
     assert (len(table), len(hand)) == (71, 11)

@@ -23,6 +23,12 @@ many:
 * Before a state is kept, each lane must still be able to close its runs with
   the pieces left in it and the wild pieces left (computed per lane, backwards,
   and memoised), which removes most dead ends at once.
+* The positions are walked depth first, the most promising states first; when
+  no run can outgrow the order, a state that a refuted state at the same
+  position dominates (its runs no longer, as many wild pieces used) is refuted
+  at once, so a "no" on a full table is found among a few thousand states.
+* Each state built is a step of the budget the decision shares with every
+  search (:mod:`rulepack.patterns.budget`), each comparison a check.
 
 Wild pieces (those every alternative calls wild) fill run positions and local
 groups, and what is left of them may form groups of wild pieces alone.
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from rulepack.patterns.budget import Budget
 from rulepack.patterns.cover import Layout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -315,15 +322,18 @@ class SweepSearch:
 
     :param shape: the pattern's shape.
     :param shared: lane options shared with the game's other questions.
+    :param budget: the steps it may take (each state it builds is one); none: no
+        limit.
     :param refuted: the states refuted by the searches of related questions (see
         :data:`Refuted`), shared with them.
     """
 
     def __init__(self, shape: Shape, m: Sequence[int], o: Sequence[int], wm: int,
                  wo: int, shared: SharedOptions | None = None,
-                 refuted: Refuted | None = None) -> None:
+                 budget: Budget | None = None, refuted: Refuted | None = None) -> None:
         self.shape = shape
         self.shared: SharedOptions = {} if shared is None else shared
+        self.budget = Budget(_INF, "the sweep") if budget is None else budget
         self.types_m = list(m)
         self.types_o = list(o)
         lanes, positions = shape.lanes, shape.positions
@@ -468,7 +478,7 @@ class SweepSearch:
         """The states after position ``pos`` from ``state``, each with ``bits``
         and the bits of the optional pieces it uses. The lanes are chosen one
         after the other, and a choice that no local groups can complete is
-        dropped at once."""
+        dropped at once. Each state built is a step of the budget."""
         shape = self.shape
         cb = self.cb
         mask = (1 << cb) - 1
@@ -498,6 +508,7 @@ class SweepSearch:
                         grown.append((key + c2, y2, j + jl, n + nl, b | ub))
                     else:
                         grown.append((key + c2, y2, j, n, b | ub))
+            self.budget.spend(len(grown) + 1)
             if not grown:
                 return []
             partial = grown
@@ -544,12 +555,12 @@ class SweepSearch:
                 m[t] += 1
                 o[t] -= 1
                 found = SweepSearch(shape, m, o, self.wm, self.wo, self.shared,
-                                    self.refuted)._first()
+                                    self.budget, self.refuted)._first()
                 if found >= 0:
                     proven |= found | bit
         if self.wo and self.ends_optional and not proven & self.wild_bit:
             found = SweepSearch(shape, self.types_m, self.types_o, self.wm + 1, self.wo - 1,
-                                self.shared, self.refuted)._first()
+                                self.shared, self.budget, self.refuted)._first()
             if found >= 0:
                 proven |= found | self.wild_bit
         return True, proven & (self.wild_bit - 1), bool(proven & self.wild_bit)
@@ -567,7 +578,8 @@ class SweepSearch:
         pieces used), and a state that a state already refuted at the same
         position dominates is refuted at once: a dominating state (summaries
         that do all its summaries do, the same wild pieces used, or fewer once
-        the mandatory ones are placed) has every split it has."""
+        the mandatory ones are placed) has every split it has. Each comparison
+        of two states is a check of the budget (rulepack.patterns.budget)."""
         shape = self.shape
         if pos == shape.positions:
             used = state >> self.used_shift
@@ -621,7 +633,9 @@ class SweepSearch:
             other, other_used = dead[i]
             if (other_used == used or fewer_from <= other_used <= used) \
                     and ((other | guards) - code) & guards == guards:
+                self.budget.check(i + 1)
                 return True
+        self.budget.check(n)
         return False
 
     def _heaviest_first(self, successors: list[tuple[int, int]]) -> list[tuple[int, int]]:
