@@ -65,6 +65,10 @@ CORPUS_EXPECTED = {
     "budget-squaring.rules": ("a product of more than 10,000 binary digits", 10),
     "budget-doubling-list.rules": ("a list of 1,048,576 elements: more than the limit", 10),
     "budget-define-chain.rules": ("more than 50,000 parts once every define is expanded", 7),
+    # issue 32: 30,000 partition searches in one loop (shared/repro/many_partitions.rules)
+    # stop when the decision's steps are spent, not after the flow's 100,000 steps
+    "budget-many-partitions.rules": ("partition by 'both' went over the budget of 1,000,000 "
+                                     "steps between two decisions", 12),
 }
 
 

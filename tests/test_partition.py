@@ -17,6 +17,7 @@ import json
 import os
 import random
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,9 @@ from hypothesis import strategies as st
 
 import rulepack
 from rulepack.patterns import partition as partition_module
-from rulepack.patterns.partition import PARTITION_BUDGET, find_partition
+from rulepack.patterns.partition import PARTITION_BUDGET, find_partition, index_for
 from rulepack.patterns.match import PatternBudgetError
+from rulepack.engine.runtime import EVAL_STEPS
 from rulepack.patterns.native import compiled
 
 try:
@@ -540,6 +542,53 @@ def _packkub_state(jokers: int):
     return _STATES[jokers]
 
 
+#: Runs and sets where some tiles fit no group that stays at one rank: the 5s
+#: (no set of 5s), every tile of a pattern of runs alone. (Two rulesets: a piece
+#: without a suit, the joker, keeps ``low_meld`` from the sweep.)
+NO_LOCAL_GROUP = textwrap.dedent("""
+    game t { players 2..2 }
+    use piecepack (tile)
+    pattern run: size 3..6, same suit, consecutive rank
+    pattern low_set: size 3..4, same rank, distinct suit, each rank != 5
+    pattern low_meld: run or low_set
+    play {}
+""")
+NO_LOCAL_GROUP_JOKER = textwrap.dedent("""
+    game t { players 2..2 }
+    use piecepack (tile)
+    component joker {
+      called "joker"
+      copies 1
+    }
+    pattern wild_run: size 3..6, same suit, consecutive rank, wild kind == "joker"
+    play {}
+""")
+
+
+@pytest.mark.parametrize("method", METHODS, indirect=True)
+@pytest.mark.parametrize("name, tiles", [
+    ("low_meld", ["3 of suns", "4 of suns", "5 of suns"]),
+    ("low_meld", ["ace of suns", "2 of suns", "3 of suns", "4 of suns", "5 of suns"]),
+    ("wild_run", ["4 of suns", "5 of suns", "joker"]),
+    ("wild_run", ["null of suns", "ace of suns", "2 of suns", "joker", "4 of suns", "5 of suns"]),
+])
+def test_tiles_no_local_group_takes_still_end_runs(method, name, tiles):
+    """A tile that no group of its own rank can take (a 5 when sets stop at 4;
+    any tile when the pattern has runs only) must be in a run, and the run may
+    start before it, with tiles or a wild piece. The sweep's estimate of the wild
+    pieces a suit still needs used to count such a tile as starting a run of its
+    own, so it said no to splits that exist (a 3-4-5 run; a joker standing for
+    the 3 before a 4 and a 5): each question agrees with the brute force."""
+    text = NO_LOCAL_GROUP_JOKER if name == "wild_run" else NO_LOCAL_GROUP
+    state = rulepack.loads(text).new_game(2, 0)
+    p = next(q for q in state.inst.patterns if q.name == name)
+    assert index_for(state, p, state.inst.pieces).shape is not None    # the sweep's kind
+    ok = lambda g: p.matches(state, g)     # noqa: E731
+    mandatory = pieces_named(state, tiles, set())
+    assert_agrees(state, p, mandatory, [], ok)
+    assert p.partitionable(state, mandatory)
+
+
 def test_the_sweep_takes_runs_and_sets_only(generic_state, covers_state):
     """Which patterns have the runs-and-sets shape (the sweep's): a run
     (``same A, consecutive B``) with any alternatives that keep to one B."""
@@ -641,6 +690,56 @@ def test_no_game_remembers_another(monkeypatch, sweep):
     assert work[-1] == 0
 
 
+def table_and_hand(state):
+    """A table of melds (45 tiles or more) and a 20-piece hand, from a fixed seed."""
+    melds, hand, fits = build_table(random.Random(3), state, 45, 20)
+    return [p for m in melds for p in m], hand
+
+
+def test_a_question_spends_the_steps_of_its_decision():
+    """Issue 32: pattern searches spend the steps between two decisions that the
+    loops of expressions spend (State.steps_left): one for each piece a question
+    reads and each group or state a search examines, so a decision is bounded
+    in all the work it does, not search by search. What a question spends
+    depends on the question alone: asked again in the same game (the game's
+    memo answers it), in a clone or in another game, it costs the same."""
+    games = [PACKKUB.new_game(4, 3), PACKKUB.new_game(4, 3)]
+    meld = pattern(games[0], "meld")
+    table, hand = table_and_hand(games[0])
+    spent = []
+    for state in (games[0], games[0], games[1].clone(), games[1]):
+        state.steps_left = EVAL_STEPS
+        assert meld.usable(state, table, hand)
+        spent.append(EVAL_STEPS - state.steps_left)
+    assert spent[0] > len(table) + len(hand)
+    assert spent == [spent[0]] * 4
+    for ask in (meld.partitionable, meld.partition):
+        state = games[0]
+        state.steps_left = EVAL_STEPS
+        assert ask(state, table, hand)
+        assert EVAL_STEPS - state.steps_left > len(table) + len(hand)
+
+
+@pytest.mark.parametrize("question", ["partitionable", "partition", "usable"])
+@pytest.mark.parametrize("method", METHODS, indirect=True)
+def test_a_question_stops_when_its_decision_has_no_steps_left(question, method):
+    """A question that needs more steps than its decision has left stops with
+    PatternBudgetError (a located error in a game), whichever method answers;
+    what it spent is taken from the decision. With the steps renewed (the next
+    decision), the same question is answered."""
+    state = _packkub_state(2)
+    meld = pattern(state, "meld")
+    table, hand = table_and_hand(state)
+    ask = getattr(meld, question)
+    state.steps_left = 200          # more than the pieces, less than the search
+    with pytest.raises(PatternBudgetError, match="partition by 'meld' went over the budget "
+                       "of 1,000,000 steps between two decisions"):
+        ask(state, table, hand)
+    assert state.steps_left < 0
+    state.steps_left = EVAL_STEPS
+    assert ask(state, table, hand)
+
+
 def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_state,
                                                                       monkeypatch):
     """The general search (a pattern the sweep does not take) stops after
@@ -685,6 +784,42 @@ def test_six_player_joker_game_that_used_to_run_out_of_budget():
     for text in offered:
         t = next(p for p in hand if f"play {p.name}" == text)
         assert meld.partitionable(state, list(table) + [t], [x for x in hand if x is not t])
+
+
+SLOW = Path(__file__).parent / "data" / "packkub-5p-slow-legal-actions.json"
+
+
+def test_five_player_game_whose_legal_actions_took_half_a_minute():
+    """tests/data/packkub-5p-slow-legal-actions.json (issue 32: 5 players, 2
+    jokers, 3 rounds; the seed and 193 random actions): a 71-tile table holding
+    both jokers and an 11-tile hand. Its legal actions (pass and 9 plays) took
+    about 26 s of CPU: the sweep listed every state of every position (260,000
+    after the fourth). Now well under a second and a few percent of the
+    decision's steps. Every kind of tile in the hand is offered, and each play
+    is checked by an arrangement of the table and the tile that the
+    independent reading of the melds accepts."""
+    data = json.loads(SLOW.read_text(encoding="utf-8"))
+    state = PACKKUB.new_game(data["players"], seed=data["seed"], options=data["options"])
+    for text in data["actions"]:
+        state.apply(text)
+    start = time.process_time()
+    legal = state.legal_actions()
+    seconds = time.process_time() - start
+    assert seconds < 1.0
+    assert EVAL_STEPS - state.steps_left < EVAL_STEPS // 20
+    table = list(state.zones[zone_index(state, "table")])
+    hand = list(state.zones[hand_index(state, state.current_player)])
+    assert (len(table), len(hand)) == (71, 11)
+    assert sum(p.kind == "joker" for p in table) == 2
+    texts = [a.text for a in legal]
+    assert texts[0] == "pass" and len(texts) == 10
+    assert set(texts[1:]) == {f"play {p.name}" for p in hand}
+    meld = pattern(state, "meld")
+    for text in texts[1:]:
+        t = next(p for p in hand if f"play {p.name}" == text)
+        rest = [x for x in hand if x is not t]
+        check_arrangement(meld.partition(state, table + [t], rest), table + [t], rest,
+                          oracle_meld)
 
 
 # ====================================================================== packed counts

@@ -11,8 +11,12 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import pytest
+
+import rulepack
+from rulepack.engine.runtime import EVAL_STEPS
 from rulepack.engine.values import Piece
-from rulepack.patterns.match import _GENERIC as GENERIC, Pattern
+from rulepack.patterns.match import _GENERIC as GENERIC, Pattern, PatternBudgetError
 
 ORDER = {"null": 0, 2: 1, 3: 2, 4: 3, 5: 4, "ace": 5}
 RANKS = list(ORDER) + ["joker"]          # "joker" is in no order: never part of a run
@@ -110,3 +114,23 @@ def test_a_list_among_the_pieces_fails_on_its_missing_attributes():
             pattern.best(None, group)                   # its cache holds the pieces now
             with pytest.raises(AttributeError):
                 pattern.best(None, group + [odd])       # type: ignore[list-item]
+
+
+def test_the_generic_search_spends_the_steps_of_its_decision():
+    """Issue 32: each combination the generic search examines is a step of the
+    decision's budget (State.steps_left, shared with the loops of expressions);
+    with too few left it stops with PatternBudgetError."""
+    state = rulepack.load("packkub").new_game(3, seed=1)
+    pattern = Pattern("rainbow", (3, 4), distinct=[("suit", 4)],
+                      consecutive=[("rank", ORDER)])
+    assert pattern._direct == GENERIC
+    group = pieces([(0, 1), (1, 1), (0, 2), (2, 3), (1, 4), (3, 0), (2, 2)])
+    state.steps_left = EVAL_STEPS
+    found = pattern.best(state, group)
+    assert found == brute_force(pattern, group) != []
+    # the combinations of the definition's order, up to the one found
+    tried = [c for size in (4, 3) for c in combinations(group, size)]
+    assert EVAL_STEPS - state.steps_left == tried.index(tuple(found)) + 1
+    state.steps_left = 10
+    with pytest.raises(PatternBudgetError, match="pattern 'rainbow' went over the budget"):
+        pattern.best(state, group)

@@ -719,3 +719,29 @@ def test_move_groups_under_information_sets():
     assert root.children and all(is_group(k) for k in root.children)
     for group in root.children.values():
         assert group.visits == sum(child.visits for child in group.children.values())
+
+
+def test_a_position_valued_again_and_again_stays_within_the_steps_of_a_decision():
+    """Issue 32: pattern searches spend the steps of the decision that runs them
+    (State.steps_left). A bot values one position for every player, and again at
+    every visit; PackKub's search heuristic asks usable() of every player's hand
+    each time. Each evaluation of a heuristic or a score has the steps of a
+    decision to itself and leaves the state's as they were, so no number of
+    evaluations runs them out (tests/data/packkub-5p-slow-legal-actions.json: a
+    71-tile table, 5 players)."""
+    import json
+    from pathlib import Path
+
+    import rulepack
+    from rulepack.agents.value import evaluate, search_value
+    data = json.loads((Path(__file__).parent / "data" / "packkub-5p-slow-legal-actions.json")
+                      .read_text(encoding="utf-8"))
+    state = rulepack.load("packkub").new_game(data["players"], seed=data["seed"],
+                                              options=data["options"])
+    for text in data["actions"]:
+        state.apply(text)
+    before = state.steps_left
+    values = [(search_value(state, p), evaluate(state, p), state.score(p))
+              for _ in range(30) for p in range(state.num_players)]
+    assert state.steps_left == before
+    assert values == values[:state.num_players] * 30

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulepack.errors import Location, RulesetRuntimeError
 from rulepack.patterns.match import PatternBudgetError
-from rulepack.engine.runtime import RuleValueError
+from rulepack.engine.runtime import EVAL_STEPS, RuleValueError
 
 
 #: Value of a won game for :func:`evaluate` (a loss counts the negative).
@@ -49,11 +49,15 @@ def _result(st: Any, player: int) -> float:
 
 def _heuristic(st: Any, player: int, fn: Any, name: str, decl: dict[str, Any] | None) -> float:
     """``fn`` (a compiled heuristic whose player parameter is ``name``) for ``player``;
-    ``decl``: its declaration's IR (where errors are located).
+    ``decl``: its declaration's IR (where errors are located). Each evaluation has
+    the steps of a decision to itself (loops and pattern searches: a bot values one
+    position for every player), and leaves the state's as they were.
 
     :raises RulesetRuntimeError: it cannot be computed, or is not a number."""
     inst = st.inst
     st.vars[name] = player
+    steps_left = st.steps_left
+    st.steps_left = EVAL_STEPS
     try:
         value = fn(st)
     except (RuleValueError, PatternBudgetError) as exc:
@@ -63,6 +67,7 @@ def _heuristic(st: Any, player: int, fn: Any, name: str, decl: dict[str, Any] | 
                                      code="runtime") from None
     finally:
         st.vars.pop(name, None)
+        st.steps_left = steps_left
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RulesetRuntimeError.at("a heuristic must be a number", Location(inst.file),
                                      code="bad-score")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from rulepack.engine.values import Cell, Piece, ZoneRef
+from rulepack.patterns.budget import EVAL_STEPS as EVAL_STEPS  # (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -24,9 +25,10 @@ class RuleValueError(Exception):
 # limit at the same place on every machine. The numbers are in docs/language.md
 # (limits); no bundled game comes within a hundredth of them.
 
-#: Elements that the loops of expressions (``where``, comprehensions, ``argmax``)
-#: may visit between two decisions (or while one decision's actions are listed).
-EVAL_STEPS = 1_000_000
+# EVAL_STEPS (imported from rulepack.patterns.budget, which the pattern searches
+# spend too): elements that the loops of expressions (``where``, comprehensions,
+# ``argmax``) may visit between two decisions (or while one decision's actions are
+# listed), the steps of the pattern searches included.
 
 #: Elements a list may have (a range, a join of lists).
 MAX_COLLECTION = 1_000_000
@@ -48,7 +50,8 @@ def charge(st: Any, seq: Any) -> Any:
         raise BudgetError(f"the expressions went over their budget of {EVAL_STEPS:,} "
                           "elements visited by loops (where, comprehensions, argmax) "
                           "between two decisions: a loop over too large a collection, "
-                          "or loops nested too deeply")
+                          "or loops nested too deeply (the pattern searches spend the "
+                          "same budget)")
     return seq
 
 

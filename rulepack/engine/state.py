@@ -340,7 +340,9 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         return [self.score(Player(p)) for p in range(self.num_players)]
 
     def score(self, player: int) -> Any:
-        """One seat's score. :raises RuleValueError: if ``player`` is not a seat."""
+        """One seat's score. Its evaluation has the steps of a decision to itself
+        (:data:`~rulepack.engine.runtime.EVAL_STEPS`) and leaves the state's as
+        they were. :raises RuleValueError: if ``player`` is not a seat."""
         if type(player) is not Player:          # (a Player is always a seat)
             if not isinstance(player, int) or not 0 <= player < self.num_players:
                 raise RuleValueError(f"score() of {show(player)}, which is not a player")
@@ -349,6 +351,8 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         if inst.score_fn is None:
             raise RuleValueError("the ruleset declares no score")
         of = inst.score_of
+        steps_left = self.steps_left
+        self.steps_left = EVAL_STEPS
         try:
             if of is not None:
                 value = of(self, player)        # (generated: the player an argument)
@@ -357,6 +361,8 @@ class State(ActionIds, ExplicitChance, Observations, Effects):
         except (RuleValueError, PatternBudgetError) as exc:
             raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}",
                                          self._score_location(), code="runtime") from None
+        finally:
+            self.steps_left = steps_left
         t = type(value)
         if t is not int and (t is bool or not isinstance(value, (int, float))):
             raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",

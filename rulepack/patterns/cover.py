@@ -29,11 +29,16 @@ How it stays fast and exact:
   question, or one batch of related questions), never longer.
 * Each template tried is a step; a search over its budget raises the error the
   caller gives. The search is exhaustive, so a "no" is always a true no.
+* Each template tried is also a step of the decision's budget, which every
+  search of one decision shares, and each template checked for whether it fits
+  a check (:class:`~rulepack.patterns.budget.Budget`).
 """
 
 from __future__ import annotations
 
 from typing import Callable, Sequence
+
+from rulepack.patterns.budget import Budget
 
 #: Most bits of one limb: below mypyc's 62-bit short integers, a guard bit
 #: (a wild piece's bit in :meth:`CoverSearch.reach`) included.
@@ -166,14 +171,17 @@ class CoverSearch:
     :param templates: the groups pieces may form.
     :param budget: most templates tried in all.
     :param over_budget: makes the exception raised when the budget runs out.
+    :param charge: the decision's budget, spent by every template examined
+        (none: no limit but ``budget``).
     """
 
     def __init__(self, templates: Templates, budget: int,
-                 over_budget: Callable[[], Exception]) -> None:
+                 over_budget: Callable[[], Exception], charge: Budget | None = None) -> None:
         self.t = templates
         self.layout = templates.layout
         self.budget = budget
         self.over_budget = over_budget
+        self.charge = Budget(1 << 62, "the search") if charge is None else charge
         self.steps = 0
         self._feasible: dict[Position, bool] = {}
         self._reach: dict[Position, tuple[int, int]] = {}
@@ -185,6 +193,7 @@ class CoverSearch:
         self.steps += 1
         if self.steps > self.budget:
             raise self.over_budget()
+        self.charge.spend(1)
 
     def _choose(self, a0: int, a1: int, m0: int, m1: int, wilds: int) -> list[Packed]:
         """The fitting templates of the slot with a mandatory piece left that
@@ -197,10 +206,12 @@ class CoverSearch:
         ag0 = a0 | G0
         ag1 = a1 | G1
         if not m0 and not m1:
+            self.charge.check(len(self.t.with_wild))
             return [e for e in self.t.with_wild
                     if e[2] <= wilds and (ag0 - e[0]) & G0 == G0 and (ag1 - e[1]) & G1 == G1]
         best: list[Packed] = []
         fewest = 1 << 30
+        examined = 0
         # the slots with a mandatory piece left, limb 0's first (slot order)
         m = m0
         base = 0
@@ -221,6 +232,7 @@ class CoverSearch:
             for i in range(len(pool) if wilds else plain[s]):
                 e = pool[i]
                 g0, g1, w = e
+                examined += 1
                 if w > wilds:
                     break
                 if (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1:
@@ -231,6 +243,7 @@ class CoverSearch:
                 best, fewest = fits, len(fits)
                 if fewest <= 1:
                     break
+        self.charge.check(examined)
         return best
 
     # ------------------------------------------------------------------ questions
@@ -334,11 +347,13 @@ class CoverSearch:
         ag1 = a1 | G1
         found0 = 0
         found1 = 0
+        examined = 0
         for s in lay.slots_of((ag0 - lay.ones0) & G0, (ag1 - lay.ones1) & G1):
             pool = by_slot[s]
             limit = len(pool) if wo else plain[s]
             for i in range(limit):
                 g0, g1, w = pool[i]
+                examined += 1
                 if w > wo:
                     break
                 if (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1:
@@ -349,11 +364,13 @@ class CoverSearch:
                     break
         if wo:
             for g0, g1, w in self.t.with_wild:
+                examined += 1
                 if w > wo:
                     break
                 if (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1:
                     found1 |= self.wild
                     break
+        self.charge.check(examined)
         result = (found0, found1)
         self._free[key] = result
         return result

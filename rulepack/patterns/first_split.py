@@ -12,11 +12,16 @@ few thousand steps at a time only: when it stops short, an exact search (the
 caller's ``feasible``) tells which group of the step leads to a split, that
 group is taken, and the depth-first search starts again from there. The result
 is the same as the depth-first search's, found without its long refutations.
+
+Each group it checks for whether it fits is a check of the decision's budget
+(``budget``: rulepack.patterns.budget), each group it tries a step.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
+
+from rulepack.patterns.budget import Budget
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.patterns.partition import Index
@@ -38,15 +43,18 @@ class _Stopped(Exception):
     """A depth-first attempt used up its steps."""
 
 
-def first_split(idx: "Index", position: Position, feasible: Feasible) -> list[Group] | None:
+def first_split(idx: "Index", position: Position, feasible: Feasible,
+                budget: Budget) -> list[Group] | None:
     """The groups of the established order's first split of a position, or
-    None if it has no split."""
+    None if it has no split.
+
+    :raises PatternBudgetError: ``budget`` ran out."""
     memo: dict[Position, list[Group] | None] = {}
     out: list[Group] = []
     known = False           # the exact search said the position has a split
     while True:
         try:
-            rest = _solve(idx, position, memo, [ATTEMPT_STEPS])
+            rest = _solve(idx, position, memo, [ATTEMPT_STEPS], budget)
         except _Stopped:
             pass
         else:
@@ -56,7 +64,7 @@ def first_split(idx: "Index", position: Position, feasible: Feasible) -> list[Gr
             return None
         known = True
         # one step, the exact search choosing among the groups
-        for group, child in _children(idx, position):
+        for group, child in _children(idx, position, budget):
             if feasible(*child):
                 out.append(group)
                 position = child
@@ -66,7 +74,7 @@ def first_split(idx: "Index", position: Position, feasible: Feasible) -> list[Gr
 
 
 def _solve(idx: "Index", position: Position, memo: dict[Position, list[Group] | None],
-           steps: list[int]) -> list[Group] | None:
+           steps: list[int], budget: Budget) -> list[Group] | None:
     """The depth-first search from ``position``: its first split, or None.
     Finished answers go to ``memo``. :raises _Stopped: out of steps."""
     if position in memo:
@@ -75,11 +83,11 @@ def _solve(idx: "Index", position: Position, memo: dict[Position, list[Group] | 
     if not m0 and not m1 and not wm:
         return []
     result = None
-    for group, child in _children(idx, position):
+    for group, child in _children(idx, position, budget):
         steps[0] -= 1
         if steps[0] < 0:
             raise _Stopped
-        rest = _solve(idx, child, memo, steps)
+        rest = _solve(idx, child, memo, steps, budget)
         if rest is not None:
             result = [group] + rest
             break
@@ -87,7 +95,8 @@ def _solve(idx: "Index", position: Position, memo: dict[Position, list[Group] | 
     return result
 
 
-def _children(idx: "Index", position: Position) -> list[tuple[Group, Position]]:
+def _children(idx: "Index", position: Position,
+              budget: Budget) -> list[tuple[Group, Position]]:
     """The groups of the step at ``position``, in the order they are tried, each
     with the position it leaves (``[]``: a mandatory type fits no group).
 
@@ -105,11 +114,13 @@ def _children(idx: "Index", position: Position) -> list[tuple[Group, Position]]:
     pools = idx.order_pools if wilds else idx.order_plain
     chosen = None
     fewest = 1 << 30
+    examined = 0
     for t, (limb, shift) in enumerate(idx.place):
         if not ((m1 if limb else m0) >> shift) & low:
             continue
         count = 0
         for g0, g1, w, _, _, _ in pools[t]:
+            examined += 1
             if w <= wilds and (ag0 - g0) & G0 == G0 and (ag1 - g1) & G1 == G1:
                 count += 1
                 if count >= fewest:
@@ -119,8 +130,10 @@ def _children(idx: "Index", position: Position) -> list[tuple[Group, Position]]:
             if count <= 1:
                 break
     if chosen is not None and fewest == 0:
+        budget.check(examined)
         return []
     pool = idx.order_wild if chosen is None else pools[chosen]
+    budget.check(examined + len(pool))
     # types with mandatory pieces left: their guard bits
     pending0 = ((m0 | G0) - lay.ones0) & G0
     pending1 = ((m1 | G1) - lay.ones1) & G1
@@ -140,4 +153,5 @@ def _children(idx: "Index", position: Position) -> list[tuple[Group, Position]]:
         n1 = d1 & (((d1 & G1) >> up) * low)
         use_m = w if w <= wm else wm
         out.append(((types, w), (a0 - g0, a1 - g1, n0, n1, wm - use_m, wo - (w - use_m))))
+    budget.spend(len(out))
     return out

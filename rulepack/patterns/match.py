@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final, Sequence
 
-from rulepack.patterns.budget import PatternBudgetError
+from rulepack.patterns.budget import Budget, PatternBudgetError
 from rulepack.patterns.partition import Index, can_partition, find_partition, usable_pieces
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -208,7 +208,20 @@ class Pattern:
                 or all(f(st, x) for f in self.each)]
 
     def _search(self, st: "State", candidates: list[Piece]) -> list[Piece]:
-        """The generic search: every combination, largest first, within the budget."""
+        """The generic search: every combination, largest first, within the budget
+        (SEARCH_BUDGET combinations, and what the decision has left of its steps,
+        ``st.steps_left``: each combination examined is one)."""
+        left: int | None = getattr(st, "steps_left", None)
+        if left is None:            # (no state: a pattern asked on its own)
+            return self._combinations(st, candidates, None)
+        decision = Budget(left, f"pattern {self.name!r}")
+        try:
+            return self._combinations(st, candidates, decision)
+        finally:
+            st.steps_left = decision.left
+
+    def _combinations(self, st: "State", candidates: list[Piece],
+                      decision: Budget | None) -> list[Piece]:
         if self.same and self.wild is None:
             attr = self.same[0]
             buckets: dict[Any, list[Piece]] = {}
@@ -231,6 +244,8 @@ class Pattern:
                     if budget < 0:
                         raise PatternBudgetError(
                             f"pattern {self.name!r} examined more than {SEARCH_BUDGET} groups")
+                    if decision is not None:
+                        decision.spend(1)
                     if self._matches(st, combo):
                         best_group = list(combo)
                         break

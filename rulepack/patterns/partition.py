@@ -35,8 +35,12 @@ before); the exact search tells it which group leads to a split, so it never
 backtracks.
 
 The general search is bounded by :data:`PARTITION_BUDGET` steps (groups tried)
-when it answers alone; the sweep, whose work grows with the kinds of pieces and
-not with the ways of grouping them, has no budget.
+when it answers alone. Every question also spends the steps the decision that
+asks it has left (``State.steps_left``, shared with the loops of expressions:
+:mod:`rulepack.patterns.budget`): one per piece it reads, per group a search
+examines, per state the sweep builds; an answer the game's memo remembers costs
+what it cost the first time, so a decision's steps never depend on what was
+asked before.
 """
 
 from __future__ import annotations
@@ -44,10 +48,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from rulepack.patterns.budget import PatternBudgetError
+from rulepack.patterns.budget import Budget, PatternBudgetError
 from rulepack.patterns.cover import CoverSearch, Layout, Templates, wild_bit
 from rulepack.patterns.first_split import first_split
-from rulepack.patterns.sweep import SharedOptions, SweepSearch, shape_of
+from rulepack.patterns.sweep import Refuted, SharedOptions, SweepSearch, shape_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -94,9 +98,11 @@ class Index:
 
     :param pieces: every piece a search may meet (for a pure pattern, all the
         instance's pieces, so the index is built once and reused).
+    :param budget: spent by each group tried (an index built for one question).
     """
 
-    def __init__(self, st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> None:
+    def __init__(self, st: "State", pattern: "Pattern", pieces: Sequence[Piece],
+                 budget: Budget | None = None) -> None:
         self.pattern = pattern
         alternatives = pattern.alternatives if pattern.alternatives is not None else [pattern]
         self.alternatives = alternatives
@@ -165,6 +171,8 @@ class Index:
                         size = len(types) + w
                         if size < lo or size == 0 or (types, w) in seen:
                             continue
+                        if budget is not None:
+                            budget.spend(1)
                         if not self._matches(st, alt, types, w):
                             continue
                         seen.add((types, w))
@@ -262,12 +270,12 @@ class Index:
         low = self.layout.low
         return [((x1 if limb else x0) >> shift) & low for limb, shift in self.place]
 
-    def search(self, pattern_name: str) -> CoverSearch:
-        """A fresh exact search over this index's groups."""
+    def search(self, pattern_name: str, charge: Budget) -> CoverSearch:
+        """A fresh exact search over this index's groups, spending ``charge``."""
         def over() -> Exception:
             return PatternBudgetError(f"partition by {pattern_name!r} took more than "
                                       f"{PARTITION_BUDGET} steps")
-        return CoverSearch(self.search_templates, PARTITION_BUDGET, over)
+        return CoverSearch(self.search_templates, PARTITION_BUDGET, over, charge)
 
     def _matches(self, st: "State", alt: "Pattern", types: tuple[int, ...], wilds: int) -> bool:
         group = [self.reps[t] for t in types]
@@ -277,9 +285,11 @@ class Index:
         return alt.matches(st, group)
 
 
-def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> Index:
+def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece],
+              budget: Budget | None = None) -> Index:
     """The index of ``pattern`` for this game instance (built once for a pure
-    pattern), or a fresh one over ``pieces`` when the pattern reads the state."""
+    pattern), or a fresh one over ``pieces`` when the pattern reads the state
+    (spending ``budget``: it is built for the question)."""
     if pattern.pure:
         cached = pattern._partition_index.get(id(st.inst))
         if cached is None or cached[0] is not st.inst:
@@ -287,7 +297,7 @@ def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece]) -> Index
             pattern._partition_index[id(st.inst)] = (st.inst, index)
             return index
         return cached[1]
-    return Index(st, pattern, pieces)
+    return Index(st, pattern, pieces, budget)
 
 
 class GameMemo:
@@ -301,8 +311,10 @@ class GameMemo:
     did."""
 
     def __init__(self) -> None:
+        #: usable-piece answers, each with the steps it took (spent again when it
+        #: is read: see the module's text)
         self.answers: dict[tuple[int, int, int, int, int, int],
-                           tuple[frozenset[int], bool] | None] = {}
+                           tuple[tuple[frozenset[int], bool] | None, int]] = {}
         self.options: SharedOptions = {}
 
 
@@ -323,14 +335,18 @@ class _Question:
     optional) and wild (``wm``, ``wo``), the pieces themselves kept to turn
     groups of types back into pieces. It answers with the sweep when the
     pattern has its shape, else with the general search; sub-positions asked
-    again (while an arrangement is built) are remembered for the question."""
+    again (while an arrangement is built) are remembered for the question.
+    It spends ``budget`` (see :func:`_budget`), one step for each piece it is
+    given to begin with."""
 
     def __init__(self, st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
-                 optional: Sequence[Piece]) -> None:
+                 optional: Sequence[Piece], budget: Budget) -> None:
+        self.budget = budget
+        budget.spend(len(mandatory) + len(optional))
         self.mandatory = _unique(mandatory)
         chosen = {p.id for p in self.mandatory}
         self.optional = [p for p in _unique(optional) if p.id not in chosen]
-        self.idx = idx = index_for(st, pattern, self.mandatory + self.optional)
+        self.idx = idx = index_for(st, pattern, self.mandatory + self.optional, self.budget)
         self.m = [0] * idx.n
         self.o = [0] * idx.n
         self.wild_m: list[Piece] = []
@@ -346,12 +362,15 @@ class _Question:
         self.memo = memo_of(st, idx)
         self._search: CoverSearch | None = None
         self._known: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], bool] = {}
+        #: what the sweeps of this question refuted (the sub-positions of an
+        #: arrangement, the cells of a usable-piece question share it)
+        self._refuted: Refuted = {}
 
     @property
     def search(self) -> CoverSearch:
         """The general search, one for the whole question (its memo shared)."""
         if self._search is None:
-            self._search = self.idx.search(self.name)
+            self._search = self.idx.search(self.name, self.budget)
         return self._search
 
     def feasible(self, m: Sequence[int] | None = None, o: Sequence[int] | None = None,
@@ -408,7 +427,8 @@ class _Question:
     def _sweep(self, m: Sequence[int], o: Sequence[int], wm: int, wo: int,
                reach: bool) -> tuple[bool, int, bool]:
         assert self.idx.shape is not None
-        search = SweepSearch(self.idx.shape, m, o, wm, wo, self.memo.options)
+        search = SweepSearch(self.idx.shape, m, o, wm, wo, self.memo.options, self.budget,
+                             self._refuted)
         return search.reach() if reach else (search.feasible(), 0, False)
 
     def _capped(self) -> CoverSearch:
@@ -416,7 +436,8 @@ class _Question:
         decides): it finds a split at once when one is near, which the sweep,
         walking every position, does not."""
         if self._search is None:
-            self._search = CoverSearch(self.idx.search_templates, SEARCH_FIRST, _Capped)
+            self._search = CoverSearch(self.idx.search_templates, SEARCH_FIRST, _Capped,
+                                       self.budget)
         return self._search
 
     def reach(self) -> tuple[frozenset[int], bool] | None:
@@ -425,20 +446,24 @@ class _Question:
         ones), and whether some split uses an optional wild piece. The game's
         memo keeps the answers (the same counts, the same answer: the searches
         are exact) for the questions it asks again, up to :data:`MAX_ANSWERS`
-        (see :class:`GameMemo`)."""
+        (see :class:`GameMemo`), each with the steps it took, spent again when
+        it is read."""
         idx = self.idx
         wm, wo = len(self.wild_m), len(self.wild_o)
         a0, a1 = idx.pack([x + y for x, y in zip(self.m, self.o)])
         m0, m1 = idx.pack(self.m)
         key = (a0, a1, m0, m1, wm, wo)
         answers = self.memo.answers
-        if key in answers:
-            return answers[key]
+        known = answers.get(key)
+        if known is not None:
+            self.budget.spend(known[1])
+            return known[0]
         if len(answers) >= MAX_ANSWERS:
             answers.clear()
+        before = self.budget.left
         found = self._reach(a0, a1, m0, m1, wm, wo)
         answer = None if found is None else (frozenset(found[0]), found[1])
-        answers[key] = answer
+        answers[key] = (answer, before - self.budget.left)
         return answer
 
     def _reach(self, a0: int, a1: int, m0: int, m1: int, wm: int,
@@ -449,16 +474,15 @@ class _Question:
         if idx.shape is None:
             return self._from_bits(self.search.reach(a0, a1, m0, m1, wm, wo))
         if self._sweep_first(self.m, self.o, wm, wo):
-            ok, bits, wild = self._sweep(self.m, self.o, wm, wo, True)
-            if not ok:
-                return None
-            positions = idx.shape.positions
-            return ({t for t, (lane, pos) in enumerate(idx.shape.cells)
-                     if bits >> (lane * positions + pos) & 1}, wild)
+            return self._sweep_reach(wm, wo)
         try:
             return self._from_bits(self._capped().reach(a0, a1, m0, m1, wm, wo))
         except _Capped:
             pass
+        if idx.shape.ordered:
+            # a long search: the sweep asks one cell at a time what no split it
+            # found answers (rulepack.patterns.sweep.SweepSearch.reach)
+            return self._sweep_reach(wm, wo)
         # many optional pieces and a long search: one question per optional type
         if not self.feasible():
             return None
@@ -471,6 +495,17 @@ class _Question:
                 if self.feasible(m2, o2, wm, wo):
                     types.add(t)
         return types, bool(wo) and self.feasible(self.m, self.o, wm + 1, wo - 1)
+
+    def _sweep_reach(self, wm: int, wo: int) -> tuple[set[int], bool] | None:
+        """:meth:`_reach` by the sweep."""
+        shape = self.idx.shape
+        assert shape is not None
+        ok, bits, wild = self._sweep(self.m, self.o, wm, wo, True)
+        if not ok:
+            return None
+        positions = shape.positions
+        return ({t for t, (lane, pos) in enumerate(shape.cells)
+                 if bits >> (lane * positions + pos) & 1}, wild)
 
     def _from_bits(self, bits: tuple[int, int]) -> tuple[set[int], bool] | None:
         bits0, bits1 = bits
@@ -498,14 +533,25 @@ def _unique(pieces: Sequence[Piece]) -> list[Piece]:
     return out
 
 
+def _budget(st: "State", pattern: "Pattern") -> Budget:
+    """The steps a question of ``pattern`` may take: what the decision has left
+    (``st.steps_left``, written back when the question ends)."""
+    return Budget(st.steps_left, f"partition by {pattern.name!r}")
+
+
 def can_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> bool:
     """Is there a split of every mandatory piece and any optional ones into
     groups that each match ``pattern``? (True for no mandatory piece.)
 
-    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
+    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps,
+        or the decision's steps ran out.
     """
-    return _Question(st, pattern, mandatory, optional).feasible()
+    budget = _budget(st, pattern)
+    try:
+        return _Question(st, pattern, mandatory, optional, budget).feasible()
+    finally:
+        st.steps_left = budget.left
 
 
 def usable_pieces(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
@@ -516,12 +562,17 @@ def usable_pieces(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     pieces, used by some split). A piece that is also mandatory is usable when
     the mandatory pieces can be split.
 
-    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
+    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps,
+        or the decision's steps ran out.
     """
     if not optional:
         return []
-    q = _Question(st, pattern, mandatory, optional)
-    reach = q.reach()
+    budget = _budget(st, pattern)
+    try:
+        q = _Question(st, pattern, mandatory, optional, budget)
+        reach = q.reach()
+    finally:
+        st.steps_left = budget.left
     if reach is None:
         return []
     types, wild = reach
@@ -542,10 +593,15 @@ def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     each group lists its typed pieces (mandatory copies first, each type's
     copies in the order given) then its wild pieces.
 
-    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps.
+    :raises PatternBudgetError: the search took more than PARTITION_BUDGET steps,
+        or the decision's steps ran out.
     """
-    q = _Question(st, pattern, mandatory, optional)
-    found = first_split(q.idx, q.packed(), q.feasible_packed)
+    budget = _budget(st, pattern)
+    try:
+        q = _Question(st, pattern, mandatory, optional, budget)
+        found = first_split(q.idx, q.packed(), q.feasible_packed, budget)
+    finally:
+        st.steps_left = budget.left
     if found is None:
         return None
     idx = q.idx

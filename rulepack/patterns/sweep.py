@@ -23,6 +23,12 @@ many:
 * Before a state is kept, each lane must still be able to close its runs with
   the pieces left in it and the wild pieces left (computed per lane, backwards,
   and memoised), which removes most dead ends at once.
+* The positions are walked depth first, the most promising states first; when
+  no run can outgrow the order, a state that a refuted state at the same
+  position dominates (its runs no longer, as many wild pieces used) is refuted
+  at once, so a "no" on a full table is found among a few thousand states.
+* Each state built is a step of the budget the decision shares with every
+  search (:mod:`rulepack.patterns.budget`), each comparison a check.
 
 Wild pieces (those every alternative calls wild) fill run positions and local
 groups, and what is left of them may form groups of wild pieces alone.
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from rulepack.patterns.budget import Budget
 from rulepack.patterns.cover import Layout
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,6 +65,14 @@ SharedOptions = dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]],
 
 #: Most lane counts a memo of lane options keeps (see :meth:`SweepSearch.shared_options`).
 MAX_SHARED = 20_000
+
+#: States refuted by depth-first searches, shared by related questions (those of
+#: one ``usable`` or ``partition`` call): (position, mandatory and optional wild
+#: pieces, the counts of every lane from that position on) -> (the states
+#: refuted there, and the (code, wild pieces used) of each). Whether a state
+#: before a position leads to a split depends on nothing else.
+Refuted = dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]],
+               tuple[set[int], list[tuple[int, int]]]]
 
 
 class Shape:
@@ -121,6 +136,38 @@ class Shape:
         #: runs that must go on (-1: none)
         self.easiest = [[min(nxt, key=lambda i: self.must[i]) if nxt else -1 for nxt in row]
                         for row in self.trans]
+        # Dominance (see SweepSearch.reach): when no run can outgrow the order, a
+        # lane's summary A does all that B does if B's runs can be matched to
+        # longer-or-equal runs of A and A's other runs may close: tail counts (runs
+        # of at least k pieces) of A no fewer, head counts (runs shorter than k)
+        # no more. In coordinates (runs, runs of at least k - runs + top) that is
+        # "each coordinate at least B's", one subtraction on packed fields.
+        #: can summaries be compared (no run can outgrow the order)?
+        self.ordered = self.hi >= positions
+        classes = len(configs[0]) if configs else 1
+        top = max((sum(c) for c in configs), default=0)
+        width = (2 * top + 1).bit_length() + 1
+        #: per summary, its coordinates packed (``width`` bits each, a guard on top)
+        self.codes: list[int] = []
+        #: per summary, the sum of its coordinates (larger for a dominating summary)
+        self.weights: list[int] = []
+        for c in configs:
+            runs = sum(c)
+            code = runs
+            weight = runs
+            for k in range(1, classes):
+                tail = sum(c[k:])
+                code |= (tail - runs + top) << (k * width)
+                weight += tail
+            self.codes.append(code)
+            self.weights.append(weight)
+        #: bits of one lane's coordinates in a packed state's code
+        self.code_bits = classes * width
+        guards = 0
+        for i in range(classes * lanes):
+            guards |= 1 << (i * width + width - 1)
+        #: the guard bits of a state's code (every lane)
+        self.code_guards = guards
 
     def _points(self, pos: int, entries: list[tuple[list[int], int]],
                 bounds: dict[tuple[int, int], int], max_wilds: int,
@@ -274,12 +321,21 @@ class SweepSearch:
     pieces used above them.
 
     :param shape: the pattern's shape.
+    :param shared: lane options shared with the game's other questions.
+    :param budget: the steps it may take (each state it builds is one); none: no
+        limit.
+    :param refuted: the states refuted by the searches of related questions (see
+        :data:`Refuted`), shared with them.
     """
 
     def __init__(self, shape: Shape, m: Sequence[int], o: Sequence[int], wm: int,
-                 wo: int, shared: SharedOptions | None = None) -> None:
+                 wo: int, shared: SharedOptions | None = None,
+                 budget: Budget | None = None, refuted: Refuted | None = None) -> None:
         self.shape = shape
         self.shared: SharedOptions = {} if shared is None else shared
+        self.budget = Budget(_INF, "the sweep") if budget is None else budget
+        self.types_m = list(m)
+        self.types_o = list(o)
         lanes, positions = shape.lanes, shape.positions
         self.m = [[0] * positions for _ in range(lanes)]
         self.o = [[0] * positions for _ in range(lanes)]
@@ -290,13 +346,29 @@ class SweepSearch:
         self.wilds = wm + wo
         self.cb = shape.config_bits
         self.used_shift = lanes * self.cb
+        #: the bit of a reach() answer (and of a split's bits) for an optional wild piece
+        self.wild_bit = 1 << (lanes * positions)
         self._need: list[list[dict[int, int]]] = [[{} for _ in range(positions)]
                                                   for _ in range(lanes)]
         #: per position and lane: summary -> its options (from ``shared``, with the
         #: questions that have the same lane counts from there on)
         self._options: list[list[dict[int, list[Option]] | None]] = [
             [None] * lanes for _ in range(positions)]
-        self._failed: set[int] = set()
+        self.refuted: Refuted = {} if refuted is None else refuted
+        #: per position: the states refuted there, and the (code, wild pieces
+        #: used) of each (when summaries compare: see _dfs); shared with the
+        #: questions that have the same counts from that position on
+        self._failed: list[set[int]] = []
+        self._dead: list[list[tuple[int, int]]] = []
+        for pos in range(positions):
+            key = (pos, wm, wo, tuple(self.m[lane][p] for lane in range(lanes)
+                                      for p in range(pos, positions)),
+                   tuple(self.o[lane][p] for lane in range(lanes) for p in range(pos, positions)))
+            known = self.refuted.get(key)
+            if known is None:
+                known = self.refuted[key] = (set(), [])
+            self._failed.append(known[0])
+            self._dead.append(known[1])
         # the wild pieces that groups of wild pieces alone can take
         sums = {0}
         for _ in range(self.wilds):
@@ -312,7 +384,8 @@ class SweepSearch:
     # ------------------------------------------------------------------ lanes
     def need(self, lane: int, pos: int, cfg: int) -> int:
         """Fewest wild pieces the lane needs after position ``pos`` to close its
-        runs, any of its tiles free to go elsewhere (``_INF``: impossible)."""
+        runs, any of its tiles free to go elsewhere (``_INF``: impossible): a
+        lower bound, so that a state it rules out has no split."""
         memo = self._need[lane][pos]
         hit = memo.get(cfg)
         if hit is not None:
@@ -322,11 +395,12 @@ class SweepSearch:
             best = 0 if shape.closable[cfg] else _INF
         else:
             # as few pieces as possible at the next position: the runs that must
-            # go on, and the tiles that cannot go to local groups (more pieces
-            # could only start runs, which need more later)
+            # go on (more pieces could only start runs, which need more later).
+            # Tiles that no local group can take are not made to start runs
+            # here: a run they need may start with a wild piece before them, so
+            # counting them would overstate the need.
             tiles = self.m[lane][pos + 1] + self.o[lane][pos + 1]
-            least = 0 if shape.local_lane[pos + 1][lane] else self.m[lane][pos + 1]
-            units = max(least, shape.must[cfg])
+            units = shape.must[cfg]
             row = shape.easiest[cfg]
             if units >= len(row) or row[units] < 0:
                 best = _INF
@@ -354,7 +428,10 @@ class SweepSearch:
 
     def options(self, lane: int, pos: int, cfg: int) -> list[Option]:
         """What the lane can do at ``pos`` from summary ``cfg`` (see Option),
-        fewest wild pieces first."""
+        fewest wild pieces first. When summaries compare (``Shape.ordered``),
+        an option is left out if another one leaves as many pieces to local
+        groups, uses the same wild pieces and at least its optional pieces, and
+        leaves a summary that does all its summary does."""
         shape = self.shape
         mm = self.m[lane][pos]
         oo = self.o[lane][pos]
@@ -376,6 +453,24 @@ class SweepSearch:
                         k = (c2 << at, (u - x) << shift, j, n2)
                         found[k] = found.get(k, 0) | ub
         hit = [(c2, y, j, n2, ub) for (c2, y, j, n2), ub in found.items()]
+        if shape.ordered and len(hit) > 1:
+            codes, guards = shape.codes, shape.code_guards
+            kept: list[Option] = []
+            for i in range(len(hit)):
+                c2, y, j, n2, ub = hit[i]
+                code = codes[c2 >> at]
+                dominated = False
+                for k2 in range(len(hit)):
+                    d2, dy, dj, dn, dub = hit[k2]
+                    if k2 == i or dy != y or dj != j or dn > n2 or ub & ~dub:
+                        continue
+                    other = codes[d2 >> at]
+                    if other != code and ((other | guards) - code) & guards == guards:
+                        dominated = True
+                        break
+                if not dominated:
+                    kept.append(hit[i])
+            hit = kept
         hit.sort(key=lambda o: (o[2], o[3]))      # fewer wild pieces first
         return hit
 
@@ -383,7 +478,7 @@ class SweepSearch:
         """The states after position ``pos`` from ``state``, each with ``bits``
         and the bits of the optional pieces it uses. The lanes are chosen one
         after the other, and a choice that no local groups can complete is
-        dropped at once."""
+        dropped at once. Each state built is a step of the budget."""
         shape = self.shape
         cb = self.cb
         mask = (1 << cb) - 1
@@ -413,6 +508,7 @@ class SweepSearch:
                         grown.append((key + c2, y2, j + jl, n + nl, b | ub))
                     else:
                         grown.append((key + c2, y2, j, n, b | ub))
+            self.budget.spend(len(grown) + 1)
             if not grown:
                 return []
             partial = grown
@@ -429,27 +525,139 @@ class SweepSearch:
     # ------------------------------------------------------------------ questions
     def feasible(self) -> bool:
         """Is there a split? (Depth first: a split near at hand is found at once.)"""
-        return self._dfs(0, 0)
-
-    def _dfs(self, pos: int, state: int) -> bool:
-        if pos == self.shape.positions:
-            return state >> self.used_shift in self.ends
-        key = state * (self.shape.positions + 1) + pos
-        if key in self._failed:
-            return False
-        tried = set()
-        for nxt, _ in self._successors(pos, state, 0):
-            if nxt not in tried:
-                tried.add(nxt)
-                if self._dfs(pos + 1, nxt):
-                    return True
-        self._failed.add(key)
-        return False
+        return self._first() >= 0
 
     def reach(self) -> tuple[bool, int, bool]:
         """(a split exists; the bits ``lane * positions + pos`` of the cells of
         which some split uses optional pieces; some split uses an optional wild
-        piece)."""
+        piece).
+
+        When summaries compare (:attr:`Shape.ordered`), depth first: the split
+        found proves the cells whose optional pieces it uses, then each cell not
+        proven yet is asked alone (one more of its pieces mandatory), and so are
+        the optional wild pieces; each split found proves more. Otherwise every
+        position in turn, from all the states the one before leaves."""
+        shape = self.shape
+        lanes, positions = shape.lanes, shape.positions
+        if not shape.ordered:
+            return self._every_state()
+        proven = self._first()
+        if proven < 0:
+            return False, 0, False
+        for lane in range(lanes):
+            for pos in range(positions):
+                bit = 1 << (lane * positions + pos)
+                if not self.o[lane][pos] or proven & bit:
+                    continue
+                m = list(self.types_m)
+                o = list(self.types_o)
+                t = shape.cells.index((lane, pos))
+                m[t] += 1
+                o[t] -= 1
+                found = SweepSearch(shape, m, o, self.wm, self.wo, self.shared,
+                                    self.budget, self.refuted)._first()
+                if found >= 0:
+                    proven |= found | bit
+        if self.wo and self.ends_optional and not proven & self.wild_bit:
+            found = SweepSearch(shape, self.types_m, self.types_o, self.wm + 1, self.wo - 1,
+                                self.shared, self.budget, self.refuted)._first()
+            if found >= 0:
+                proven |= found | self.wild_bit
+        return True, proven & (self.wild_bit - 1), bool(proven & self.wild_bit)
+
+    def _first(self) -> int:
+        """The bits (cells, and :attr:`wild_bit`) of the optional pieces that the
+        first split found depth first uses; -1 if there is no split."""
+        return self._dfs(0, 0)
+
+    def _dfs(self, pos: int, state: int) -> int:
+        """:meth:`_first` from ``state`` before position ``pos``.
+
+        When summaries compare, the states after a position are tried heaviest
+        first (the weight of a state: its summaries' weights, less the wild
+        pieces used), and a state that a state already refuted at the same
+        position dominates is refuted at once: a dominating state (summaries
+        that do all its summaries do, the same wild pieces used, or fewer once
+        the mandatory ones are placed) has every split it has. Each comparison
+        of two states is a check of the budget (rulepack.patterns.budget)."""
+        shape = self.shape
+        if pos == shape.positions:
+            used = state >> self.used_shift
+            if used not in self.ends:
+                return -1
+            return self.wild_bit if used in self.ends_optional else 0
+        failed = self._failed[pos]
+        if state in failed:
+            return -1
+        ordered = shape.ordered
+        code = used = 0
+        if ordered:
+            code = self._code(state)
+            used = state >> self.used_shift
+            if self._refuted(pos, code, used):
+                failed.add(state)
+                return -1
+        successors = self._successors(pos, state, 0)
+        if ordered and len(successors) > 1:
+            successors = self._heaviest_first(successors)
+        tried = set()
+        for nxt, b in successors:
+            if nxt not in tried:
+                tried.add(nxt)
+                found = self._dfs(pos + 1, nxt)
+                if found >= 0:
+                    return found | b
+        failed.add(state)
+        if ordered:
+            self._dead[pos].append((code, used))
+        return -1
+
+    def _code(self, state: int) -> int:
+        """The packed coordinates of a state's summaries (see Shape.codes)."""
+        shape = self.shape
+        cb = self.cb
+        mask = (1 << cb) - 1
+        codes, code_bits = shape.codes, shape.code_bits
+        code = 0
+        for lane in range(shape.lanes):
+            code |= codes[(state >> (lane * cb)) & mask] << (lane * code_bits)
+        return code
+
+    def _refuted(self, pos: int, code: int, used: int) -> bool:
+        """Does a state refuted before at ``pos`` dominate this one?"""
+        guards = self.shape.code_guards
+        fewer_from = self.wm
+        dead = self._dead[pos]
+        n = len(dead)
+        for i in range(n):
+            other, other_used = dead[i]
+            if (other_used == used or fewer_from <= other_used <= used) \
+                    and ((other | guards) - code) & guards == guards:
+                self.budget.check(i + 1)
+                return True
+        self.budget.check(n)
+        return False
+
+    def _heaviest_first(self, successors: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``successors`` by weight, heaviest first (the order kept among equals)."""
+        shape = self.shape
+        cb = self.cb
+        mask = (1 << cb) - 1
+        weights = shape.weights
+        used_shift = self.used_shift
+        keyed: list[tuple[int, int, int, int]] = []
+        for i in range(len(successors)):
+            state, b = successors[i]
+            weight = -(state >> used_shift)
+            for lane in range(shape.lanes):
+                weight += weights[(state >> (lane * cb)) & mask]
+            keyed.append((-weight, i, state, b))
+        keyed.sort()
+        return [(state, b) for _, _, state, b in keyed]
+
+    def _every_state(self) -> tuple[bool, int, bool]:
+        """:meth:`reach` by all the states of every position, with the bits of
+        the optional pieces each state's splits so far use."""
         states: dict[int, int] = {0: 0}
         for pos in range(self.shape.positions):
             nxt: dict[int, int] = {}
