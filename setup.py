@@ -35,7 +35,6 @@ import importlib.machinery
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -101,21 +100,29 @@ def built_in_place() -> bool:
 class BuildNative(build_ext):
     """``build_ext`` that compiles in parallel and, once the extensions are made,
     records the sums of the sources each group was built from (``native.sums``,
-    in the build and, for an editable install, beside the sources): a group that
-    failed to build has no sums, so its sources are used."""
+    in the build and, for an editable install, beside the sources): a group one
+    of whose extensions failed to build has no sums, so its sources are used."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
+        self.failed: set[str] = set()
+
+    def build_extension(self, ext: Any) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception:
+            self.failed.add(ext.name)      # (an optional extension: a warning follows)
+            raise
 
     def run(self) -> None:
-        started = time.time()
         super().run()
         sums: dict[str, dict[str, str]] = {}
         for group, (folder, names) in groups().items():
             made = [Path(self.build_lib) / out for out in outputs(group, folder, names)]
-            if all(path.exists() and path.stat().st_mtime >= started - 1 for path in made):
+            modules = {group + "__mypyc", *[f"rulepack.{folder}.{n}" for n in names]}
+            if not modules & self.failed and all(path.exists() for path in made):
                 sums.setdefault(folder, {}).update({n: digest(folder, n) for n in names})
         places = [Path(self.build_lib)] + ([HERE] if self.inplace else [])
         for folder in ("patterns", "engine"):
