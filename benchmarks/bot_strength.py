@@ -284,7 +284,7 @@ def _searcher(state: Any, player: int, view: dict[str, Any], iterations: int,
     from rulepack.agents.value import has_hidden
     from rulepack.engine.rng import Rng
     hidden = has_hidden(view)
-    sampler = Sampler(state.inst, view, Rng(1))
+    sampler = Sampler(state.program, view, Rng(1))
     sample = sampler.sample if hidden else (lambda rnd: sampler.base.clone())
 
     def build() -> Any:

@@ -89,7 +89,7 @@ def measure(size: int, repeat: int) -> dict[str, object]:
             best = min(best, time.perf_counter() - start)
         times[name] = best
         if name != "nothing":
-            counts.add(state.vars["found"])
+            counts.add(state.position.vars["found"])
             out[name] = round(cells * rounds / (best - times["nothing"]))
     if len(counts) != 1:
         raise SystemExit(f"the three ways disagree on a {size} x {size} grid: {counts}")

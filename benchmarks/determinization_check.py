@@ -54,20 +54,20 @@ class Watched(ISMCTSAgent):
         sampler = super().sampler(decision, view)
         self.memory.observe(view)
         truth = decision._state          # the diagnostic's privilege, never a bot's
-        labels = {z.label: z.index for z in truth.inst.zones}
+        labels = {z.label: z.index for z in truth.program.zones}
         linked = {pid for pids, _ in self.belief.links() for pid in pids}
         rnd = random.Random(0)
         for _ in range(self.samples):
             st = sampler.sample(rnd)
             for (label, pos), pid in self.memory.places.items():
-                piece = st.zones[labels[label]][pos]
-                if piece is None or st.face[piece.id]:
+                piece = st.position.zones[labels[label]][pos]
+                if piece is None or st.position.face[piece.id]:
                     continue
                 self.stats["remembered"] += 1
                 if piece.id == pid:
                     continue
                 self.stats["elsewhere"] += 1
-                real = truth.zones[labels[label]][pos]
+                real = truth.position.zones[labels[label]][pos]
                 if real is not None and real.id == pid:
                     self.stats["memory right"] += 1
                     self.stats["memory right, linked"] += pid in linked

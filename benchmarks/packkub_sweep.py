@@ -63,15 +63,15 @@ def play(players: int, options: dict[str, Any], seed: int,
             start = time.process_time()
             legal = state.legal_actions()
             times.append(time.process_time() - start)
-            if EVAL_STEPS - state.steps_left > most_steps:
-                most_steps = EVAL_STEPS - state.steps_left
+            if EVAL_STEPS - state.position.steps_left > most_steps:
+                most_steps = EVAL_STEPS - state.position.steps_left
                 most_steps_at = f"{len(times) - 1}, legal_actions()"
             if stop is not None and len(times) - 1 == stop:
                 return {"actions": [a.text for a in legal], "seconds": times[-1]}
             action = legal[rng.below(len(legal))]
             state.apply(action)
-            if EVAL_STEPS - state.steps_left > most_steps:
-                most_steps = EVAL_STEPS - state.steps_left
+            if EVAL_STEPS - state.position.steps_left > most_steps:
+                most_steps = EVAL_STEPS - state.position.steps_left
                 most_steps_at = f"{len(times) - 1}, apply({action.text!r})"
     except Exception as exc:  # noqa: BLE001 - any death is what is being counted
         error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"

@@ -13,7 +13,7 @@ from typing import Any
 
 from rulepack.errors import Location, OptionError, SemanticError
 from rulepack.compiler.instance import Instance
-from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State
+from rulepack.engine.state import DEFAULT_MAX_DECISIONS, State, new_position, state_from_json
 
 
 class Game:
@@ -136,14 +136,16 @@ class Game:
         inst = self.instance(players if players is not None else self.min_players, options)
         if inst.longest is not None:
             max_decisions = min(max_decisions, inst.longest)
-        return State(inst, seed, max_decisions, generate, chance)
+        return State(new_position(inst.program(generate), seed, max_decisions, chance))
 
     def state_from_json(self, data: dict[str, Any],
                         max_decisions: int = DEFAULT_MAX_DECISIONS) -> State:
-        """Rebuild a state from ``State.to_json()`` output."""
-        from rulepack.engine.restore import state_from_json
-        inst = self.instance(int(data["players"]), data.get("options") or {})
-        return state_from_json(inst, data, max_decisions)
+        """Rebuild a state from ``State.to_json()`` output (its flow run on to its
+        pending decision, if it had one).
+
+        :raises RulesetRuntimeError: the data does not fit the ruleset."""
+        program = self.instance(int(data["players"]), data.get("options") or {}).program()
+        return state_from_json(program, data, max_decisions)
 
 
 def _literal(node: Any) -> Any:

@@ -108,15 +108,15 @@ def header_line(game: "Game", state: "State", source: str, agents: list[str]) ->
     ``new_game``). ``source``: the ruleset as given (a bundled name or a path);
     ``agents``: the kind of each seat (``"human"`` or an agent name)."""
     from rulepack import __version__
-    inst = state.inst
+    inst = state.program
     return {"type": "header", "format": FORMAT, "format_version": RECORD_FORMAT_VERSION,
             "ruleset": {"name": game.name, "source": source, "sha256": ruleset_hash(game)},
             "language": game.ir.get("language"),
-            "title": game.title, "players": state.num_players,
-            "options": plain(dict(inst.options)), "seed": state.seed,
+            "title": game.title, "players": state.program.num_players,
+            "options": plain(dict(inst.options)), "seed": state.position.seed,
             "seats": [player_name(p, inst.seat_names) for p in range(inst.num_players)],
             "agents": list(agents),
-            "max_decisions": state.max_decisions, "rulepack": __version__}
+            "max_decisions": state.position.max_decisions, "rulepack": __version__}
 
 
 def chance_lines(state: "State", since: int) -> list[dict[str, Any]]:

@@ -70,6 +70,7 @@ from rulepack.engine import inspect  # noqa: E402
 from rulepack.game import Game  # noqa: E402
 from rulepack.engine.state import State  # noqa: E402
 from rulepack.loader import bundled_rulesets, load  # noqa: E402
+from rulepack.engine.inspect import round_number, turn_player
 
 FORMAT = "rulepack-golden/1"
 DATA = Path(__file__).resolve().parent / "data" / "golden"
@@ -176,8 +177,8 @@ def summary(state: State) -> dict[str, Any]:
     return {
         "zones": zones,
         "variables": {k: inspect.canonical(state, v) for k, v in inspect.variables(state).items()},
-        "turn": state.turn_player,
-        "round": state.round,
+        "turn": turn_player(state),
+        "round": round_number(state),
         "active": inspect.active_seats(state),
         "current_player": state.current_player,
         "terminal": state.is_terminal(),

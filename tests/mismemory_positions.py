@@ -41,7 +41,7 @@ def game() -> Any:
 
 # ---------------------------------------------------------------------- zones and pieces
 def zone_index(state: Any, label: str) -> int:
-    return next(z.index for z in state.inst.zones if z.label == label)
+    return next(z.index for z in state.program.zones if z.label == label)
 
 
 def board_index(state: Any) -> int:
@@ -54,23 +54,23 @@ def collected_index(state: Any, player: int) -> int:
 
 def tile_id(state: Any, name: str) -> int:
     """The id of the tile called ``name`` ("3 of suns")."""
-    for p in state.inst.pieces:
+    for p in state.program.pieces:
         if p.kind == "tile" and p.name == name:
             return p.id
     raise KeyError(name)
 
 
 def piece(state: Any, name: str) -> Any:
-    return state.inst.pieces[tile_id(state, name)]
+    return state.program.pieces[tile_id(state, name)]
 
 
 def tiles(state: Any) -> list[Any]:
-    return [p for p in state.inst.pieces if p.kind == "tile"]
+    return [p for p in state.program.pieces if p.kind == "tile"]
 
 
 def cell_labels(state: Any) -> list[str]:
     """The board's cells in slot order (row by row, holes left out): ``a1``, ``b1``..."""
-    info = state.inst.zones[board_index(state)]
+    info = state.program.zones[board_index(state)]
     return [cell_label(r, c) for r, c in info.cells]
 
 
@@ -80,7 +80,7 @@ def slot_of(state: Any, label: str) -> int:
 
 def board_map(state: Any) -> dict[str, str | None]:
     """Cell label → name of the tile in it (``None``: empty)."""
-    z = state.zones[board_index(state)]
+    z = state.position.zones[board_index(state)]
     return {lab: (None if p is None else p.name) for lab, p in zip(cell_labels(state), z)}
 
 
@@ -98,15 +98,15 @@ def empty_cells(state: Any) -> list[str]:
 
 def collected(state: Any, player: int) -> list[str]:
     """Names of the tiles in ``player``'s collected pile."""
-    return [p.name for p in state.zones[collected_index(state, player)]]
+    return [p.name for p in state.position.zones[collected_index(state, player)]]
 
 
 def face_up(state: Any, name: str) -> bool:
-    return bool(state.face[tile_id(state, name)])
+    return bool(state.position.face[tile_id(state, name)])
 
 
 def face_up_names(state: Any) -> set[str]:
-    return {p.name for p in tiles(state) if state.face[p.id]}
+    return {p.name for p in tiles(state) if state.position.face[p.id]}
 
 
 def texts(state: Any) -> list[str]:

@@ -55,21 +55,21 @@ def rc(label_: str) -> tuple[int, int]:
 
 
 def number_of(state: Any, pid: int) -> int:
-    return int(state.inst.pieces[pid].attrs["number"])
+    return int(state.program.pieces[pid].attrs["number"])
 
 
 def owners_grid(state: Any) -> list[list[int | None]]:
     """The owner seat of the cube in each cell (``None``: white), ``grid[row][col]``."""
     grid: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
-    for s, p in enumerate(state.zones[BOARD]):
-        o = state.owner[p.id]
+    for s, p in enumerate(state.position.zones[BOARD]):
+        o = state.position.owner[p.id]
         grid[s // SIZE][s % SIZE] = None if o is None else int(o)
     return grid
 
 
 def numbers_grid(state: Any) -> list[list[int]]:
     grid = [[0] * SIZE for _ in range(SIZE)]
-    for s, p in enumerate(state.zones[BOARD]):
+    for s, p in enumerate(state.position.zones[BOARD]):
         grid[s // SIZE][s % SIZE] = int(p.attrs["number"])
     return grid
 
@@ -83,7 +83,7 @@ def claim_texts(state: Any) -> list[str]:
 
 
 def white_count(state: Any) -> int:
-    return sum(1 for p in state.zones[BOARD] if state.owner[p.id] is None)
+    return sum(1 for p in state.position.zones[BOARD] if state.position.owner[p.id] is None)
 
 
 def white_around(*labels: str) -> dict[str, Spec]:
@@ -143,7 +143,7 @@ def position(game: Any, cubes: Mapping[str, Spec], *, players: int = 2, current:
     data = state.to_json()
     board: list[int] = data["zones"][BOARD]
     assert len(board) == SIZE * SIZE and all(p is not None for p in board)
-    numbers = [int(p.attrs["number"]) for p in state.inst.pieces]
+    numbers = [int(p.attrs["number"]) for p in state.program.pieces]
 
     # choose real cubes: first those with a given number, then the "any" ones
     chosen: dict[str, int] = {}
@@ -210,7 +210,7 @@ def _at_claim(game: Any, data: dict[str, Any], current: int, roll: int) -> Any:
     data["terminal"] = False
     built = game.state_from_json(data)
     assert built.current_player == current
-    assert built.vars["roll"] == roll
+    assert built.position.vars["roll"] == roll
     return built
 
 
@@ -219,11 +219,11 @@ def next_claim(game: Any, state: Any, mover: int, at: str) -> tuple[Any, list[in
     as their next turn: the same board, ``mover`` to move, a roll that allows it.
     :returns: the state after the claim and the points change per seat."""
     data = state.to_json()
-    number = int(state.inst.pieces[data["zones"][BOARD][slot(at)]].attrs["number"])
+    number = int(state.program.pieces[data["zones"][BOARD][slot(at)]].attrs["number"])
     built = _at_claim(game, data, mover, smallest_roll(number))
-    was = list(built.vars["points"])
+    was = list(built.position.vars["points"])
     built.apply(f"claim {number} at {at}")
-    return built, [a - b for a, b in zip(built.vars["points"], was)]
+    return built, [a - b for a, b in zip(built.position.vars["points"], was)]
 
 
 def claim(game: Any, cubes: Mapping[str, Spec], at: str, mover: int, *,
@@ -236,7 +236,7 @@ def claim(game: Any, cubes: Mapping[str, Spec], at: str, mover: int, *,
                       seed=seed, **kwargs)
     after = before.clone()
     after.apply(f"claim {number} at {at}")
-    delta = [a - b for a, b in zip(after.vars["points"], before.vars["points"])]
+    delta = [a - b for a, b in zip(after.position.vars["points"], before.position.vars["points"])]
     return before, after, delta
 
 

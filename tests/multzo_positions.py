@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from rulepack.engine.restore import state_from_json
+from rulepack.engine.state import state_from_json
 
 DRAW_TOP = "draw the top tile of the stack"
 
@@ -27,21 +27,21 @@ DRAW_TOP = "draw the top tile of the stack"
 # ---------------------------------------------------------------------- lookups
 def zone_index(state: Any, label: str) -> int:
     """The index of the zone labelled ``label`` (``"hand[player 1]"``)."""
-    for info in state.inst.zones:
+    for info in state.program.zones:
         if info.label == label:
             return info.index
-    known = ", ".join(z.label for z in state.inst.zones)
+    known = ", ".join(z.label for z in state.program.zones)
     raise KeyError(f"no zone {label!r} (zones: {known})")
 
 
 def names(state: Any, label: str) -> list[str]:
     """Names of the pieces in a zone, in the zone's order (a stack's top is last)."""
-    return [p.name for p in state.zones[zone_index(state, label)]]
+    return [p.name for p in state.position.zones[zone_index(state, label)]]
 
 
 def piece(state: Any, name: str) -> Any:
     """The piece called ``name`` (``"4 of moons"``, ``"ace of suns coin"``)."""
-    for p in state.inst.pieces:
+    for p in state.program.pieces:
         if p.name == name:
             return p
     raise KeyError(f"no piece called {name!r}")
@@ -50,14 +50,14 @@ def piece(state: Any, name: str) -> Any:
 def where(state: Any, name: str) -> str:
     """The label of the zone holding the piece called ``name``."""
     p = piece(state, name)
-    for info in state.inst.zones:
-        if p in state.zones[info.index]:
+    for info in state.program.zones:
+        if p in state.position.zones[info.index]:
             return info.label
     raise KeyError(name)
 
 
 def is_face_up(state: Any, name: str) -> bool:
-    return bool(state.face[piece(state, name).id])
+    return bool(state.position.face[piece(state, name).id])
 
 
 def hand_label(player: int) -> str:
@@ -173,7 +173,7 @@ def arrange(state: Any, layout: Mapping[str, Iterable[str]], spill: str | None =
     named pieces (see :func:`arrange_json`); ``faces`` sets pieces' faces by name
     (``True`` for face up). The flow resumes at the same decision."""
     data = state.to_json()
-    arrange_json(state.inst, data, layout, spill, spill_face_up)
+    arrange_json(state.program, data, layout, spill, spill_face_up)
     if faces:
         face = set(data["face_up"])
         for n, up in faces.items():
@@ -183,14 +183,14 @@ def arrange(state: Any, layout: Mapping[str, Iterable[str]], spill: str | None =
             else:
                 face.discard(pid)
         data["face_up"] = sorted(face)
-    return state_from_json(state.inst, data, state.max_decisions)
+    return state_from_json(state.program, data, state.position.max_decisions)
 
 
 def with_rng(state: Any, rng_state: int) -> Any:
     """A copy of ``state`` whose random generator starts from ``rng_state``."""
     data = state.to_json()
     data["rng"] = rng_state
-    return state_from_json(state.inst, data, state.max_decisions)
+    return state_from_json(state.program, data, state.position.max_decisions)
 
 
 # ---------------------------------------------------------------------- flow
@@ -256,7 +256,7 @@ def play_showdown(game: Any, players: int, hands: Mapping[int, list[str]],
     assert sorted(hands) == list(range(players)), "give every seat's hand"
     for h in hands.values():
         assert len(h) == 4, h
-    spare = next(p.name for p in state.inst.pieces if p.kind == "tile" and p.name not in listed)
+    spare = next(p.name for p in state.program.pieces if p.kind == "tile" and p.name not in listed)
     layout: dict[str, list[str]] = {}
     for p, h in hands.items():
         layout[hand_label(p)] = list(h) + ([spare] if p == last else [])

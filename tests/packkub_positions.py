@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from itertools import combinations
 from typing import Any, Callable, Iterable, Mapping, Sequence
+from rulepack.engine.queries import groups
+from rulepack.compiler.instance import instance_of
 
 SUITS = ["suns", "moons", "crowns", "arms"]
 SIX_SUITS = ["suns", "moons", "hearts", "spades", "diamonds", "clubs"]
@@ -36,7 +38,7 @@ END = "end the turn"
 # ---------------------------------------------------------------------- names and zones
 def zone_index(state: Any, label: str) -> int:
     """The index of the zone labelled ``label`` (``"table"``, ``"hand[player 1]"``)."""
-    for z in state.inst.zones:
+    for z in state.program.zones:
         if z.label == label:
             return z.index
     raise KeyError(label)
@@ -51,11 +53,11 @@ def names(pieces: Iterable[Any]) -> list[str]:
 
 
 def hand_names(state: Any, player: int) -> list[str]:
-    return sorted(names(state.zones[hand_index(state, player)]))
+    return sorted(names(state.position.zones[hand_index(state, player)]))
 
 
 def table_groups(state: Any) -> list[list[Any]] | None:
-    return state.groups(zone_index(state, "table"))
+    return groups(state.position, zone_index(state, "table"))
 
 
 def table_group_names(state: Any) -> list[list[str]] | None:
@@ -86,7 +88,7 @@ def tile_name(rank: Any, suit: str) -> str:
 # ---------------------------------------------------------------------- patterns
 def pattern(state: Any, name: str) -> Any:
     """The ruleset's pattern called ``name`` (a compiled :class:`Pattern`)."""
-    return state.inst.patterns[state.inst.globals[name].value.index]
+    return state.program.patterns[instance_of(state.program).globals[name].value.index]
 
 
 def pieces_named(state: Any, wanted: Sequence[str], used: set[int] | None = None) -> list[Any]:
@@ -94,7 +96,7 @@ def pieces_named(state: Any, wanted: Sequence[str], used: set[int] | None = None
     used = set() if used is None else used
     out = []
     for n in wanted:
-        p = next((p for p in state.inst.pieces if p.name == n and p.id not in used), None)
+        p = next((p for p in state.program.pieces if p.name == n and p.id not in used), None)
         if p is None:
             raise ValueError(f"no piece {n!r} left (have the options the copies it needs?)")
         used.add(p.id)
@@ -104,7 +106,7 @@ def pieces_named(state: Any, wanted: Sequence[str], used: set[int] | None = None
 
 def matches(state: Any, name: str, group: Sequence[str]) -> bool:
     """Does the group of tiles named ``group`` match the ruleset's pattern ``name``?"""
-    return pattern(state, name).matches(state, pieces_named(state, group))
+    return pattern(state, name).matches(state.position, pieces_named(state, group))
 
 
 # ---------------------------------------------------------------------- building positions
@@ -131,10 +133,10 @@ def position(game: Any, hands: Mapping[int, Sequence[str]], *, table: Sequence[S
         state = game.new_game(players, seed, options=dict(options or {}))
     else:
         state = base
-        players = state.inst.num_players
+        players = state.program.num_players
         assert options is None, "the options of a base state are kept"
     data = state.to_json()
-    inst = state.inst
+    inst = state.program
     used: set[int] = set()
     ids = lambda ns: [p.id for p in pieces_named(state, list(ns), used)]  # noqa: E731
     zones: list[list[int]] = [[] for _ in data["zones"]]
@@ -172,7 +174,7 @@ def position(game: Any, hands: Mapping[int, Sequence[str]], *, table: Sequence[S
     data["terminal"] = False
     built = game.state_from_json(data)
     assert built.current_player == current
-    assert sum(len(z) for z in built.zones) == len(inst.pieces)
+    assert sum(len(z) for z in built.position.zones) == len(inst.pieces)
     return built
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulepack
+from rulepack.engine.flow import action_of_id
 from rulepack.engine.serialize import encode
 from rulepack.errors import IllegalActionError, SemanticError
 from rulepack.loader import bundled_rulesets
@@ -38,13 +39,13 @@ def _key(action):
 @pytest.mark.parametrize("name,players", list(_counts()))
 def test_ids_are_stable_and_bounded(name, players):
     game = load(name)
-    size = game.new_game(players, seed=0).num_distinct_actions()
+    size = game.new_game(players, seed=0).program.num_distinct_actions()
     seen: dict[int, tuple] = {}
     for seed in range(2):
         state = game.new_game(players, seed=seed)
         rng = random.Random(seed)
         while not state.is_terminal() and state.decisions < 60:
-            assert state.num_distinct_actions() == size
+            assert state.program.num_distinct_actions() == size
             legal = state.legal_actions()
             ids = state.legal_action_ids()
             assert ids == sorted(a.id for a in legal)
@@ -52,7 +53,7 @@ def test_ids_are_stable_and_bounded(name, players):
             for a in legal:
                 assert 0 <= a.id < size
                 assert seen.setdefault(a.id, _key(a)) == _key(a)   # same id, same action
-                assert state.action_from_id(a.id) is a
+                assert action_of_id(state.position, a.id) is a
                 assert state.action_to_string(state.current_player, a.id) == a.text
             state.apply_id(rng.choice(ids))
     if players != game.min_players:
@@ -60,7 +61,7 @@ def test_ids_are_stable_and_bounded(name, players):
     # a second load of the ruleset numbers the same actions the same way
     again = rulepack.load(name).new_game(players, seed=0)
     for ident, key in list(seen.items())[:50]:
-        assert _key(again.action_from_id(ident)) == key
+        assert _key(action_of_id(again.position, ident)) == key
 
 
 def test_an_action_out_of_the_legal_list_decodes_to_its_id():
@@ -68,12 +69,12 @@ def test_an_action_out_of_the_legal_list_decodes_to_its_id():
     state.apply("mark b2")
     taken = state.history[-1]
     assert taken.id not in state.legal_action_ids()
-    rebuilt = state.action_from_id(taken.id)
+    rebuilt = action_of_id(state.position, taken.id)
     assert rebuilt == taken and rebuilt.id == taken.id
     with pytest.raises(IllegalActionError):
         state.apply_id(taken.id)
     with pytest.raises(ValueError):
-        state.action_from_id(state.num_distinct_actions())
+        action_of_id(state.position, state.program.num_distinct_actions())
 
 
 def test_apply_refuses_numbers():
@@ -88,7 +89,7 @@ def test_apply_refuses_numbers():
 
 def test_connect_four_ids_follow_the_columns():
     state = load("connect-four").new_game(2, seed=0)
-    assert state.num_distinct_actions() == 7
+    assert state.program.num_distinct_actions() == 7
     assert [state.action_to_string(0, i) for i in range(7)] == \
         [f"drop in column {n}" for n in range(1, 8)]
 
@@ -128,7 +129,7 @@ def test_a_parameter_without_a_finite_domain_is_a_located_error():
     state = game.new_game(1, seed=0)
     assert [a.text for a in state.legal_actions()] == ["say 1", "say 2", "say 3"]
     with pytest.raises(SemanticError) as info:
-        state.num_distinct_actions()
+        state.program.num_distinct_actions()
     diag = info.value.diagnostics[0]
     assert diag.code == "unbounded-actions"
     assert diag.location.file == "counting.rules" and diag.location.line == 21
@@ -184,10 +185,10 @@ def test_a_zone_has_only_the_pieces_moves_bring_and_a_comprehension_its_own_name
     # of the setup's loop); x.cell is a cell of the board or none (4 + 1 values)
     state = rulepack.loads(TIGHT, "tight.rules").new_game(2, seed=0)
     tiles, coins, cells = 3, 2, 4
-    assert state.num_distinct_actions() == 1 + tiles * (cells + 1) + coins
+    assert state.program.num_distinct_actions() == 1 + tiles * (cells + 1) + coins
     while not state.is_terminal():
         ids = state.legal_action_ids()
-        assert all(state.action_from_id(i).id == i for i in ids)
+        assert all(action_of_id(state.position, i).id == i for i in ids)
         place = [i for i in ids if state.action_to_string(0, i).startswith("place")]
         state.apply_id(place[0] if place else ids[0])
     assert state.history[-1].text.startswith("place")
@@ -199,11 +200,11 @@ def test_the_bundled_games_number_fewer_actions():
     # made every cell a cube too, 29,526 ids)
     cubes = len(load("multiplay").instance(2, {}).pieces)
     assert cubes == 121
-    assert load("multiplay").new_game(2, seed=0).num_distinct_actions() == cubes * 122 + 2
+    assert load("multiplay").new_game(2, seed=0).program.num_distinct_actions() == cubes * 122 + 2
     # Multzo: the stack, hands and discards hold its 24 tiles, never its 24 coins
     # (draw; draw, discard face up, discard face down one of 24 tiles; 32 multiplier
     # choices; no multiplier)
-    assert load("multzo").new_game(3, seed=0).num_distinct_actions() == 1 + 3 * 24 + 32 + 1
+    assert load("multzo").new_game(3, seed=0).program.num_distinct_actions() == 1 + 3 * 24 + 32 + 1
 
 
 # ---------------------------------------------------------------- sizes (issue 32)
@@ -237,8 +238,8 @@ def _tree(state, visit):
 def test_sizes_are_what_the_instance_can_reach(name, actions, outcomes):
     game = rulepack.load(str(ADAPTERS / f"{name}.rules"))
     start = game.new_game(2, seed=0, chance="explicit")
-    assert start.num_distinct_actions() == actions
-    assert start.max_chance_outcomes() == outcomes
+    assert start.program.num_distinct_actions() == actions
+    assert start.program.max_chance_outcomes() == outcomes
     texts: dict[str, set[int]] = {}
     widest = [0]
 
@@ -275,7 +276,7 @@ def test_one_text_at_two_decisions_is_one_action():
     state.apply("bet")
     assert {a.text: a.id for a in state.legal_actions()} == first    # and a third
     # an id out of the legal list decodes to the first decision that offers it
-    assert state.action_from_id(first["bet"]).text == "bet"
+    assert action_of_id(state.position, first["bet"]).text == "bet"
 
 
 def test_bundled_sizes():
@@ -287,5 +288,5 @@ def test_bundled_sizes():
              "partners": (24, 24), "pig": (2, 6), "tic-tac-toe": (9, 1)}
     for name, (actions, outcomes) in sizes.items():
         state = load(name).new_game(load(name).min_players, seed=0)
-        assert (state.num_distinct_actions(), state.max_chance_outcomes()) == \
+        assert (state.program.num_distinct_actions(), state.program.max_chance_outcomes()) == \
             (actions, outcomes), name

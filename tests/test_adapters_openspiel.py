@@ -16,6 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import rulepack  # noqa: E402
 import rulepack.adapters.openspiel  # noqa: E402,F401  (registers "rulepack")
 from rulepack.loader import bundled_rulesets  # noqa: E402
+from rulepack.engine.observe import Observer
 
 pytestmark = pytest.mark.openspiel
 
@@ -49,7 +50,7 @@ def test_the_game_reports_the_engine_contract():
     state = game.new_initial_state()
     assert state.is_chance_node()                   # the deal
     engine = state.engine_state
-    assert game.num_distinct_actions() == engine.num_distinct_actions()
+    assert game.num_distinct_actions() == engine.program.num_distinct_actions()
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
     ttt = pyspiel.load_game("rulepack", {"ruleset": "tic-tac-toe"})
     assert ttt.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
@@ -64,9 +65,9 @@ def test_a_path_and_options(tmp_path):
     game = pyspiel.load_game("rulepack", {"ruleset": str(source), "players": 2,
                                           "rounds": 1, "options": "jokers:2"})
     engine = game.new_initial_state().engine_state
-    assert engine.inst.options["rounds"] == 1 and engine.inst.options["jokers"] == 2
+    assert engine.program.options["rounds"] == 1 and engine.program.options["jokers"] == 2
     again = pyspiel.load_game(str(game))            # the game string loads the same game
-    assert again.new_initial_state().engine_state.inst.options == engine.inst.options
+    assert again.new_initial_state().engine_state.program.options == engine.program.options
 
 
 def test_mcts_bot_plays_connect_four_to_the_end():

@@ -35,7 +35,7 @@ def test_an_environment_plays_a_whole_game_with_its_masks():
     env.reset(seed=7)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     size = env.action_space("player_0").n
-    assert size == env.engine_state().num_distinct_actions()
+    assert size == env.engine_state().program.num_distinct_actions()
     totals = dict.fromkeys(env.possible_agents, 0.0)
     rng = np.random.default_rng(7)
     for agent in env.agent_iter():

@@ -20,6 +20,7 @@ from rulepack.agents.bots import (Decision, GreedyAgent, LookaheadAgent, Memory,
                                          MemoryAgent, RandomAgent, make_agent, play_out)
 from rulepack.agents.determinize import determinize
 from rulepack.engine.rng import Rng
+from rulepack.engine.queries import describe_for, knows
 
 try:
     from bundled import bundled
@@ -213,9 +214,9 @@ def test_determinization_rebuilds_the_view_and_the_legal_actions(name, players, 
             if k % every == 0:
                 view = state.view(p)
                 for memory in (None, memories[p].places):
-                    st = determinize(state.inst, view, Rng(1000 * seed + k), memory)
+                    st = determinize(state.program, view, Rng(1000 * seed + k), memory)
                     assert st.view(p) == view, (name, seed, k)
-                    render = st.describe_for(p)
+                    render = describe_for(st.position, p)
                     assert [a.render(render) for a in st.legal_actions()] == \
                         view["legal_actions"]
                     assert st.current_player == p
@@ -238,12 +239,12 @@ def test_determinization_puts_remembered_tiles_where_they_were_seen():
         memory.observe(state.view(0))
     view = state.view(0)
     for k in range(10):
-        st = determinize(state.inst, view, Rng(k), memory.places)
+        st = determinize(state.program, view, Rng(k), memory.places)
         full = {lab: p for lab, p in zip([c["cell"] for c in view["zones"]["board"]["cells"]],
-                                          st.zones[1])}
+                                          st.position.zones[1])}
         assert full["b2"].name == "3 of suns" and full["d4"].name == "4 of suns"
-        assert st.knows(0, full["b2"]) and st.knows(0, full["d4"])
-        assert not st.knows(0, full["a1"])
+        assert knows(st.position, 0, full["b2"]) and knows(st.position, 0, full["d4"])
+        assert not knows(st.position, 0, full["a1"])
 
 
 # ====================================================================== greedy and lookahead
@@ -359,7 +360,7 @@ def test_a_view_whose_owner_is_no_seat_does_not_fit():
     '''))
     state = game.new_game(2, seed=1)
     view = state.view(0)
-    assert determinize(state.inst, view, Rng(1)).legal_actions()
+    assert determinize(state.program, view, Rng(1)).legal_actions()
 
     def owners(o, seat):
         if isinstance(o, dict):
@@ -374,4 +375,4 @@ def test_a_view_whose_owner_is_no_seat_does_not_fit():
         bad = state.view(0)
         owners(bad, seat)
         with pytest.raises(RulesetRuntimeError, match=f"no seat {seat}"):
-            determinize(state.inst, bad, Rng(1))
+            determinize(state.program, bad, Rng(1))

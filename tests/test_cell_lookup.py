@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import rulepack
 from rulepack.compiler import codegen, lookup
 from rulepack.validation import check_text
+from rulepack.compiler.instance import instance_of
 
 GRIDS = """\
 game grids {
@@ -92,13 +93,13 @@ def games():
 
 def expected(state, zone_name: str, r, c, what: str) -> list:
     """What the board holds at row r, column c (from 1), read off its slots."""
-    info = next(z for z in state.inst.zones if z.label == zone_name)
+    info = next(z for z in state.program.zones if z.label == zone_name)
     numbers = all(isinstance(v, (int, float)) for v in (r, c))
     out = []
     for slot, (row, col) in enumerate(info.cells):
         if not numbers or (row + 1, col + 1) != (r, c):
             continue
-        piece = state.zones[info.index][slot]
+        piece = state.position.zones[info.index][slot]
         if what == "pieces" and piece is not None:
             out.append(piece)
         elif what == "cells" or (what == "empty" and piece is None):
@@ -108,11 +109,11 @@ def expected(state, zone_name: str, r, c, what: str) -> list:
 
 def test_the_lookups_are_compiled_as_lookups(games):
     state = games["generated"].new_game(1, seed=1)
-    sources = [g.source for g in state.inst.exprs.source.generated
+    sources = [g.source for g in instance_of(state.program).exprs.source.generated
                if lookup.find in g.constants.values()]
     assert len(sources) == 6          # pieces, cells, empty, picky, family, the for loop
     closure = games["closures"].new_game(1, seed=1)
-    assert not closure.inst.exprs.source.generated
+    assert not instance_of(closure.program).exprs.source.generated
 
 
 @settings(max_examples=40, deadline=None)
@@ -120,7 +121,7 @@ def test_the_lookups_are_compiled_as_lookups(games):
 def test_a_lookup_finds_what_the_scan_and_the_board_find(games, seed):
     for how, game in games.items():
         state = game.new_game(1, seed=seed)
-        v = state.vars
+        v = state.position.vars
         assert count_on(state) == v["placed"]
         assert v["pieces_at"] == v["scanned"], how
         for (r, c), pieces, cells, empties, picky in zip(
@@ -136,8 +137,8 @@ def test_a_lookup_finds_what_the_scan_and_the_board_find(games, seed):
 
 
 def count_on(state) -> int:
-    info = next(z for z in state.inst.zones if z.label == "board")
-    return sum(p is not None for p in state.zones[info.index])
+    info = next(z for z in state.program.zones if z.label == "board")
+    return sum(p is not None for p in state.position.zones[info.index])
 
 
 def test_a_lookup_is_not_warned_about():
@@ -148,8 +149,8 @@ def test_a_condition_that_reads_the_element_is_a_scan(games):
     # the diagonal, and a stone whose number is its row: no one cell to look up
     for how, game in games.items():
         state = game.new_game(1, seed=5)
-        info = next(z for z in state.inst.zones if z.label == "board")
-        on = [(p, r + 1, c + 1) for p, (r, c) in zip(state.zones[info.index], info.cells)
+        info = next(z for z in state.program.zones if z.label == "board")
+        on = [(p, r + 1, c + 1) for p, (r, c) in zip(state.position.zones[info.index], info.cells)
               if p is not None]
-        assert state.vars["diagonal"] == [p for p, r, c in on if r == c], how
-        assert state.vars["own"] == [p for p, r, c in on if c == 1 and r == p.attrs["n"]], how
+        assert state.position.vars["diagonal"] == [p for p, r, c in on if r == c], how
+        assert state.position.vars["own"] == [p for p, r, c in on if c == 1 and r == p.attrs["n"]], how

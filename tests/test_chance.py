@@ -3,6 +3,7 @@ players, exact probabilities, outcomes applied like actions, reproducible."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 from pathlib import Path
@@ -13,9 +14,14 @@ from hypothesis import given, settings, strategies as st
 import rulepack
 from rulepack.engine.actions import ChanceEvent
 from rulepack.engine.chance import CHANCE
+from rulepack.engine.observe import Observer
 from rulepack.engine.rng import PyRng, Rng
+from rulepack.engine.state import State, new_position
 from rulepack.errors import IllegalActionError
 from rulepack.loader import bundled_rulesets
+from rulepack.engine.chance import chance_fractions, outcome_text
+from rulepack.engine.inspect import round_number
+from rulepack.engine.queries import visible
 
 
 try:  # a bundled ruleset, loaded once for every test module of the process
@@ -54,7 +60,7 @@ def test_multzo_stops_at_the_deal():
     node = state.chance_node
     assert node.kind == "shuffle" and node.statement.startswith("shuffle stack")
     assert node.location.line == line_of("multzo", "  shuffle stack")
-    fractions = state.chance_fractions()
+    fractions = chance_fractions(state.position)
     assert len(fractions) == 24 and sum(p for _, p in fractions) == 1
     assert all(p == Fraction(1, 24) for _, p in fractions)
     # each draw of the shuffle picks the next piece among those not drawn yet
@@ -62,24 +68,24 @@ def test_multzo_stops_at_the_deal():
     while state.is_chance_node() and state.chance_node.kind == "shuffle":
         assert len(state.chance_outcomes()) == 24 - len(drawn)
         drawn.append(state.chance_node.options[-1])
-        state.apply_chance(len(state.chance_outcomes()) - 1)
+        state.apply_id(len(state.chance_outcomes()) - 1)
     assert len(drawn) == 23                   # the last piece is forced: no node
     # the next draw is the random first player among the tied (all, at 0 points)
     assert state.is_chance_node() and state.chance_node.statement.startswith("random for first")
     assert state.chance_node.options == [0, 1, 2]
-    state.apply_chance(2)
+    state.apply_id(2)
     assert state.current_player == 2 and not state.is_chance_node()
     hands = [p for z in ("hand[player 1]", "hand[player 2]", "hand[player 3]")
-             for p in state.zones[_zone(state, z)]]
-    stack = state.zones[_zone(state, "stack")]
+             for p in state.position.zones[_zone(state, z)]]
+    stack = state.position.zones[_zone(state, "stack")]
     # dealt from the top of the stack: the shuffled order is the drawn order
     assert stack[:12] == drawn[:12]
     assert sorted(p.id for p in hands) == sorted(p.id for p in drawn[12:] + [
-        next(p for p in state.inst.pieces if p.kind == "tile" and p not in drawn)])
+        next(p for p in state.program.pieces if p.kind == "tile" and p not in drawn)])
 
 
 def _zone(state, label):
-    return next(z.index for z in state.inst.zones if z.label == label)
+    return next(z.index for z in state.program.zones if z.label == label)
 
 
 def test_multiplay_rolls_the_d12_as_a_chance_node():
@@ -87,15 +93,15 @@ def test_multiplay_rolls_the_d12_as_a_chance_node():
     rng = Rng(5)
     while not (state.is_chance_node() and state.chance_node.statement.startswith("random for roll")):
         if state.is_chance_node():
-            state.apply_chance(rng.below(len(state.chance_outcomes())))
+            state.apply_id(rng.below(len(state.chance_outcomes())))
         else:
             state.apply(state.legal_actions()[0])
     assert state.chance_node.options == list(range(1, 13))
     line = line_of("multiplay", "  let roll = random(1..12)")
     assert state.chance_node.location.line == line
-    assert state.chance_outcome_text(6) == f"random for roll (line {line}): 7"
-    state.apply_chance(6)
-    assert state.vars["roll"] == 7
+    assert outcome_text(state.position, 6) == f"random for roll (line {line}): 7"
+    state.apply_id(6)
+    assert state.position.vars["roll"] == 7
     assert state.history[-1] == ChanceEvent("random", "choice", 7)
     assert {a.values[0][0].attrs["number"] % 7 for a in state.legal_actions()} == {0}
 
@@ -103,7 +109,7 @@ def test_multiplay_rolls_the_d12_as_a_chance_node():
 def test_outcomes_are_checked():
     state = load("multzo").new_game(2, seed=0, chance="explicit")
     with pytest.raises(IllegalActionError):
-        state.apply_chance(24)
+        state.apply_id(24)
     with pytest.raises(IllegalActionError):
         state.apply_id(-1)
     with pytest.raises(ValueError):
@@ -137,12 +143,12 @@ def test_chance_outcomes_sum_to_one(name, seed):
     rng = Rng(seed)
     while not state.is_terminal() and state.decisions < 30:
         if state.is_chance_node():
-            fractions = state.chance_fractions()
+            fractions = chance_fractions(state.position)
             assert sum(p for _, p in fractions) == 1
-            assert len(fractions) <= state.max_chance_outcomes()
+            assert len(fractions) <= state.program.max_chance_outcomes()
             assert [i for i, _ in fractions] == list(range(len(fractions)))
             assert abs(sum(p for _, p in state.chance_outcomes()) - 1) < 1e-12
-            state.apply_chance(rng.below(len(fractions)))
+            state.apply_id(rng.below(len(fractions)))
         else:
             legal = state.legal_actions()
             state.apply(legal[rng.below(len(legal))])
@@ -173,19 +179,20 @@ def test_going_on_from_the_drawing_instruction_is_running_the_step_again(
     it has gone, the other the position before it)."""
     game = load(name)
     moves, _ = _moves(game, players, 11, 300)
-    from rulepack.engine import chance
+    program = game.instance(players, None).program()
+    no_shortcut = dataclasses.replace(program, instructions=tuple(
+        dataclasses.replace(i, one_draw=False) for i in program.instructions))
 
-    def decisions_reached() -> list[dict]:
-        state = game.new_game(players, seed=0, chance="explicit")
+    def decisions_reached(program) -> list[dict]:
+        state = State(new_position(program, 0, chance="explicit"))
         out = []
         for m in moves:
             state.apply_id(m)
             if not state.is_chance_node():
                 out.append(state.to_json())
         return out
-    fast_moves = decisions_reached()
-    monkeypatch.setattr(chance, "_one_draw", lambda inst, pc: False)
-    assert decisions_reached() == fast_moves and len(fast_moves) > 20
+    fast_moves = decisions_reached(program)
+    assert decisions_reached(no_shortcut) == fast_moves and len(fast_moves) > 20
 
 
 @pytest.mark.parametrize("name,players", [("multzo", 3), ("mismemory", 2), ("multiplay", 2),
@@ -199,9 +206,12 @@ def test_the_path_kept_as_steps_is_the_path_of_copies(name, players, monkeypatch
     game = load(name)
     moves, _ = _moves(game, players, 5, 150)
     from rulepack.engine import chance
+    from rulepack.engine.serialize import position_to_json
+    program = game.instance(players, None).program()
+    assert program.replayable
 
-    def play():
-        state = game.new_game(players, seed=0, chance="explicit")
+    def play(program):
+        state = State(new_position(program, 0, chance="explicit"))
         at_decisions = []
         for m in moves:
             if not state.is_chance_node():
@@ -209,21 +219,22 @@ def test_the_path_kept_as_steps_is_the_path_of_copies(name, players, monkeypatch
             state.apply_id(m)
         return state, at_decisions
 
-    kept, at_decisions = play()
-    assert isinstance(kept.rng._previous, chance._Step)     # records, not copies
+    kept, at_decisions = play(program)
+    assert isinstance(kept.position.rng._previous, chance._Step)     # records, not copies
     path = []
-    at = kept.rng.previous
+    at = kept.position.rng.previous
     while at is not None:
-        path.append(at.to_json())
+        path.append(position_to_json(at))
         at = at.rng.previous
     assert path[::-1] == at_decisions and len(path) > 5
-    seen = {p: (kept.information_state_string(p), kept.information_state_tensor(p))
-            for p in range(players)}
-    monkeypatch.setattr(chance, "_replayable", lambda inst: False)
-    copied, _ = play()
-    assert isinstance(copied.rng._previous, type(copied))   # copies
-    assert seen == {p: (copied.information_state_string(p), copied.information_state_tensor(p))
-                    for p in range(players)}
+
+    def seen(state):
+        observer = Observer(state.program)
+        return {p: (state.information_state_string(p),
+                    observer.information_state_tensor(state.position, p)) for p in range(players)}
+    copied, _ = play(dataclasses.replace(program, replayable=False))
+    assert isinstance(copied.position.rng._previous, type(copied.position))   # copies
+    assert seen(kept) == seen(copied)
 
 
 def _swapped(value, x, y):
@@ -248,10 +259,10 @@ def test_information_states_ignore_what_the_player_cannot_see(seed):
     moves = []
     while a.is_chance_node():                  # the first deal
         moves.append(rng.below(len(a.chance_outcomes())))
-        a.apply_chance(moves[-1])
+        a.apply_id(moves[-1])
     viewer = 0
-    hidden = [p for p in a.inst.pieces if p.kind == "tile" and a.loc[p.id] != 0
-              and not a.visible(p, viewer)]
+    hidden = [p for p in a.program.pieces if p.kind == "tile" and a.position.loc[p.id] != 0
+              and not visible(a.position, p, viewer)]
     x, y = hidden[rng.below(len(hidden))], hidden[rng.below(len(hidden))]
     if x is y:
         return
@@ -266,19 +277,20 @@ def test_information_states_ignore_what_the_player_cannot_see(seed):
             shown = getattr(event, "pieces", None) or getattr(event, "values", ())
             if any(_swapped(v, x, y) is not v for v in shown):
                 return True
-        return any(state.visible(p, viewer) for p in (x, y))
+        return any(visible(state.position, p, viewer) for p in (x, y))
 
     for _ in range(120):
         if a.is_terminal() or seen(a) or seen(b):
             break
         assert a.information_state_string(viewer) == b.information_state_string(viewer)
         assert a.observation_string(viewer) == b.observation_string(viewer)
-        assert a.information_state_tensor(viewer) == b.information_state_tensor(viewer)
+        assert Observer(a.program).information_state_tensor(a.position, viewer) == \
+            Observer(b.program).information_state_tensor(b.position, viewer)
         if a.is_chance_node():
             i = rng.below(len(a.chance_outcomes()))
             drawn = _swapped(a.chance_node.options[i], x, y)
-            a.apply_chance(i)
-            b.apply_chance(next(k for k, v in enumerate(b.chance_node.options)
+            a.apply_id(i)
+            b.apply_id(next(k for k, v in enumerate(b.chance_node.options)
                                 if v is drawn or (v == drawn and type(v) is not type(x))))
         else:
             legal = a.legal_actions()
@@ -303,15 +315,15 @@ def test_chance_events_name_their_statement_and_outcome():
         (n,) = [i + 1 for i, line in enumerate(lines) if line.strip() == text]
         return [n, 3]
     assert (shuffle.kind, shuffle.at) == ("shuffle", line_of("shuffle board"))
-    board = next(z.index for z in state.inst.zones if z.label == "board")
-    assert shuffle.outcome == [p for p in state.zones[board] if p is not None]
+    board = next(z.index for z in state.program.zones if z.label == "board")
+    assert shuffle.outcome == [p for p in state.position.zones[board] if p is not None]
     roll_at = line_of("let roll = random(1..12)")
     # a start player, a d12 roll
     assert (start.at, roll.at) == (line_of("let start = random(players)"), roll_at)
     data = state.to_json()
     assert data["history"][2]["at"] == roll_at
     assert data["labels"]["zones"][board] == "board"
-    assert data["labels"]["pieces"][5] == state.inst.pieces[5].name
+    assert data["labels"]["pieces"][5] == state.program.pieces[5].name
     assert load("multiplay").state_from_json(data).history[2].at == roll_at
 
 
@@ -322,10 +334,10 @@ def test_apply_reports_the_events_it_ran_through():
         legal = state.legal_actions()
         action = next((a for a in legal if "face down to end" in a.text),
                       legal[rng.below(len(legal))])
-        round_before = state.round
+        round_before = round_number(state)
         events = state.apply(action)
         assert events[0] == action
-        if state.round != round_before:        # the showdown and the next deal
+        if round_number(state) != round_before:        # the showdown and the next deal
             kinds = [type(e).__name__ for e in events]
             assert "Reveal" in kinds and "ChanceEvent" in kinds
             assert events == state.history[len(state.history) - len(events):]
@@ -339,11 +351,11 @@ def test_the_table_of_drawing_statements_agrees_with_the_stack(name, players, mo
     stack gives (the same statement, for every chance event of a game)."""
     import random as _random
     import rulepack
-    from rulepack.compiler.instance import Instance
+    from rulepack.compiler import build
 
     def play(table: bool) -> list[object]:
         if not table:
-            monkeypatch.setattr(Instance, "chance_positions", lambda self: {})
+            monkeypatch.setattr(build, "block_positions", lambda *args: {})
         game = rulepack.load(name)
         st = game.new_game(players=players, seed=7, options={"rounds": 1} if name == "packkub"
                            else None)
@@ -396,8 +408,10 @@ class _Recording(PyRng):
 
 
 def _position(state):
-    """Everything about ``state``'s position but its generator and flow counters."""
-    data = state.to_json()
+    """Everything about a position (of a state, or a position itself) but its
+    generator and flow counters."""
+    from rulepack.engine.serialize import position_to_json
+    data = position_to_json(getattr(state, "position", state))
     for key in ("rng", "pc", "pending"):
         data.pop(key)
     return data
@@ -407,16 +421,19 @@ def _sampled_draws(game, players, seed, options, monkeypatch):
     """Play a sampled game with random legal actions (from ``seed``); returns the
     actions' indexes among the legal ones and, per draw, the position there."""
     import sys
+    import rulepack.engine.position as position_module
     import rulepack.engine.state as state_module
     made = []
 
-    def make(seed):      # State's own generator, noting the state that makes it
-        rng = _Recording(seed, sys._getframe(1).f_locals["self"])
+    def make(seed):      # a position's own generator, noting the position that makes it
+        here = sys._getframe(1).f_locals
+        rng = _Recording(seed, here["st"] if "st" in here else here["p"])
         made.append(rng)
         return rng
 
     with monkeypatch.context() as patch:
         patch.setattr(state_module, "Rng", make)
+        patch.setattr(position_module, "Rng", make)
         state = game.new_game(players, seed=seed, options=options)
         picks = PyRng(seed ^ 0x5EED)
         moves = []
@@ -424,7 +441,7 @@ def _sampled_draws(game, players, seed, options, monkeypatch):
             legal = state.legal_actions()
             moves.append(picks.below(len(legal)))
             state.apply(legal[moves[-1]])
-    (rng,) = [rng for rng in made if rng.owner is state]
+    (rng,) = [rng for rng in made if rng.owner is state.position]
     return moves, rng.draws
 
 
@@ -447,7 +464,7 @@ def test_a_chance_node_shows_the_position_a_sampled_game_draws_in(name, monkeypa
                     position, outcome = next(draws)
                     assert _position(state) == position, (name, players, seed, nodes,
                                                            state.chance_node.statement)
-                    state.apply_chance(outcome)
+                    state.apply_id(outcome)
                     nodes += 1
                 else:
                     state.apply(state.legal_actions()[next(moves)])
@@ -462,7 +479,7 @@ def test_a_setup_roll_shows_the_dice_moved_before_it():
     state = game.new_game(2, seed=1, chance="explicit")
     assert state.chance_node.statement.startswith("roll red die")
     assert [p["name"] for p in state.view(0)["zones"]["cup"]["pieces"]] == ["red die", "blue die"]
-    state.apply_chance(2)      # the red die shows 3; the blue die's roll is next
+    state.apply_id(2)      # the red die shows 3; the blue die's roll is next
     assert state.chance_node.statement.startswith("roll blue die")
     assert state.view(1)["zones"]["cup"]["pieces"][0]["pips"] == 3
 

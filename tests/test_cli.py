@@ -20,6 +20,7 @@ import rulepack
 from rulepack.cli import events, render
 from rulepack.cli.main import main
 from rulepack.agents.bots import make_agent
+from rulepack.engine.queries import visible
 
 MULTZO = Path(rulepack.__file__).parent / "rulesets" / "multzo.rules"
 PROMPT = "Choose 1-"
@@ -250,11 +251,11 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
     seed, human, bot_seat = 3, 0, 1
     state = multzo.new_game(2, seed=seed)
     bot = make_agent("random", seed, bot_seat)
-    hand = next(z.index for z in state.inst.zones if z.label == "hand[player 2]")
-    tiles = [p for p in state.inst.pieces if p.kind == "tile"]
+    hand = next(z.index for z in state.program.zones if z.label == "hand[player 2]")
+    tiles = [p for p in state.program.pieces if p.kind == "tile"]
 
     def seen_now() -> set[str]:
-        return {p.name for p in tiles if state.visible(p, human)}
+        return {p.name for p in tiles if visible(state.position, p, human)}
 
     windows: list[tuple[set[str], set[str]]] = []     # (hidden bot tiles, allowed names)
     allowed = seen_now()
@@ -266,7 +267,7 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
         if p == human and len(state.legal_actions()) == 1:
             state.apply(state.legal_actions()[0])                  # a forced move: played with a notice, no prompt
         elif p == human:
-            hidden = {t.name for t in tiles if not state.visible(t, human)}
+            hidden = {t.name for t in tiles if not visible(state.position, t, human)}
             windows.append((hidden, set(allowed)))
             allowed = seen_now()
             state.apply(state.legal_actions()[0])
@@ -277,7 +278,7 @@ def test_a_human_never_sees_the_bots_hidden_tiles(multzo):
         for entry in state.history[start:]:
             if isinstance(entry, Reveal):
                 allowed |= {piece.name for piece in entry.pieces}
-    first_hand = {t.name for t in multzo.new_game(2, seed=seed).zones[hand]}
+    first_hand = {t.name for t in multzo.new_game(2, seed=seed).position.zones[hand]}
     assert windows and len(first_hand) == 4
 
     result = run("play", "multzo", "--seat", "human", "--seat", "random", "--seed", str(seed),
@@ -445,7 +446,7 @@ def test_multiplay_board_has_coordinates_numbers_and_owner_marks(multiplay):
         assert tokens == want, (row, tokens)
     assert "r = red" in text and "y = yellow" in text and "g = green" in text
     # the roll of the current turn is shown with the variables
-    roll = state.vars["roll"]
+    roll = state.position.vars["roll"]
     assert re.search(rf"^\s*roll\s+{roll}\s*$", text, re.M), text
     assert re.search(r"^\s*points\s+red: -?\d+; yellow: -?\d+; green: -?\d+", text, re.M)
 
@@ -524,7 +525,7 @@ def test_play_multiplay_accepts_a_cell_coordinate(multiplay, seed):
     assert "'zz' is not a number or a cell" in out
     assert f"red (you): {target}" in out
     assert "a cell like" in out
-    assert re.search(rf"^\s*roll\s+{state.vars['roll']}\s*$", out, re.M)
+    assert re.search(rf"^\s*roll\s+{state.position.vars['roll']}\s*$", out, re.M)
     assert "Game abandoned" in out
 
 
@@ -874,7 +875,7 @@ def test_mismemory_keep_is_masked_for_the_others(mismemory):
     state = mismemory.new_game(2, 1)
     by_suit: dict[str, list[str]] = {}
     cells = {c["cell"]: c for c in state.view(0)["zones"]["board"]["cells"]}
-    for label, piece in zip(cells, state.zones[1]):
+    for label, piece in zip(cells, state.position.zones[1]):
         by_suit.setdefault(piece.attrs["suit"], []).append(label)
     a, b = by_suit["suns"][:2]
     actor = state.current_player

@@ -22,8 +22,12 @@ from rulepack.errors import RulesetRuntimeError
 from rulepack.engine.values import Player
 from rulepack.cli.main import main
 from rulepack.compiler import codegen
+from rulepack.compiler.build import with_player
+from rulepack.engine import effects
 from rulepack.loader import bundled_rulesets
 from click.testing import CliRunner
+from rulepack.engine.outcome import score
+from rulepack.compiler.instance import instance_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,9 +49,9 @@ def closures_only(monkeypatch: pytest.MonkeyPatch):
 @pytest.mark.parametrize("ruleset, config, seed", SAMPLE)
 def test_closures_play_the_recorded_games_too(closures_only, ruleset, config, seed):
     state = golden.new_game(golden.find_config(config), seed)
-    assert not state.inst.exprs.source.generated      # really the closures
-    assert state.inst.code == state.inst.steps and not state.inst.flow_source
-    assert all(c.generate is None for c in state.inst.choices)
+    assert not instance_of(state.program).exprs.source.generated      # really the closures
+    assert state.program.code == state.program.steps and not instance_of(state.program).flow_source
+    assert all(c.generate is None for c in state.program.choices)
     record = golden.find_record(golden.read(ruleset), config, seed)
     assert golden.check_game(record) is None
 
@@ -145,8 +149,8 @@ def test_ruleset_text_never_runs_as_code(tmp_path):
     sentinel = tmp_path / "pwned"
     src = HOSTILE.replace("SENTINEL", str(sentinel))
     state = rulepack.loads(src).new_game(2, 0)
-    assert state.vars["__class__"] == 4 and state.vars["strange"] == 1
-    module = state.inst.exprs.source.module_source()
+    assert state.position.vars["__class__"] == 4 and state.position.vars["strange"] == 1
+    module = instance_of(state.program).exprs.source.module_source()
     assert not sentinel.exists()
     # the hostile text appears only inside repr() string literals, never as code
     for line in module.splitlines():
@@ -183,8 +187,8 @@ def test_a_where_inside_an_iterable_compiles():
         }
     ''')
     state = rulepack.loads(src).new_game(2, 0)
-    assert state.vars["out"] == [4, 8]
-    assert any("def W" in g.source for g in state.inst.exprs.source.generated)
+    assert state.position.vars["out"] == [4, 8]
+    assert any("def W" in g.source for g in instance_of(state.program).exprs.source.generated)
 
 
 ARITHMETIC_ON_A_HOISTED_VARIABLE = textwrap.dedent('''
@@ -205,8 +209,8 @@ def test_arithmetic_on_a_variable_read_before_the_loop_tests_it_once(k, expected
     """``n % k`` in a where, with ``k`` read once before the loop: whether ``k`` is a
     whole number (not 0) is tested there too, once, and the fast path is taken."""
     state = rulepack.loads(ARITHMETIC_ON_A_HOISTED_VARIABLE.replace("K", str(k))).new_game(2, 0)
-    assert state.vars["out"] == expected
-    src = "".join(g.source for g in state.inst.exprs.source.generated)
+    assert state.position.vars["out"] == expected
+    src = "".join(g.source for g in instance_of(state.program).exprs.source.generated)
     assert "is int and H" in src and "!= 0)," in src       # the flag, set before the loop
     assert "type(T" not in src.split("for L")[-1]             # no test per element
 
@@ -271,7 +275,7 @@ def test_typed_shortcuts_agree_with_the_closures(expr, monkeypatch):
             state = rulepack.loads(src).new_game(2, 0)
         except RulesetRuntimeError as exc:
             return ("error", str(exc).split(": ", 1)[-1])
-        out = state.vars["out"]
+        out = state.position.vars["out"]
         return ("value", repr(out), [type(v).__name__ for v in out] if isinstance(out, list) else None)
 
     generated = run()
@@ -289,8 +293,8 @@ def test_argmax_computes_a_call_of_its_condition_and_key_once():
         play { set out = argmax c in pool if distinct([c.n]) != [] by count(distinct([c.n])) }
     ''')
     state = rulepack.loads(src).new_game(2, 0)
-    assert [p.attrs["n"] for p in state.vars["out"]] == [1, 2, 3]
-    (root,) = [g for g in state.inst.exprs.source.generated if "_distinct" in g.source]
+    assert [p.attrs["n"] for p in state.position.vars["out"]] == [1, 2, 3]
+    (root,) = [g for g in instance_of(state.program).exprs.source.generated if "_distinct" in g.source]
     assert root.source.count("_distinct(") == 1
 
 
@@ -300,13 +304,13 @@ def test_flip_one_is_flip_of_one_piece(up):
     same reveals (zone, piece, place) as flip([piece])."""
     game = rulepack.load("mismemory")
     base = game.new_game(players=2, seed=4)
-    for piece in [p for p in base.inst.pieces if base.loc[p.id] != 0][:6]:
+    for piece in [p for p in base.program.pieces if base.position.loc[p.id] != 0][:6]:
         for start in (False, True):
             a, b = base.clone(), base.clone()
-            a.face[piece.id] = b.face[piece.id] = start
-            a.flip_one(piece, up)
-            b.flip([piece], up)
-            assert a.face == b.face
+            a.position.face[piece.id] = b.position.face[piece.id] = start
+            effects.flip_one(a.position, piece, up)
+            effects.flip(b.position, [piece], up)
+            assert a.position.face == b.position.face
             # the same events, field by field (dataclass equality)
             assert a.history[len(base.history):] == b.history[len(base.history):]
 
@@ -331,7 +335,7 @@ def generated_and_closures(src: str, monkeypatch: pytest.MonkeyPatch) -> tuple[A
             state = rulepack.loads(src).new_game(2, 0)
         except RulesetRuntimeError as exc:
             return ("error", str(exc).split(": ", 1)[-1])
-        return ("value", repr(state.vars["out"]))
+        return ("value", repr(state.position.vars["out"]))
     generated = run()
     monkeypatch.setattr(codegen, "ENABLED", False)
     return generated, run()
@@ -386,9 +390,9 @@ def test_a_zones_attribute_is_read_piece_by_piece_and_summed_directly():
     """``sum(ZONE.ATTR)`` where every piece has ATTR as a whole number: each piece's
     value read directly into a list, summed by Python's own ``sum``."""
     state = rulepack.loads(_zone_attribute_ruleset(False, "bag.n")).new_game(2, 0)
-    assert state.vars["total"] == 1 + 2 + 3 + 4 + 5 + 6
-    assert sorted(state.vars["ns"]) == [1, 2]
-    source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
+    assert state.position.vars["total"] == 1 + 2 + 3 + 4 + 5 + 6
+    assert sorted(state.position.vars["ns"]) == [1, 2]
+    source = instance_of(state.program).flow_source + "".join(g.source for g in instance_of(state.program).exprs.source.generated)
     assert "sum([" in source and "attrs['n'] for" in source
 
 
@@ -396,8 +400,8 @@ def test_an_attribute_some_pieces_lack_keeps_the_checking_path():
     """Where some piece of the game lacks the attribute, ``ZONE.ATTR`` is read by the
     checking function: the same values, and the same error for a piece without it."""
     state = rulepack.loads(_zone_attribute_ruleset(True, "bag.n")).new_game(2, 0)
-    assert state.vars["total"] == 21 and sorted(state.vars["ns"]) == [1, 2]
-    source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
+    assert state.position.vars["total"] == 21 and sorted(state.position.vars["ns"]) == [1, 2]
+    source = instance_of(state.program).flow_source + "".join(g.source for g in instance_of(state.program).exprs.source.generated)
     assert "attrs['n'] for" not in source
     with pytest.raises(RulesetRuntimeError, match="has no attribute 'n'"):
         game = rulepack.loads(_zone_attribute_ruleset(True, "bag.n").replace(
@@ -427,10 +431,10 @@ def test_a_maximal_runs_cells_are_read_as_pieces_or_none():
     ''')
     state = rulepack.loads(src).new_game(2, 0)
     # cubes 1..5 fill columns 1, 2, 3, 5, 6 (4 is a hole, 7 stays empty); 1 and 2 claimed
-    cols = [[c.col + 1 for c in run] for run in state.vars["runs"]]
+    cols = [[c.col + 1 for c in run] for run in state.position.vars["runs"]]
     assert cols == [[1, 2], [1, 2], [], [], [], []]
-    assert state.vars["sizes"] == [3, 3, 0, 0, 0, 0]       # the run, and its end at column 3
-    source = state.inst.flow_source + "".join(g.source for g in state.inst.exprs.source.generated)
+    assert state.position.vars["sizes"] == [3, 3, 0, 0, 0, 0]       # the run, and its end at column 3
+    source = instance_of(state.program).flow_source + "".join(g.source for g in instance_of(state.program).exprs.source.generated)
     assert "is not None else None) == " in source
 
 
@@ -467,8 +471,8 @@ def test_an_actions_parameters_drawn_from_cells_or_a_zone_are_read_as_such():
     state.apply(put)
     look = [a for a in state.legal_actions() if a.text.endswith("a2")][0]
     state.apply(look)
-    assert state.vars["seen"] == [1, 1, 1, None]
-    source = state.inst.flow_source
+    assert state.position.vars["seen"] == [1, 1, 1, None]
+    source = instance_of(state.program).flow_source
     assert "type(V['c']) is Cell" not in source and "V['x'].attrs['n']" in source
     assert "type(V['d']) is Cell" not in source
 
@@ -480,7 +484,7 @@ def test_a_parameter_the_body_sets_keeps_its_type_tests():
     state.apply(state.legal_actions()[0])
     with pytest.raises(RulesetRuntimeError, match=r"at\(\) needs a cell, not none"):
         state.apply(state.legal_actions()[0])          # at(none): the checked path's error
-    assert "type(V['d']) is Cell" in state.inst.flow_source
+    assert "type(V['d']) is Cell" in instance_of(state.program).flow_source
 
 
 @pytest.mark.parametrize("cond,by_slot", [
@@ -519,7 +523,7 @@ def test_a_parameters_where_and_the_action_lookups_are_one_loop(cond, by_slot, m
         return seen
     game = rulepack.loads(src)
     generated = texts(game)
-    source = game.new_game(2, 0).inst.flow_source
+    source = instance_of(game.new_game(2, 0).program).flow_source
     a0 = source[source.index("def A0"):]
     fused = [line for line in a0.split("\n") if "out += [" in line or "return [" in line]
     assert fused and "S0 =" not in a0
@@ -591,7 +595,7 @@ def test_a_random_number_of_a_literal_range_is_drawn_as_the_closures_draw_it(exp
         assert generated[0] == "error" and generated[1].endswith("random() of an empty list")
     else:
         monkeypatch.setattr(codegen, "ENABLED", True)
-        source = rulepack.loads(src).new_game(2, 0).inst.flow_source
+        source = instance_of(rulepack.loads(src).new_game(2, 0).program).flow_source
         assert "_make_range" not in source and "_random_element(st, K" in source
 
 
@@ -606,8 +610,8 @@ def test_a_patterns_own_name_is_the_compiled_pattern_itself():
         play { set out = [matches(trio, pool), count(best(trio, pool))] }
     ''')
     state = rulepack.loads(src).new_game(2, 0)
-    assert state.vars["out"] == [True, 3]
-    assert "_pattern(" not in state.inst.flow_source
+    assert state.position.vars["out"] == [True, 3]
+    assert "_pattern(" not in instance_of(state.program).flow_source
 
 
 @pytest.mark.parametrize("inner,hoisted", [
@@ -637,7 +641,7 @@ def test_a_parameter_list_that_reads_no_outer_parameter_is_made_once(inner, hois
     game = rulepack.loads(src)
     state = game.new_game(2, 0)
     texts = [a.text for a in state.legal_actions()]
-    source = state.inst.flow_source
+    source = instance_of(state.program).flow_source
     assert ("Y1 = None" in source) == hoisted
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert [a.text for a in rulepack.loads(src).new_game(2, 0).legal_actions()] == texts
@@ -700,7 +704,7 @@ def test_a_parameter_list_whose_helper_reads_an_outer_parameter_is_made_per_valu
     ''')
     state = rulepack.loads(src).new_game(2, 0)
     texts = [a.text for a in state.legal_actions()]
-    assert "Y1 = None" not in state.inst.flow_source
+    assert "Y1 = None" not in instance_of(state.program).flow_source
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert [a.text for a in rulepack.loads(src).new_game(2, 0).legal_actions()] == texts
     assert len(texts) == 2                      # the first player's run of two cells
@@ -725,7 +729,7 @@ def test_a_grids_count_is_its_pieces_count_either_way(cubes, rows, monkeypatch):
     assert closures == generated
     assert generated[1].startswith(f"[2, {cubes - 2}, ")
     monkeypatch.setattr(codegen, "ENABLED", True)
-    source = rulepack.loads(src).new_game(2, 0).inst.flow_source
+    source = instance_of(rulepack.loads(src).new_game(2, 0).program).flow_source
     assert ("st.loc.count(" in source) == (cubes <= 4 * rows * 3)
 
 
@@ -759,15 +763,15 @@ def test_a_loop_with_no_decision_goes_round_inside_its_block(monkeypatch):
         state = game.new_game(2, 0)
         while not state.is_terminal():
             state.apply(state.legal_actions()[0])
-        return state.vars["total"], state.vars["rounds_seen"], [str(e.text) for e in state.history]
+        return state.position.vars["total"], state.position.vars["rounds_seen"], [str(e.text) for e in state.history]
     game = rulepack.loads(LOOPS)
     generated = play(game)
     assert generated[0] == 630 and generated[1] == [3, 6, 9, 12, 15, 18] * 3
-    source = game.new_game(2, 0).inst.flow_source
+    source = instance_of(game.new_game(2, 0).program).flow_source
     assert "while True:" in source and "if R_ < 8:" in source
     # the else branch (a short block that jumps back) is taken into the loop's block
     looping = next(b for b in source.split("\n\n\n") if "while True:" in b)
-    assert "E.template" in looping
+    assert "st.history.append(" in looping          # the else branch's say
     monkeypatch.setattr(codegen, "ENABLED", False)
     assert play(rulepack.loads(LOOPS)) == generated
 
@@ -806,15 +810,17 @@ def test_the_generated_score_of_a_player_is_the_score_on_the_closures(name):
     import random as _random
     game = rulepack.load(name)
     state = game.new_game(game.min_players, 3)
-    assert state.inst.score_of is not None
+    assert instance_of(state.program).score_of is not None
     rng = _random.Random(3)
     for _ in range(40):
         if state.is_terminal():
             break
-        before = dict(state.vars)
-        for seat in range(state.num_players):
-            assert state.score(seat) == state._score_by_variable(Player(seat))
-        assert state.vars == before
+        before = dict(state.position.vars)
+        for seat in range(state.program.num_players):
+            by_variable = with_player(instance_of(state.program).score_fn,
+                                      instance_of(state.program).score_param)
+            assert score(state.position, seat) == by_variable(state.position, Player(seat))
+        assert state.position.vars == before
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
 
@@ -862,7 +868,7 @@ def test_an_argmax_whose_keys_cannot_be_compared_fails_as_on_the_closures(monkey
         score(p) = count(argmax q in [1, "a"] by q)
         play { turns from players[0] until true { choose { action "go" { } } } }
     ''')
-    generated, closures = _both(src, lambda g: g.new_game(2, 0).score(0), monkeypatch)
+    generated, closures = _both(src, lambda g: score(g.new_game(2, 0).position, 0), monkeypatch)
     assert generated == closures
     assert "argmax cannot compare" in generated and "<string>:3" in generated
 
@@ -883,7 +889,7 @@ def test_moving_nothing_into_an_arranged_zone_keeps_its_groups(monkeypatch):
         }
         play { turns from players[0] until true { choose { action "a" { } } } }
     ''')
-    generated, closures = _both(src, lambda g: g.new_game(2, 0).groupings, monkeypatch)
+    generated, closures = _both(src, lambda g: g.new_game(2, 0).position.groupings, monkeypatch)
     assert generated == closures and list(generated.values()) == [(1, 1, 1)]
 
 
@@ -898,7 +904,7 @@ def test_joining_a_constant_list_keeps_the_size_limit(extra, monkeypatch):
         setup { set n = count([i for i in 1..999999] + EXTRA) }
         play { turns from players[0] until true { choose { action "go" { } } } }
     ''').replace("EXTRA", extra)
-    generated, closures = _both(src, lambda g: g.new_game(2, 0).vars["n"], monkeypatch)
+    generated, closures = _both(src, lambda g: g.new_game(2, 0).position.vars["n"], monkeypatch)
     assert generated == closures and "more than the limit" in generated
 
 
@@ -909,7 +915,7 @@ def test_the_score_of_a_ruleset_without_one_is_refused_as_before():
     '''))
     from rulepack.engine.runtime import RuleValueError
     with pytest.raises(RuleValueError, match="declares no score"):
-        game.new_game(2, 0).score(0)
+        score(game.new_game(2, 0).position, 0)
 
 
 def test_a_score_over_a_grids_cells_runs_as_on_the_closures(monkeypatch):
@@ -922,7 +928,7 @@ def test_a_score_over_a_grids_cells_runs_as_on_the_closures(monkeypatch):
         setup { move cube to board }
         play { turns from players[0] until true { choose { action "go" { } } } }
     ''')
-    generated, closures = _both(src, lambda g: g.new_game(2, 0).score(0), monkeypatch)
+    generated, closures = _both(src, lambda g: score(g.new_game(2, 0).position, 0), monkeypatch)
     assert generated == closures == 3
 
 
@@ -957,7 +963,7 @@ def test_a_parameters_actions_are_looked_up_or_made_as_on_the_closures(values, m
             legal = state.legal_actions()
             listed.append([a.text for a in legal])
             state.apply(legal[len(listed) % len(legal)])
-        return listed, state.vars["log"]
+        return listed, state.position.vars["log"]
     generated, closures = _both(src, run, monkeypatch)
     assert generated == closures
     assert len(generated[0]) == 4 and generated[0][0][-1] == "pass"

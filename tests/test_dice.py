@@ -25,6 +25,8 @@ from rulepack.cli.events import describe_entries
 from rulepack.engine.rng import Rng
 from rulepack.errors import RulepackError
 from rulepack.records import RecordWriter, read_record, replay, state_hash
+from rulepack.engine.chance import chance_fractions, outcome_text
+from rulepack.engine.observe import Observer
 
 DICE = """\
 game dice {
@@ -78,7 +80,7 @@ GAME = rulepack.loads(DICE)
 
 
 def die(state, name: str):
-    return next(p for p in state.inst.pieces if p.name == name)
+    return next(p for p in state.program.pieces if p.name == name)
 
 
 def play(state, choose=lambda legal: legal[0]):
@@ -89,8 +91,8 @@ def play(state, choose=lambda legal: legal[0]):
 
 def test_a_die_shows_its_first_face_until_it_is_rolled():
     state = GAME.new_game(2, seed=0)
-    assert state.vars["before"] == [1, 1, "heads"]
-    assert state.rolled == {}
+    assert state.position.vars["before"] == [1, 1, "heads"]
+    assert state.position.rolled == {}
 
 
 def test_a_roll_sets_the_face_that_expressions_read():
@@ -100,13 +102,13 @@ def test_a_roll_sets_the_face_that_expressions_read():
     assert [e.detail for e in rolls] == ["red die", "blue die", "coin"]
     faces = {e.outcome[0].name: e.outcome[1] for e in rolls}
     red, blue = faces["red die"], faces["blue die"]
-    assert state.rolled == {die(state, "red die").id: red, die(state, "blue die").id: blue,
+    assert state.position.rolled == {die(state, "red die").id: red, die(state, "blue die").id: blue,
                             die(state, "coin").id: faces["coin"]}
-    assert state.vars["total"][0] == red + blue
-    assert state.vars["sixes"] == [red, blue].count(6)
+    assert state.position.vars["total"][0] == red + blue
+    assert state.position.vars["sixes"] == [red, blue].count(6)
     order = sorted([("red", red), ("blue", blue)], key=lambda x: -x[1])   # stable, as 'by'
-    assert state.vars["high"] == [c for c, _ in order]
-    assert state.vars["bent"] == (faces["coin"] == "tails")
+    assert state.position.vars["high"] == [c for c, _ in order]
+    assert state.position.vars["bent"] == (faces["coin"] == "tails")
 
 
 def test_rolls_draw_every_face_and_weighted_faces_by_their_weights():
@@ -129,18 +131,18 @@ def test_explicit_chance_gives_a_node_per_die_with_exact_probabilities():
     node = state.chance_node
     assert node.kind == "roll" and node.options == [1, 2, 3, 4, 5, 6]
     assert node.statement.startswith("roll red die (line ")
-    assert state.chance_fractions() == [(i, Fraction(1, 6)) for i in range(6)]
-    state.apply_chance(5)                                    # red shows 6
+    assert chance_fractions(state.position) == [(i, Fraction(1, 6)) for i in range(6)]
+    state.apply_id(5)                                    # red shows 6
     assert state.chance_node.statement.startswith("roll blue die")
-    state.apply_chance(0)                                    # blue shows 1
+    state.apply_id(0)                                    # blue shows 1
     assert state.chance_node.options == ["heads", "tails"]
-    assert state.chance_fractions() == [(0, Fraction(1, 4)), (1, Fraction(3, 4))]
+    assert chance_fractions(state.position) == [(0, Fraction(1, 4)), (1, Fraction(3, 4))]
     assert [p for _, p in state.chance_outcomes()] == [0.25, 0.75]
-    assert state.chance_outcome_text(1).endswith(": tails")
-    state.apply_chance(1)
-    assert state.current_player == 1 and state.vars["total"] == [7, 0]
-    assert state.vars["bent"] == 1 and state.vars["sixes"] == 1
-    assert GAME.instance(2, {}).max_chance_outcomes() == 6
+    assert outcome_text(state.position, 1).endswith(": tails")
+    state.apply_id(1)
+    assert state.current_player == 1 and state.position.vars["total"] == [7, 0]
+    assert state.position.vars["bent"] == 1 and state.position.vars["sixes"] == 1
+    assert GAME.instance(2, {}).program().max_chance_outcomes() == 6
 
 
 def test_the_same_outcomes_give_the_same_game_in_both_modes():
@@ -150,17 +152,17 @@ def test_the_same_outcomes_give_the_same_game_in_both_modes():
     while not explicit.is_terminal():
         if explicit.is_chance_node():
             _, face = next(outcomes).outcome
-            explicit.apply_chance(explicit.chance_node.options.index(face))
+            explicit.apply_id(explicit.chance_node.options.index(face))
         else:
             explicit.apply(explicit.legal_actions()[0])
-    assert explicit.vars == sampled.vars and explicit.rolled == sampled.rolled
+    assert explicit.position.vars == sampled.position.vars and explicit.position.rolled == sampled.position.rolled
 
 
 def test_views_and_the_log_show_the_face_to_whoever_sees_the_die():
     state = GAME.new_game(2, seed=5)
     events = state.apply("hide the red die")            # player 1 hides and rolls it
     red = die(state, "red die")
-    face = state.rolled[red.id]
+    face = state.position.rolled[red.id]
     mine = state.view(0)["zones"]["hand[player 1]"]["pieces"]
     assert [(p["name"], p["pips"]) for p in mine] == [("red die", face)]
     theirs = state.view(1)["zones"]["hand[player 1]"]
@@ -190,7 +192,7 @@ def test_a_record_replays_the_rolls_and_json_resumes_them(tmp_path):
         player, since = state.current_player, len(state.history)
         state.apply(legal[index])
         writer.after(state, player, index, since)
-        if half is None and state.rolled and not state.is_terminal():
+        if half is None and state.position.rolled and not state.is_terminal():
             half, saved = state.to_json(), state.clone()
     writer.finish(state)
     record = read_record(tmp_path / "game.jsonl")
@@ -199,10 +201,10 @@ def test_a_record_replays_the_rolls_and_json_resumes_them(tmp_path):
     assert state_hash(replay(record).state) == state_hash(state)
     # a position saved mid-game goes on as the position itself does
     resumed = game.state_from_json(half)
-    assert resumed.rolled == saved.rolled == {int(i): v for i, v in half["rolled"]}
+    assert resumed.position.rolled == saved.position.rolled == {int(i): v for i, v in half["rolled"]}
     play(resumed)
     play(saved)
-    assert resumed.vars == saved.vars and resumed.rolled == saved.rolled
+    assert resumed.position.vars == saved.position.vars and resumed.position.rolled == saved.position.rolled
     assert resumed.to_json(history=False) == saved.to_json(history=False)
 
 
@@ -212,12 +214,12 @@ def test_a_bot_sees_the_faces_it_saw_and_guesses_the_others():
     state.apply("roll the dice")
     red, blue = die(state, "red die"), die(state, "blue die")
     for seed in range(10):
-        guess = determinize(state.inst, state.view(1), Rng(seed))
-        assert guess.rolled[blue.id] == state.rolled[blue.id]      # seen by all
-        assert guess.rolled[red.id] in range(1, 7)                 # hidden from player 2
+        guess = determinize(state.program, state.view(1), Rng(seed))
+        assert guess.position.rolled[blue.id] == state.position.rolled[blue.id]      # seen by all
+        assert guess.position.rolled[red.id] in range(1, 7)                 # hidden from player 2
         assert guess.view(1) == state.view(1)
-    mine = determinize(state.inst, state.view(0), Rng(0))
-    assert mine.rolled[red.id] == state.rolled[red.id]
+    mine = determinize(state.program, state.view(0), Rng(0))
+    assert mine.position.rolled[red.id] == state.position.rolled[red.id]
 
 
 def test_the_piecepack_dice_roll_their_ranks():
@@ -237,7 +239,7 @@ setup {
     ranks = ["null", "ace", 2, 3, 4, 5]
     seen = set()
     for seed in range(40):
-        shown = game.new_game(1, seed=seed).vars["shown"]
+        shown = game.new_game(1, seed=seed).position.vars["shown"]
         assert len(shown) == 4 and all(r in ranks for r in shown)
         seen.update(shown)
     assert seen == set(ranks)
@@ -290,7 +292,7 @@ def test_the_screen_names_a_die_with_the_face_it_shows():
     red = die(state, "red die")
     [shown] = [p for p in state.view(1)["zones"]["cup"]["pieces"] if p["id"] == red.id]
     assert shown["rolls"] == "pips"
-    assert value_text(shown, []) == f"red die showing {state.rolled[red.id]}"
+    assert value_text(shown, []) == f"red die showing {state.position.rolled[red.id]}"
 
 
 def test_a_score_that_reads_a_die_is_read_again_after_every_roll():
@@ -311,7 +313,7 @@ def test_a_picture_shows_the_face_a_die_rolled():
     state.apply("roll the dice")
     app = Appearance(GAME.ir["components"], ["player 1", "player 2"])
     faces = {p["name"]: app.look(p).text for p in state.view(0)["zones"]["cup"]["pieces"]}
-    assert faces == {d: str(state.rolled[die(state, d).id]) for d in ("red die", "blue die")}
+    assert faces == {d: str(state.position.rolled[die(state, d).id]) for d in ("red die", "blue die")}
 
 
 def test_explain_lists_a_die_s_faces(tmp_path):
@@ -336,26 +338,26 @@ def test_explain_lists_a_die_s_faces(tmp_path):
 def test_pig_banks_what_it_rolls_and_loses_it_on_a_null():
     # the bundled example: the rolls chosen through explicit chance
     state = rulepack.load("pig").new_game(2, seed=0, chance="explicit")
-    faces = state.inst.kind_pieces["die"][0].rolls[1]      # null, ace, 2, 3, 4, 5
+    faces = state.program.kind_pieces["die"][0].rolls[1]      # null, ace, 2, 3, 4, 5
 
     def roll(face):
         state.apply("roll the die")
         assert state.chance_node.kind == "roll"
-        state.apply_chance(faces.index(face))
+        state.apply_id(faces.index(face))
 
     while state.is_chance_node():               # who starts
-        state.apply_chance(0)
+        state.apply_id(0)
     first = state.current_player
     assert [a.text for a in state.legal_actions()] == ["roll the die"]
     roll(5)
     roll(3)
-    assert state.vars["at_stake"] == 8
+    assert state.position.vars["at_stake"] == 8
     roll("null")                                # the 8 at stake are lost
-    assert state.vars["at_stake"] == 0 and state.current_player == 1 - first
+    assert state.position.vars["at_stake"] == 0 and state.current_player == 1 - first
     roll("ace")
     roll(4)
     state.apply("hold")
-    assert state.vars["banked"][1 - first] == 5 and state.vars["banked"][first] == 0
+    assert state.position.vars["banked"][1 - first] == 5 and state.position.vars["banked"][first] == 0
     assert state.current_player == first
 
 
@@ -381,7 +383,7 @@ setup {
 """)
     die_rolls = game.instance(1, {}).kind_pieces["die"][0].rolls
     assert die_rolls == ("shown", ("suns", "moons", "crowns", "arms"), None)
-    assert all(s in ("suns", "moons", "crowns", "arms") for s in game.new_game(1).vars["shown"])
+    assert all(s in ("suns", "moons", "crowns", "arms") for s in game.new_game(1).position.vars["shown"])
     assert game.instance(1, {}).kind_pieces["coin"][0].sides == (("rank",), None)
 
 
@@ -389,11 +391,11 @@ def test_the_observation_tensor_ends_with_the_faces_of_the_dice_seen():
     state = GAME.new_game(2, seed=5)
     state.apply("hide the red die")                      # rolled in player 1's hand
     red = die(state, "red die")
-    faces = {0: state.observation_tensor(0)[-14:], 1: state.observation_tensor(1)[-14:]}
+    faces = {0: Observer(state.program).observation_tensor(state.position, 0)[-14:], 1: Observer(state.program).observation_tensor(state.position, 1)[-14:]}
     # red die 1..6, blue die 1..6 (never rolled: 1), the coin heads, tails (heads)
-    expected_red = [float(f == state.rolled[red.id]) for f in range(1, 7)]
+    expected_red = [float(f == state.position.rolled[red.id]) for f in range(1, 7)]
     assert faces[0] == expected_red + [1.0] + [0.0] * 5 + [1.0, 0.0]
     assert faces[1] == [0.0] * 6 + [1.0] + [0.0] * 5 + [1.0, 0.0]      # red unseen
-    assert state.observation_tensor_shape() == [len(state.observation_tensor(0))]
+    assert Observer(state.program).observation_tensor_shape == [len(Observer(state.program).observation_tensor(state.position, 0))]
     plain = rulepack.load("multzo").new_game(2, seed=0)
-    assert len(plain.observation_tensor(0)) == plain.observation_tensor_shape()[0]
+    assert len(Observer(plain.program).observation_tensor(plain.position, 0)) == Observer(plain.program).observation_tensor_shape[0]

@@ -155,7 +155,7 @@ def play(game: Any, checks: list[tuple[str, str]], where: str) -> None:
             rng = Rng(seed)
             for _ in range(MAX_STEPS):
                 if watch:
-                    for index, value in state.vars.get(LOG) or []:
+                    for index, value in state.position.vars.get(LOG) or []:
                         seen.setdefault(index, value)
                 for p in range(n):
                     state.view(p)
@@ -268,7 +268,7 @@ def test_tutorial_game_plays_to_the_end(tutorial_dir: Path):
                         state.view(p)
                     actions = state.legal_actions()
                     state.apply(actions[rng.below(len(actions))])
-                assert sum(len(z) for z in state.zones) == 24   # no tile lost or made
+                assert sum(len(z) for z in state.position.zones) == 24   # no tile lost or made
                 assert state.result()["terminal"]
 
 

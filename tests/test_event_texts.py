@@ -24,6 +24,8 @@ import pytest
 from rulepack.cli.events import step
 from rulepack.cli.render import event_text
 from rulepack.loader import bundled_rulesets
+from rulepack.engine.inspect import round_number
+from rulepack.engine.queries import cell_of, visible
 
 try:
     from bundled import bundled
@@ -61,16 +63,16 @@ def test_an_own_face_up_discard_names_the_piece(name: str):
                 line = event_text(evs[0], seats, v).plain
                 who = seats[action.player] + (" (you)" if v == action.player else "")
                 assert line == f"{who}: {action.text}", line
-            ended_round += int(after.round != before.round)
+            ended_round += int(round_number(after) != round_number(before))
     assert found > 10 and ended_round > 0
 
 
 def test_the_fourth_tile_of_a_trick_is_named_to_everyone():
     checked = 0
     for before, after, action, events in play("partners", 4, 1):
-        if before.zones[before.inst.zones[6].index] and len(
-                before.zones[before.inst.zones[6].index]) == 3:      # the trick's 4th tile
-            assert after.inst.zones[6].name == "trick" and not after.zones[6]
+        if before.position.zones[before.program.zones[6].index] and len(
+                before.position.zones[before.program.zones[6].index]) == 3:      # the trick's 4th tile
+            assert after.program.zones[6].name == "trick" and not after.position.zones[6]
             for v in range(4):
                 assert events[v][0].text == action.text, (v, events[v][0].text)
             checked += 1
@@ -82,7 +84,7 @@ def test_the_drawn_tile_is_named_to_its_drawer_only():
     for before, after, action, events in play("multzo", 2, 0):
         if action.text != "draw the top tile of the stack":
             continue
-        drawn = before.zones[before.inst.zones[1].index][-1]       # the stack's top
+        drawn = before.position.zones[before.program.zones[1].index][-1]       # the stack's top
         assert events[action.player][0].text == f"{action.text} → {drawn.name}"
         assert events[1 - action.player][0].text == action.text
         draws += 1
@@ -99,7 +101,7 @@ def test_a_piece_seen_after_the_step_is_named(name: str):
             for value in action.values:
                 pieces = value if isinstance(value, (list, tuple)) else [value]
                 for p in pieces:
-                    if type(p).__name__ == "Piece" and after.visible(p, v):
+                    if type(p).__name__ == "Piece" and visible(after.position, p, v):
                         assert p.name in text, (name, v, action.text, text)
 
 
@@ -118,7 +120,7 @@ def everyone_reads(events, players: int, text: str) -> None:
 
 
 def zone(state, label: str) -> list:
-    return state.zones[next(z.index for z in state.inst.zones if z.label == label)]
+    return state.position.zones[next(z.index for z in state.program.zones if z.label == label)]
 
 
 def test_multzo_a_face_down_discard_is_named_to_its_owner_only():
@@ -131,7 +133,7 @@ def test_multzo_a_face_down_discard_is_named_to_its_owner_only():
             if not action.text.endswith("face down to end the round"):
                 continue
             (tile,) = action.values
-            known = before.face[tile.id]
+            known = before.position.face[tile.id]
             for v in range(3):
                 shown = tile.name if v == action.player or known else "a tile"
                 assert texts(events, v)[0] == f"discard {shown} face down to end the round"
@@ -237,7 +239,7 @@ def test_mismemory_a_flipped_tile_is_revealed_to_everyone():
         if not action.text.startswith("flip the tile at "):
             continue
         (cell,) = action.values
-        tile = before.zones[cell.zone][cell.slot]
+        tile = before.position.zones[cell.zone][cell.slot]
         for v in range(3):
             assert texts(events, v)[:2] == [action.text, f"revealed in board: {tile.name}"]
         found += 1
@@ -249,7 +251,7 @@ def test_multiplay_a_claimed_cube_is_named_to_everyone():
     for before, after, action, events in play("multiplay", 3, 0):
         if action.text.startswith("claim "):
             ((cube, cell),) = action.values
-            assert before.cell_of(cube) is cell
+            assert cell_of(before.position, cube) is cell
             everyone_reads(events, 3, f"claim {cube.name} at {cell}")
             found += 1
     assert found >= 20
@@ -291,9 +293,9 @@ def test_pig_every_roll_is_told_to_everyone_with_its_face():
     for before, after, action, events in play("pig", 3, 0):
         if action.text != "roll the die":
             continue
-        die = after.inst.kind_pieces["die"][0]
+        die = after.program.kind_pieces["die"][0]
         for v in range(3):
             told = [e.text for e in events[v] if e.kind == "chance"]
-            assert told[0] == f"roll {die.name}: {after.rolled[die.id]}"
+            assert told[0] == f"roll {die.name}: {after.position.rolled[die.id]}"
         rolls += 1
     assert rolls >= 20

@@ -27,6 +27,7 @@ from rulepack.cli.main import main
 from rulepack.errors import RulepackError
 from rulepack.files import MAX_RULESET_BYTES, nesting_error
 from rulepack.validation import check_path
+from rulepack.compiler.instance import instance_of
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "hostile"
@@ -362,9 +363,9 @@ def test_the_loop_budget_counts_elements_the_same_in_both_compiled_forms(monkeyp
         monkeypatch.setattr(codegen, "ENABLED", enabled)
         game = rulepack.loads((RULESETS / "multiplay.rules").read_text(encoding="utf-8"))
         st = game.new_game(players=2, seed=3)
-        assert bool(st.inst.flow_source) is enabled    # the form under test
+        assert bool(instance_of(st.program).flow_source) is enabled    # the form under test
         st.apply(st.legal_actions()[0])      # the flow runs to the next decision
-        spent.append(runtime.EVAL_STEPS - st.steps_left)
+        spent.append(runtime.EVAL_STEPS - st.position.steps_left)
     assert spent[0] == spent[1] > 121     # at least one loop over the 121 cubes
 
 

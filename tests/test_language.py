@@ -6,7 +6,7 @@ pieces end up, what variables hold once the flow has run, which actions are lega
 what the views show, which errors are raised and where.
 
 Most rulesets have no decision, so ``new_game`` runs the whole flow and the state
-is terminal; the tests then read ``state.vars`` and ``state.zones``.
+is terminal; the tests then read ``state.position.vars`` and ``state.position.zones``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pytest
 import rulepack
 from rulepack.errors import OptionError, RulepackError, RulesetRuntimeError, SemanticError
 from rulepack.engine.state import TERMINAL
+from rulepack.engine.queries import visible
 
 
 # ---------------------------------------------------------------------- helpers
@@ -34,13 +35,13 @@ def run(src: str, players: int = 2, seed: int = 0, options: dict | None = None):
 
 def zone(st, label: str) -> list:
     """The content of the zone with this label (``"hand[player 1]"``)."""
-    labels = [z.label for z in st.inst.zones]
+    labels = [z.label for z in st.program.zones]
     assert label in labels, f"no zone {label!r} in {labels}"
-    return st.zones[labels.index(label)]
+    return st.position.zones[labels.index(label)]
 
 
 def info(st, label: str):
-    return next(z for z in st.inst.zones if z.label == label)
+    return next(z for z in st.program.zones if z.label == label)
 
 
 def names(pieces) -> list[str]:
@@ -59,7 +60,7 @@ def evaluate(exprs: list[str], decls: str = "", players: int = 2, seed: int = 0,
     src = f"{head}\n{decls}\nvar out = none\nplay {{\n  set out = [\n      {body}\n  ]\n}}\n"
     st = rulepack.loads(src).new_game(players, seed)
     assert st.is_terminal()
-    return st.vars["out"]
+    return st.position.vars["out"]
 
 
 def line_of(src: str, marker: str) -> int:
@@ -105,19 +106,19 @@ attribute label = kind
 
 def test_component_attributes_are_a_cartesian_product():
     st = run(COMPONENTS)
-    cubes = [p for p in st.inst.pieces if p.kind == "cube"]
+    cubes = [p for p in st.program.pieces if p.kind == "cube"]
     combos = sorted({(p.attrs["colour"], p.attrs["n"]) for p in cubes})
     assert combos == sorted((c, n) for c in ("red", "blue") for n in (1, 2, 3))
 
 
 def test_component_copies():
     st = run(COMPONENTS)
-    cubes = [p for p in st.inst.pieces if p.kind == "cube"]
+    cubes = [p for p in st.program.pieces if p.kind == "cube"]
     assert len(cubes) == 12                      # 2 colours x 3 numbers x 2 copies
     for c in ("red", "blue"):
         for n in (1, 2, 3):
             assert sum(1 for p in cubes if p.attrs["colour"] == c and p.attrs["n"] == n) == 2
-    tokens = [p for p in st.inst.pieces if p.kind == "token"]
+    tokens = [p for p in st.program.pieces if p.kind == "token"]
     assert len(tokens) == 2                      # no copies: one of each
 
 
@@ -129,38 +130,38 @@ def test_copies_may_depend_on_attributes_and_players():
     """
     for players in (2, 3, 4):
         st = run(src, players)
-        chips = [p for p in st.inst.pieces if p.kind == "chip"]
+        chips = [p for p in st.program.pieces if p.kind == "chip"]
         assert sorted(attr(chips, "n")) == [1, 1, 1, 2, 3]
-        sets = [p for p in st.inst.pieces if p.kind == "set_piece"]
+        sets = [p for p in st.program.pieces if p.kind == "set_piece"]
         assert len(sets) == 2 * players
 
 
 def test_piece_ids_are_their_index():
     st = run(COMPONENTS)
-    assert [p.id for p in st.inst.pieces] == list(range(len(st.inst.pieces)))
+    assert [p.id for p in st.program.pieces] == list(range(len(st.program.pieces)))
 
 
 def test_called_names_pieces():
     st = run(COMPONENTS)
-    cube_names = {p.name for p in st.inst.pieces if p.kind == "cube"}
+    cube_names = {p.name for p in st.program.pieces if p.kind == "cube"}
     assert cube_names == {f"{c} cube {n}" for c in ("red", "blue") for n in (1, 2, 3)}
 
 
 def test_without_called_the_name_is_kind_and_values():
     st = run(COMPONENTS)
-    assert {p.name for p in st.inst.pieces if p.kind == "token"} == {"token dark", "token light"}
+    assert {p.name for p in st.program.pieces if p.kind == "token"} == {"token dark", "token light"}
 
 
 def test_derived_attribute_in_component():
     st = run(COMPONENTS)
-    for p in st.inst.pieces:
+    for p in st.program.pieces:
         if p.kind == "cube":
             assert p.attrs["double"] == 2 * p.attrs["n"]
 
 
 def test_attribute_of_kind_declaration():
     st = run(COMPONENTS)
-    for p in st.inst.pieces:
+    for p in st.program.pieces:
         if p.kind == "cube":
             assert p.attrs["big"] is (p.attrs["n"] >= 2)
         else:
@@ -169,7 +170,7 @@ def test_attribute_of_kind_declaration():
 
 def test_attribute_without_of_applies_to_every_kind():
     st = run(COMPONENTS)
-    for p in st.inst.pieces:
+    for p in st.program.pieces:
         assert p.attrs["label"] == p.kind
 
 
@@ -185,19 +186,19 @@ def test_derived_attributes_usable_in_expressions():
 def test_use_piecepack_imports_all_kinds():
     st = run("game g { players 2 }\nuse piecepack\n")
     kinds = {}
-    for p in st.inst.pieces:
+    for p in st.program.pieces:
         kinds[p.kind] = kinds.get(p.kind, 0) + 1
     assert kinds == {"tile": 24, "coin": 24, "die": 4, "pawn": 4}
 
 
 def test_use_piecepack_with_a_selection_of_kinds():
     st = run("game g { players 2 }\nuse piecepack (tile)\n")
-    assert {p.kind for p in st.inst.pieces} == {"tile"}
-    assert len(st.inst.pieces) == 24
-    assert {(p.attrs["suit"], p.attrs["rank"]) for p in st.inst.pieces} == {
+    assert {p.kind for p in st.program.pieces} == {"tile"}
+    assert len(st.program.pieces) == 24
+    assert {(p.attrs["suit"], p.attrs["rank"]) for p in st.program.pieces} == {
         (s, r) for s in ("suns", "moons", "crowns", "arms")
         for r in ("null", "ace", 2, 3, 4, 5)}
-    assert "2 of suns" in names(st.inst.pieces)
+    assert "2 of suns" in names(st.program.pieces)
 
 
 def test_kinds_left_out_of_use_are_unknown():
@@ -267,17 +268,17 @@ play {
 def test_option_defaults():
     g = game(OPTIONS)
     assert g.default_options() == {"rounds_n": 3, "blind": False, "shape": "square"}
-    assert run(OPTIONS).vars["got"] == [3, False, "square"]
+    assert run(OPTIONS).position.vars["got"] == [3, False, "square"]
 
 
 def test_options_given():
     st = run(OPTIONS, options={"rounds_n": 5, "blind": True, "shape": "line"})
-    assert st.vars["got"] == [5, True, "line"]
+    assert st.position.vars["got"] == [5, True, "line"]
 
 
 def test_options_given_as_strings_are_converted():
     st = run(OPTIONS, options={"rounds_n": "1", "blind": "yes", "shape": "line"})
-    assert st.vars["got"] == [1, True, "line"]
+    assert st.position.vars["got"] == [1, True, "line"]
 
 
 @pytest.mark.parametrize("bad", [
@@ -303,8 +304,8 @@ def test_option_used_in_flow():
     var log = []
     play { rounds n times { set log = log + [round] } }
     """
-    assert run(src).vars["log"] == [1, 2]
-    assert run(src, options={"n": 4}).vars["log"] == [1, 2, 3, 4]
+    assert run(src).position.vars["log"] == [1, 2]
+    assert run(src, options={"n": 4}).position.vars["log"] == [1, 2, 3, 4]
 
 
 def test_one_of_option_values_can_be_compared_in_rules():
@@ -317,8 +318,8 @@ def test_one_of_option_values_can_be_compared_in_rules():
       if shape == line { set r = 1 } else { set r = 2 }
     }
     """
-    assert run(src, options={"shape": "line"}).vars["r"] == 1
-    assert run(src).vars["r"] == 2
+    assert run(src, options={"shape": "line"}).position.vars["r"] == 1
+    assert run(src).position.vars["r"] == 2
 
 
 def test_option_default_outside_its_range_is_rejected():
@@ -436,13 +437,13 @@ play {
 
 def test_grid_with_holes():
     st = run(GRID)
-    assert st.vars["ncells"] == 24
+    assert st.position.vars["ncells"] == 24
     expected = [r * 10 + c for r in range(1, 6) for c in range(1, 6) if (r, c) != (3, 3)]
-    assert st.vars["labels"] == expected
-    assert 33 not in st.vars["labels"]
-    assert st.vars["free"] == 0
+    assert st.position.vars["labels"] == expected
+    assert 33 not in st.position.vars["labels"]
+    assert st.position.vars["free"] == 0
     # filled row-major, skipping the hole: cell (3, 4) is the 13th cell
-    assert st.vars["centre"] == [13]
+    assert st.position.vars["centre"] == [13]
 
 
 def test_grid_view_lists_cells_without_the_hole():
@@ -475,7 +476,7 @@ def test_move_to_a_grid_cell_and_piece_cell():
       set where_is = [(first(cube where n == 2).cell).row, (first(cube where n == 2).cell).col]
     }
     """)
-    assert st.vars["where_is"] == [2, 3]        # cells a1 b1 c1 a2 c2 ...: the 5th is c2
+    assert st.position.vars["where_is"] == [2, 3]        # cells a1 b1 c1 a2 c2 ...: the 5th is c2
 
 
 def test_zone_per_player():
@@ -503,7 +504,7 @@ def test_zone_per_attribute():
       for s in [suns, moons, arms] { move coin where suit == s to coins[s] }
     }
     """)
-    labels = [z.label for z in st.inst.zones if z.name == "coins"]
+    labels = [z.label for z in st.program.zones if z.name == "coins"]
     assert labels == ["coins[arms]", "coins[suns]", "coins[moons]"]       # in the declared order
     for s in ("suns", "moons", "arms"):
         assert attr(zone(st, f"coins[{s}]"), "suit") == [s, s, s]
@@ -553,7 +554,7 @@ def _shown_ids(view: dict) -> set[int]:
 
 def test_seen_by_visibility_in_views():
     st = run(VISIBILITY)
-    n_of = {p.id: p.attrs["n"] for p in st.inst.pieces}
+    n_of = {p.id: p.attrs["n"] for p in st.program.pieces}
     seen0 = sorted(n_of[i] for i in _shown_ids(st.view(0)))
     seen1 = sorted(n_of[i] for i in _shown_ids(st.view(1)))
     # 1: own, face down, owner 0; 2: own of player 2 face down; 3 face up; 4 seen by everyone;
@@ -566,7 +567,7 @@ def test_views_hide_hidden_pieces_completely():
     st = run(VISIBILITY)
     for p in (0, 1):
         text = json.dumps(st.view(p))
-        hidden = [piece for piece in st.inst.pieces if not st.visible(piece, p)]
+        hidden = [piece for piece in st.program.pieces if not visible(st.position, piece, p)]
         assert hidden
         for piece in hidden:
             assert f'"{piece.name}"' not in text
@@ -629,7 +630,7 @@ def test_move_face_up_and_down():
       move card where n == 3 to r
     }
     """)
-    faces = {p.attrs["n"]: st.face[p.id] for p in zone(st, "r")}
+    faces = {p.attrs["n"]: st.position.face[p.id] for p in zone(st, "r")}
     assert faces == {1: True, 2: True, 4: False, 5: False, 3: False}
 
 
@@ -642,7 +643,7 @@ def test_move_keeps_the_face_when_none_is_given():
       move card where n == 2 to q
     }
     """)
-    assert st.face[zone(st, "q")[0].id] is True
+    assert st.position.face[zone(st, "q")[0].id] is True
 
 
 def test_flip():
@@ -656,7 +657,7 @@ def test_flip():
       flip r
     }
     """)
-    faces = {p.attrs["n"]: st.face[p.id] for p in zone(st, "r")}
+    faces = {p.attrs["n"]: st.position.face[p.id] for p in zone(st, "r")}
     # 1: up → over (down) → over (up); 2: down → up; 3: up → down; 4, 5: up → down
     assert faces == {1: True, 2: True, 3: False, 4: False, 5: False}
 
@@ -719,7 +720,7 @@ def test_let_and_tuple_let():
       set out = [a, b, c, a * b + c]
     }
     """)
-    assert st.vars["out"] == [3, 4, 5, 17]
+    assert st.position.vars["out"] == [3, 4, 5, 17]
 
 
 def test_set_and_set_per_player_and_reset():
@@ -739,8 +740,8 @@ def test_set_and_set_per_player_and_reset():
       set after_reset = [total, hits]
     }
     """, players=3)
-    assert st.vars["snapshot"] == [15, [0, 7, 8]]
-    assert st.vars["after_reset"] == [10, [0, 0, 0]]
+    assert st.position.vars["snapshot"] == [15, [0, 7, 8]]
+    assert st.position.vars["after_reset"] == [10, [0, 0, 0]]
 
 
 def test_set_per_player_does_not_touch_other_lists():
@@ -753,8 +754,8 @@ def test_set_per_player_does_not_touch_other_lists():
       set a[players[0]] = [1]
     }
     """)
-    assert st.vars["a"] == [[1], []]
-    assert st.vars["kept"] == [[], []]
+    assert st.position.vars["a"] == [[1], []]
+    assert st.position.vars["kept"] == [[], []]
 
 
 def test_for_loop_with_where_filter():
@@ -764,7 +765,7 @@ def test_for_loop_with_where_filter():
       for c in card where n > 2 and n != 4 { set got = got + [c.n] }
     }
     """)
-    assert st.vars["got"] == [3, 5]
+    assert st.position.vars["got"] == [3, 5]
 
 
 def test_for_loop_with_tuple_binding():
@@ -775,7 +776,7 @@ def test_for_loop_with_tuple_binding():
       for (a, b) in [(1, 2), (3, 4)] { set got = got + [a * 10 + b] }
     }
     """)
-    assert st.vars["got"] == [12, 34]
+    assert st.position.vars["got"] == [12, 34]
 
 
 def test_nested_for_loops():
@@ -786,7 +787,7 @@ def test_nested_for_loops():
       for i in 1..3 { for j in 1..2 { set got = got + [(i, j)] } }
     }
     """)
-    assert st.vars["got"] == [(i, j) for i in (1, 2, 3) for j in (1, 2)]
+    assert st.position.vars["got"] == [(i, j) for i in (1, 2, 3) for j in (1, 2)]
 
 
 def test_if_else_chain():
@@ -798,12 +799,12 @@ def test_if_else_chain():
       if v == 1 { set got = 10 } else if v == 2 { set got = 20 } else { set got = 30 }
     }
     """
-    assert [run(src, options={"v": v}).vars["got"] for v in (1, 2, 3)] == [10, 20, 30]
+    assert [run(src, options={"v": v}).position.vars["got"] for v in (1, 2, 3)] == [10, 20, 30]
 
 
 def test_if_without_else():
     st = run("game g { players 2 }\nvar x = 1\nplay { if x > 5 { set x = 0 } }\n")
-    assert st.vars["x"] == 1
+    assert st.position.vars["x"] == 1
 
 
 def test_while():
@@ -816,7 +817,7 @@ def test_while():
       while false { set i = 100 }
     }
     """)
-    assert st.vars["i"] == 4 and st.vars["log"] == [1, 2, 3, 4]
+    assert st.position.vars["i"] == 4 and st.position.vars["log"] == [1, 2, 3, 4]
 
 
 def test_repeat_until_runs_at_least_once():
@@ -829,7 +830,7 @@ def test_repeat_until_runs_at_least_once():
       repeat { set j = j + 1 } until true
     }
     """)
-    assert st.vars["i"] == 3 and st.vars["j"] == 1
+    assert st.position.vars["i"] == 3 and st.position.vars["j"] == 1
 
 
 def test_rounds_n_times_with_round():
@@ -838,7 +839,7 @@ def test_rounds_n_times_with_round():
     var log = []
     play { rounds 3 times { set log = log + [round] } }
     """)
-    assert st.vars["log"] == [1, 2, 3]
+    assert st.position.vars["log"] == [1, 2, 3]
 
 
 def test_rounds_zero_times():
@@ -847,7 +848,7 @@ def test_rounds_zero_times():
     var log = []
     play { rounds 0 times { set log = log + [round] } }
     """)
-    assert st.vars["log"] == []
+    assert st.position.vars["log"] == []
 
 
 def test_rounds_until():
@@ -856,7 +857,7 @@ def test_rounds_until():
     var log = []
     play { rounds until round >= 4 { set log = log + [round] } }
     """)
-    assert st.vars["log"] == [1, 2, 3, 4]
+    assert st.position.vars["log"] == [1, 2, 3, 4]
 
 
 def test_end_round():
@@ -872,7 +873,7 @@ def test_end_round():
       }
     }
     """)
-    assert st.vars["a"] == [1, 2, 3] and st.vars["b"] == [1, 3]
+    assert st.position.vars["a"] == [1, 2, 3] and st.position.vars["b"] == [1, 3]
 
 
 def test_turns_from_until_with_current_and_next():
@@ -885,7 +886,7 @@ def test_turns_from_until_with_current_and_next():
       }
     }
     """, players=3)
-    assert st.vars["log"] == [(1, 2), (2, 0), (0, 1), (1, 2), (2, 0)]
+    assert st.position.vars["log"] == [(1, 2), (2, 0), (0, 1), (1, 2), (2, 0)]
 
 
 def test_turns_until_is_checked_after_each_turn():
@@ -896,7 +897,7 @@ def test_turns_until_is_checked_after_each_turn():
       turns from players[0] until current == players[1] { set log = log + [current] }
     }
     """, players=3)
-    assert st.vars["log"] == [0, 1]
+    assert st.position.vars["log"] == [0, 1]
 
 
 def test_turns_decisions_go_to_the_current_player():
@@ -994,7 +995,7 @@ def test_action_parameter_bindings():
     """)
     assert [a.text for a in st.legal_actions()] == ["pick 1-2", "pick 3-4"]
     st.apply("pick 3-4")
-    assert st.vars["got"] == 34
+    assert st.position.vars["got"] == 34
 
 
 def test_action_bindings_count_cells_from_1_as_the_language_does():
@@ -1022,7 +1023,7 @@ def test_action_bindings_count_cells_from_1_as_the_language_does():
     assert [(c.row, c.col, str(c)) for c in pair["b"]] == [(1, 2, "b1")]
     assert texts[6] == "pair c2 b1"
     st.apply(legal[5])
-    assert st.vars["seen"] == [c2.row, c2.col]       # what the rules read
+    assert st.position.vars["seen"] == [c2.row, c2.col]       # what the rules read
 
 
 def test_no_legal_action_is_a_runtime_error():
@@ -1046,12 +1047,12 @@ def test_choose_by_another_player():
       }
     }
     """, players=3)
-    assert st.current_player == 1 and st.vars["current"] == 0
+    assert st.current_player == 1 and st.position.vars["current"] == 0
     assert st.view(1)["legal_actions"] == ["ok", "stop"]
     assert st.view(0)["legal_actions"] == []
     st.apply("ok")
-    assert st.vars["who"] == 0
-    assert st.current_player == 2 and st.vars["current"] == 1
+    assert st.position.vars["who"] == 0
+    assert st.current_player == 2 and st.position.vars["current"] == 1
     st.apply("stop")
     assert st.is_terminal()
 
@@ -1066,7 +1067,7 @@ def test_end_game_with_winners():
     }
     """, players=3)
     assert st.is_terminal()
-    assert st.vars["after"] is False
+    assert st.position.vars["after"] is False
     r = st.result()
     assert r["winners"] == [0, 2] and r["draw"] is False and r["returns"] == [1.0, 0.0, 1.0]
 
@@ -1091,7 +1092,7 @@ def test_end_game_inside_an_action_ends_at_once():
     st.apply("go")
     st.apply("win")
     assert st.is_terminal() and st.result()["winners"] == [1]
-    assert st.vars["n"] == 101
+    assert st.position.vars["n"] == 101
 
 
 def test_end_turn():
@@ -1110,7 +1111,7 @@ def test_end_turn():
     for text in ("pass", "skip", "pass", "skip"):
         st.apply(text)
     assert st.is_terminal()
-    assert st.vars["log"] == [0, 2]
+    assert st.position.vars["log"] == [0, 2]
 
 
 def test_do_phase():
@@ -1125,7 +1126,7 @@ def test_do_phase():
       rounds 2 times { do first }
     }
     """)
-    assert st.vars["log"] == [1, 2, 2, 1, 2, 1, 2]
+    assert st.position.vars["log"] == [1, 2, 2, 1, 2, 1, 2]
 
 
 def test_eliminate():
@@ -1139,9 +1140,9 @@ def test_eliminate():
       turns from players[0] until count(log) >= 4 { set log = log + [(current, others)] }
     }
     """, players=3)
-    assert st.active == [True, False, True]
-    assert st.vars["seen"] == [[0, 2], False]
-    assert st.vars["log"] == [(0, [2]), (2, [0]), (0, [2]), (2, [0])]
+    assert st.position.active == [True, False, True]
+    assert st.position.vars["seen"] == [[0, 2], False]
+    assert st.position.vars["log"] == [(0, [2]), (2, [0]), (0, [2]), (2, [0])]
 
 
 def test_end_round_from_inside_turns():
@@ -1157,7 +1158,7 @@ def test_end_round_from_inside_turns():
       }
     }
     """, players=3)
-    assert st.vars["log"] == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    assert st.position.vars["log"] == [(1, 0), (1, 1), (2, 0), (2, 1)]
 
 
 def test_end_turn_inside_a_phase_done_from_turns():
@@ -1169,7 +1170,7 @@ def test_end_turn_inside_a_phase_done_from_turns():
       turns from players[0] until count(log) >= 3 { do inner  set log = log + [100] }
     }
     """)
-    assert st.vars["log"] == [0, 1, 0]
+    assert st.position.vars["log"] == [0, 1, 0]
 
 
 def test_turns_from_an_eliminated_player_start_at_the_next():
@@ -1181,7 +1182,7 @@ def test_turns_from_an_eliminated_player_start_at_the_next():
       turns from players[0] until count(log) >= 2 { set log = log + [current] }
     }
     """, players=3)
-    assert st.vars["log"] == [1, 2]
+    assert st.position.vars["log"] == [1, 2]
 
 
 def test_eliminated_players_do_not_win():
@@ -1337,13 +1338,13 @@ def test_random_is_a_chance_event_in_history():
     st = run(RANDOM, seed=1)
     events = [h for h in st.history if getattr(h, "kind", None) == "random"]
     assert len(events) == 1
-    assert events[0].outcome == st.vars["r"]
-    assert st.vars["r"] in (10, 20, 30, 40)
+    assert events[0].outcome == st.position.vars["r"]
+    assert st.position.vars["r"] in (10, 20, 30, 40)
 
 
 def test_random_is_determined_by_the_seed():
-    values = {seed: run(RANDOM, seed=seed).vars["r"] for seed in range(30)}
-    assert all(run(RANDOM, seed=s).vars["r"] == v for s, v in values.items())
+    values = {seed: run(RANDOM, seed=seed).position.vars["r"] for seed in range(30)}
+    assert all(run(RANDOM, seed=s).position.vars["r"] == v for s, v in values.items())
     assert len(set(values.values())) > 1
 
 
@@ -1513,7 +1514,7 @@ def test_score_function_usable_in_rules():
       set leader = [argmax q in players by score(q), score(players[1])]
     }
     """, players=3)
-    assert st.vars["leader"] == [[1], 8]
+    assert st.position.vars["leader"] == [[1], 8]
 
 
 def test_scores_none_without_score_rule():
@@ -1633,9 +1634,9 @@ def test_asking_for_the_legal_actions_changes_nothing_in_the_state():
     before = json.dumps(st.to_json(), sort_keys=True)
     assert [a.text for a in st.legal_actions()] == ["take 1", "take 2"]
     assert json.dumps(st.to_json(), sort_keys=True) == before
-    assert st.vars["n"] == 1                      # as the action taken bound it, not 2
+    assert st.position.vars["n"] == 1                      # as the action taken bound it, not 2
     st.apply("take 2")
-    assert st.vars["last"] == 2 and st.is_terminal()
+    assert st.position.vars["last"] == 2 and st.is_terminal()
 
 
 def test_no_legal_action_at_a_later_decision_is_a_located_error_when_asked():

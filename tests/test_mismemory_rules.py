@@ -70,10 +70,10 @@ def test_g1_all_24_piecepack_tiles(g):
     """"All 24 Piecepack tiles." G1: "suits Suns, Moons, Crowns, Arms; ranks null, ace,
     2, 3, 4, 5; one tile ... per suit and rank." Mismemory uses no coins."""
     state = new(g)
-    assert sorted(p.name for p in state.inst.pieces) == sorted(TILE_NAMES)
-    assert {p.kind for p in state.inst.pieces} == {"tile"}
-    assert Counter(p.attrs["suit"] for p in state.inst.pieces) == {s: 6 for s in SUITS}
-    assert Counter(str(p.attrs["rank"]) for p in state.inst.pieces) == {r: 4 for r in RANKS}
+    assert sorted(p.name for p in state.program.pieces) == sorted(TILE_NAMES)
+    assert {p.kind for p in state.program.pieces} == {"tile"}
+    assert Counter(p.attrs["suit"] for p in state.program.pieces) == {s: 6 for s in SUITS}
+    assert Counter(str(p.attrs["rank"]) for p in state.program.pieces) == {r: 4 for r in RANKS}
 
 
 # ====================================================================== Y1: set-up
@@ -81,9 +81,9 @@ def test_g1_all_24_piecepack_tiles(g):
 def test_y1_two_or_three_players(g, players):
     """Y1: "2–3 players." Seed: "A memory game for 2-3 players"."""
     state = new(g, players)
-    assert state.num_players == players
+    assert state.program.num_players == players
     assert state.view(0)["seats"] == [f"player {i + 1}" for i in range(players)]
-    assert len([z for z in state.inst.zones if z.name == "collected"]) == players
+    assert len([z for z in state.program.zones if z.name == "collected"]) == players
 
 
 @pytest.mark.parametrize("players", [1, 4])
@@ -117,8 +117,8 @@ def test_y1_grid_shapes_have_24_cells(g, grid):
 def test_y1_default_grid_is_5x5_with_a_gap(g):
     """Y1: "5×5 with an empty centre (default)"."""
     state = g.new_game(2, 0)
-    assert state.inst.options["grid"] == "5x5"
-    assert state.inst.options["blind"] is False
+    assert state.program.options["grid"] == "5x5"
+    assert state.program.options["blind"] is False
     assert "c3" not in cell_labels(state) and len(cell_labels(state)) == 24
     assert "c3" not in flip_cells(state)
 
@@ -296,7 +296,7 @@ def test_y2_keep_one_put_the_other_face_down_in_the_chosen_cell(g, target):
     state.apply(f"keep 5 of moons and put the other face down at {target}")
     assert collected(state, 1) == ["5 of moons"]
     assert not face_up(state, "5 of moons")                 # kept secretly, face down
-    assert state.loc[tile_id(state, "5 of moons")] == collected_index(state, 1)
+    assert state.position.loc[tile_id(state, "5 of moons")] == collected_index(state, 1)
     assert cell_of(state, "2 of moons") == target
     assert not face_up(state, "2 of moons")
     assert set(empty_cells(state)) == {"a1", "b1", "e5"} - {target}
@@ -439,7 +439,7 @@ def test_y4_blind_board_with_one_tile_left_offers_only_claims_and_challenges(g):
     assert sum(1 for n in board_map(state).values() if n) == 1
     assert texts(state) == [CLAIM, "challenge player 2"]
     state.apply("challenge player 2")                   # no repeat? 11 tiles, 6 ranks: repeats
-    assert state.active == [True, False]
+    assert state.position.active == [True, False]
     play_placements(state, [0] * 11)
     assert state.result()["winners"] == [0]
 
@@ -461,7 +461,7 @@ def test_y4_claim_with_a_repeated_rank_is_disqualified(g, extra):
     ranks plus a repeat is still a repeat (the goal is "exactly six tiles")."""
     state = position(2, blind=True, collected_by={0: SIX + extra})
     state.apply(CLAIM)
-    assert state.active == [False, True]
+    assert state.position.active == [False, True]
     play_placements(state, [1] * len(SIX + extra))
     assert state.is_terminal() and state.result()["winners"] == [1]
 
@@ -472,7 +472,7 @@ def test_y4_claim_with_five_ranks_is_disqualified(g):
     the ruleset where Y4 is silent)."""
     state = position(3, blind=True, collected_by={0: SIX[:5]}, current=0)
     state.apply(CLAIM)
-    assert state.active == [False, True, True]
+    assert state.position.active == [False, True, True]
     assert not state.is_terminal()
 
 
@@ -503,7 +503,7 @@ def test_y4_challenged_with_a_repeat_is_disqualified(g):
     held = ["2 of suns", "2 of moons", "4 of arms"]
     state = position(3, blind=True, collected_by={2: held}, current=0)
     state.apply("challenge player 3")
-    assert state.active == [True, True, False] and not state.is_terminal()
+    assert state.position.active == [True, True, False] and not state.is_terminal()
     reveal = [h for h in state.history if isinstance(h, Reveal)][-1]
     assert reveal.zone == "collected[player 3]"
     assert sorted(p.name for p in reveal.pieces) == sorted(held)
@@ -593,7 +593,7 @@ def test_y5_last_player_standing_wins(g):
     play_placements(state, [0, 0, 0])
     assert state.is_terminal()
     assert state.result()["winners"] == [0]
-    assert state.active == [True, False, False]
+    assert state.position.active == [True, False, False]
 
 
 def test_y5_all_disqualified_is_a_draw(g):
@@ -616,7 +616,7 @@ def test_y5_all_disqualified_is_a_draw(g):
     result = state.result()
     assert result["draw"] is True and result["winners"] == []
     assert result["returns"] == [0.0, 0.0, 0.0]
-    assert state.active == [False, False, False]
+    assert state.position.active == [False, False, False]
 
 
 def test_y5_all_disqualified_is_unreachable_in_random_blind_games(g):
@@ -626,9 +626,9 @@ def test_y5_all_disqualified_is_unreachable_in_random_blind_games(g):
         state = g.new_game(2 + seed % 2, seed, options={"blind": True})
         rng = random.Random(seed)
         while not state.is_terminal():
-            assert sum(state.active) >= 1
+            assert sum(state.position.active) >= 1
             state.apply(rng.choice(state.legal_actions()))
-        assert sum(state.active) >= 1
+        assert sum(state.position.active) >= 1
         assert state.result()["winners"] and not state.result()["draw"]
 
 
@@ -646,17 +646,17 @@ def _pick(rng: random.Random, state, bold: float) -> Action:
 def _conserved(state) -> None:
     """Every tile exactly once: on the board or in a collected pile (none in the box)."""
     where = Counter()
-    for z in state.zones:
+    for z in state.position.zones:
         for p in z:
             if p is not None:
                 where[p.id] += 1
     assert sorted(where) == list(range(24)) and set(where.values()) == {1}
-    assert state.zones[0] == []                              # the box is empty
+    assert state.position.zones[0] == []                              # the box is empty
     bi = board_index(state)
-    on_board = sum(1 for p in state.zones[bi] if p is not None)
-    held = sum(len(state.zones[collected_index(state, p)]) for p in range(state.num_players))
+    on_board = sum(1 for p in state.position.zones[bi] if p is not None)
+    held = sum(len(state.position.zones[collected_index(state, p)]) for p in range(state.program.num_players))
     assert on_board + held == 24
-    assert all(state.loc[p.id] == zi for zi, z in enumerate(state.zones) for p in z if p)
+    assert all(state.position.loc[p.id] == zi for zi, z in enumerate(state.position.zones) for p in z if p)
 
 
 def _random_game(players: int, seed: int, grid: str, blind: bool, bold: float = 0.05,
@@ -685,13 +685,13 @@ def test_property_random_games_end_and_conserve_tiles(g, grid, blind):
     def check(state):
         _conserved(state)
         if not blind:
-            for p in range(state.num_players):
+            for p in range(state.program.num_players):
                 held = ranks(collected(state, p))
                 assert len(held) == len(set(held)) <= 6
     for seed in range(10 * GRIDS.index(grid), 10 * GRIDS.index(grid) + 6):
         state, _ = _random_game(2 + seed % 2, seed, grid, blind, check=check)
         winners = state.result()["winners"]
-        assert winners and all(state.active[w] for w in winners)
+        assert winners and all(state.position.active[w] for w in winners)
         if not blind:
             (w,) = winners
             assert sorted(ranks(collected(state, w))) == sorted(RANKS)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from rulepack.agents.bots import Decision
+from rulepack.engine.queries import describe_for
 
 try:
     from mismemory_positions import (board_map, cell_of, collected, collected_index, empty_cells,
@@ -108,15 +109,15 @@ def test_others_see_the_cell_but_not_the_tile(target):
         mover = pile(state, other, 1)
         assert mover["pieces"] == [] and mover["hidden"] == 1 and mover["count"] == 1
         # the action as the others may read it
-        assert action.render(state.describe_for(other)) == \
+        assert action.render(describe_for(state.position, other)) == \
             f"keep a tile and put the other face down at {target}"
     # the mover: their tile in their pile; the returned tile is face down for them too
     own = pile(state, 1, 1)
     assert [p["name"] for p in own["pieces"]] == ["5 of moons"] and own["hidden"] == 0
     assert cell_entry(state, 1, target) == {"hidden": True, "kind": "tile"}
     assert not reveals(state, 1, "2 of moons")
-    assert action.render(state.describe_for(1)) == action.text
-    assert action.render(state.describe_for(None)) == action.text
+    assert action.render(describe_for(state.position, 1)) == action.text
+    assert action.render(describe_for(state.position, None)) == action.text
 
 
 def test_the_keep_decision_is_shown_in_full_to_the_decider_only():
@@ -147,13 +148,13 @@ def test_collected_tiles_are_never_in_another_players_view(players):
             texts = [json.dumps(view) for view in views]
             found = [ids_in(view) for view in views]
             for q in range(players):
-                held = [p for p in state.zones[collected_index(state, q)]
-                        if not state.face[p.id]]
+                held = [p for p in state.position.zones[collected_index(state, q)]
+                        if not state.position.face[p.id]]
                 for viewer in range(players):
                     zone = views[viewer]["zones"][f"collected[player {q + 1}]"]
                     if viewer == q:
                         assert sorted(x["id"] for x in zone["pieces"]) == \
-                            sorted(p.id for p in state.zones[collected_index(state, q)])
+                            sorted(p.id for p in state.position.zones[collected_index(state, q)])
                         continue
                     assert zone["hidden"] == len(held)
                     for p in held:
@@ -163,11 +164,11 @@ def test_collected_tiles_are_never_in_another_players_view(players):
         for entry in state.history:
             if getattr(entry, "text", "").startswith("keep ") and hasattr(entry, "render"):
                 kept = entry.values[0]
-                if state.face[kept.id]:
+                if state.position.face[kept.id]:
                     continue                                     # shown at the end (Y3)
                 for viewer in range(players):
                     if viewer != entry.player:
-                        assert entry.render(state.describe_for(viewer)).startswith(
+                        assert entry.render(describe_for(state.position, viewer)).startswith(
                             "keep a tile and put the other face down at ")
 
 
@@ -187,7 +188,7 @@ def test_blind_owner_sees_only_a_count_of_their_tiles():
         for name in ("4 of suns", "null of moons", "3 of suns"):
             assert not reveals(state, viewer, name)
         # not even the history reminds the owner which tile they kept
-        assert action.render(state.describe_for(viewer)) == \
+        assert action.render(describe_for(state.position, viewer)) == \
             "keep a tile and put the other face down at b1"
 
 
@@ -202,11 +203,11 @@ def test_blind_tiles_stay_hidden_in_random_games():
             legal = state.legal_actions()
             flips = [a for a in legal if a.text.startswith("flip")]
             state.apply(rng.choice(flips if flips and rng.random() < 0.95 else legal))
-            views = [state.view(viewer) for viewer in range(state.num_players)]
+            views = [state.view(viewer) for viewer in range(state.program.num_players)]
             seen = [(ids_in(view), json.dumps(view)) for view in views]
-            for q in range(state.num_players):
-                held = [p for p in state.zones[collected_index(state, q)]
-                        if not state.face[p.id]]
+            for q in range(state.program.num_players):
+                held = [p for p in state.position.zones[collected_index(state, q)]
+                        if not state.position.face[p.id]]
                 for viewer, view in enumerate(views):
                     zone = view["zones"][f"collected[player {q + 1}]"]
                     assert zone["hidden"] == len(held)

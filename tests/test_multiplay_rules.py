@@ -48,11 +48,11 @@ def game():
 
 def expected_claims(state) -> set[str]:
     """Ruling X3, read independently: every white cube showing r×k, k in 1..12."""
-    r = state.vars["roll"]
+    r = state.position.vars["roll"]
     out = set()
-    for s, p in enumerate(state.zones[BOARD]):
+    for s, p in enumerate(state.position.zones[BOARD]):
         n = int(p.attrs["number"])
-        if state.owner[p.id] is None and n % r == 0 and 1 <= n // r <= 12:
+        if state.position.owner[p.id] is None and n % r == 0 and 1 <= n // r <= 12:
             out.add(f"claim {n} at {label(s)}")
     return out
 
@@ -72,7 +72,7 @@ def test_x1_121_cubes_two_of_each_product_five_twelves(game):
     cubes, except 12, on five." Seed: "there are two cubes showing each number except
     12, for which there are 5 cubes"."""
     state = game.new_game(2, 0)
-    cubes = state.inst.pieces
+    cubes = state.program.pieces
     assert len(cubes) == 121
     assert {p.kind for p in cubes} == {"cube"}
     counts = Counter(int(p.attrs["number"]) for p in cubes)
@@ -89,7 +89,7 @@ def test_x1_players_and_colours(game, players):
     """X1: "2–4 players, colours red, yellow, green, blue." """
     state = game.new_game(players, 1)
     assert state.view(0)["seats"] == SEATS[:players]
-    assert len(state.vars["points"]) == players
+    assert len(state.position.vars["points"]) == players
 
 
 @pytest.mark.parametrize("players", [1, 5])
@@ -105,13 +105,13 @@ def test_x1_all_cubes_white_on_the_11x11_board_at_the_start(game, seed):
     shuffle the 121 cubes and place on the Multiplay board with the neutral white
     faces showing." """
     state = game.new_game(3, seed)
-    info = state.inst.zones[BOARD]
+    info = state.program.zones[BOARD]
     assert (info.kind, info.rows, info.cols) == ("grid", 11, 11)
-    board = state.zones[BOARD]
+    board = state.position.zones[BOARD]
     assert len(board) == 121 and all(p is not None for p in board)
     assert sorted(p.id for p in board) == list(range(121))
-    assert all(o is None for o in state.owner)
-    assert state.vars["points"] == [0, 0, 0]
+    assert all(o is None for o in state.position.owner)
+    assert state.position.vars["points"] == [0, 0, 0]
 
 
 def test_x1_the_board_is_shuffled_by_the_seed(game):
@@ -173,7 +173,7 @@ def test_x3_claimable_cubes_are_the_multiples_of_the_roll(game, seed):
     checked = 0
     while not state.is_terminal():
         if END_GAME not in texts(state):
-            r = state.vars["roll"]
+            r = state.position.vars["roll"]
             rolls[r] += 1
             assert 1 <= r <= 12
             assert set(texts(state)) == expected_claims(state), f"roll {r}"
@@ -206,18 +206,18 @@ def test_x3_only_white_cubes_may_be_turned(game):
     assert "claim 12 at c1" in texts(state)
     assert not any(t.endswith(" at a1") or t.endswith(" at b1") for t in texts(state))
     state.apply("claim 12 at c1")
-    assert int(state.owner[state.zones[BOARD][2].id]) == RED
-    assert int(state.owner[state.zones[BOARD][0].id]) == RED
-    assert int(state.owner[state.zones[BOARD][1].id]) == YELLOW
+    assert int(state.position.owner[state.position.zones[BOARD][2].id]) == RED
+    assert int(state.position.owner[state.position.zones[BOARD][0].id]) == RED
+    assert int(state.position.owner[state.position.zones[BOARD][1].id]) == YELLOW
 
 
 def test_x3_the_claimed_cube_turns_to_the_movers_colour(game):
     """Seed: "selects a cube showing that number, with a white side face up and turns it
     over to show that number on a background of their colour"."""
     before, after, _ = claim(game, {"f6": (35, None)}, "f6", YELLOW, players=3)
-    cube = after.zones[BOARD][5 * SIZE + 5]
+    cube = after.position.zones[BOARD][5 * SIZE + 5]
     assert cube.attrs["number"] == 35
-    assert int(after.owner[cube.id]) == YELLOW
+    assert int(after.position.owner[cube.id]) == YELLOW
     assert white_count(after) == white_count(before) - 1
 
 
@@ -234,7 +234,7 @@ def test_x3_the_turn_passes_without_a_decision_when_nothing_is_claimable(game):
         n_actions = len(state.history)
         state.apply(PLAY_ON)
         assert state.current_player == YELLOW
-        roll = state.vars["roll"]
+        roll = state.position.vars["roll"]
         if roll == 11:
             claimed += 1
             assert texts(state) == ["claim 121 at c3"]
@@ -612,7 +612,7 @@ def test_x6_highest_score_wins_and_scores_may_be_negative(game):
              "a1": (None, YELLOW), "b1": (None, RED), "c1": (20, None), "d1": (None, YELLOW)}
     state = position(game, cubes, white=10, roll=10, points=[-1, -6])
     state.apply("claim 20 at c1")
-    assert state.vars["points"] == [-3, -4]
+    assert state.position.vars["points"] == [-3, -4]
     assert END_GAME in texts(state)
     state.apply(END_GAME)
     result = state.result()
@@ -637,7 +637,7 @@ def test_x6_ties_are_shared(game):
     cubes = {"a1": (1, None), **white_around("a1")}
     state = position(game, cubes, white=5, roll=1, points=[3, 7, 7, 1], players=4)
     state.apply("claim 1 at a1")
-    assert state.vars["points"] == [3, 7, 7, 1]
+    assert state.position.vars["points"] == [3, 7, 7, 1]
     state.apply(END_GAME)
     assert state.result()["winners"] == [YELLOW, GREEN]
 
@@ -670,18 +670,18 @@ def play_game(players: int, seed: int, choice_seed: int, play_on: float, check) 
 def check_claim(before, after, text: str) -> None:
     """Cubes conserved, owners fixed once set, and the points moved exactly as the
     oracle of X4/X5 says (only by a claim)."""
-    board = after.zones[BOARD]
+    board = after.position.zones[BOARD]
     assert len(board) == 121 and sorted(p.id for p in board) == list(range(121))
-    assert [p.id for p in board] == [p.id for p in before.zones[BOARD]]   # cubes never move
-    assert all(len(z) == 0 for i, z in enumerate(after.zones) if i != BOARD)
-    changed = [i for i, (a, b) in enumerate(zip(before.owner, after.owner)) if a != b]
+    assert [p.id for p in board] == [p.id for p in before.position.zones[BOARD]]   # cubes never move
+    assert all(len(z) == 0 for i, z in enumerate(after.position.zones) if i != BOARD)
+    changed = [i for i, (a, b) in enumerate(zip(before.position.owner, after.position.owner)) if a != b]
     for i in changed:
-        assert before.owner[i] is None and after.owner[i] is not None
-    players = len(before.vars["points"])
-    delta = [a - b for a, b in zip(after.vars["points"], before.vars["points"])]
+        assert before.position.owner[i] is None and after.position.owner[i] is not None
+    players = len(before.position.vars["points"])
+    delta = [a - b for a, b in zip(after.position.vars["points"], before.position.vars["points"])]
     if text.startswith("claim "):
         mover = before.current_player
-        assert len(changed) == 1 and int(after.owner[changed[0]]) == mover
+        assert len(changed) == 1 and int(after.position.owner[changed[0]]) == mover
         assert text.endswith(" at " + label(next(s for s, p in enumerate(board)
                                                  if p.id == changed[0])))
         expected = oracle_delta(owners_grid(before), owners_grid(after), mover, players)

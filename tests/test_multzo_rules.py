@@ -14,6 +14,7 @@ import pytest
 
 import rulepack
 from rulepack.errors import OptionError
+from rulepack.engine.outcome import score
 
 try:
     from multzo_positions import (DRAW_TOP, arrange, coins_gained,
@@ -82,7 +83,7 @@ def turn_players_after(state, stop_round: int) -> list[int]:
     """Play turns (draw the top, discard face up) until round ``stop_round``
     begins; the seats that took them, in order."""
     seats = []
-    while state.vars["round"] < stop_round:
+    while state.position.vars["round"] < stop_round:
         assert not state.is_terminal()
         if is_draw_decision(state):
             seats.append(state.current_player)
@@ -97,13 +98,13 @@ def test_uses_only_24_tiles_and_24_coins(game):
     """"Multzo, a game for 2-5 players, uses the 24 tiles and 24 coins from a
     piecepack. (The four dice and four pawns are not used.)\""""
     state = game.new_game(3, seed=1)
-    kinds = [p.kind for p in state.inst.pieces]
+    kinds = [p.kind for p in state.program.pieces]
     assert kinds.count("tile") == 24
     assert kinds.count("coin") == 24
     assert set(kinds) == {"tile", "coin"}, "no dice or pawns"
     for kind in ("tile", "coin"):
         combos = sorted((p.attrs["suit"], str(p.attrs["rank"]))
-                        for p in state.inst.pieces if p.kind == kind)
+                        for p in state.program.pieces if p.kind == kind)
         assert combos == sorted((s, str(r)) for s in SUITS for r in RANKS)
 
 
@@ -111,7 +112,7 @@ def test_uses_only_24_tiles_and_24_coins(game):
 def test_player_counts_2_to_5_allowed(game, players):
     """"Multzo, a game for 2-5 players\""""
     state = game.new_game(players, seed=0)
-    assert state.num_players == players
+    assert state.program.num_players == players
     assert not state.is_terminal()
 
 
@@ -146,7 +147,7 @@ def test_values_ace_six_null_zero(game):
     """M1. "Ranks in order null, 2, 3, 4, 5, ace; values 0, 2, 3, 4, 5, 6 for
     tiles and coins.\""""
     state = game.new_game(2, seed=0)
-    for p in state.inst.pieces:
+    for p in state.program.pieces:
         assert p.attrs["value"] == VALUE[p.attrs["rank"]], p.name
 
 
@@ -184,7 +185,7 @@ def test_views_show_own_hand_only_and_hide_stack(game):
         assert len(zones["stack"]["pieces"]) == len(stack)
         assert all(set(x) == {"hidden", "kind"} for x in zones["stack"]["pieces"])
         hidden = set(stack) | {n for q in range(3) if q != p for n in hand_of(state, q)}
-        hidden_ids = {x.id for x in state.inst.pieces if x.name in hidden}
+        hidden_ids = {x.id for x in state.program.pieces if x.name in hidden}
         seen_names, seen_ids = set(), set()
 
         def walk(v):
@@ -212,7 +213,7 @@ def test_first_round_first_player_random(game):
     firsts = set()
     for seed in range(24):
         state = game.new_game(3, seed=seed)
-        assert state.current_player == state.vars["first"]
+        assert state.current_player == state.position.vars["first"]
         firsts.add(state.current_player)
     assert firsts == {0, 1, 2}
 
@@ -227,7 +228,7 @@ def test_play_continues_clockwise(game):
         seats.append(state.current_player)
         take_turn(state)
     assert seats == [(first + k) % 4 for k in range(7)]
-    assert state.vars["round"] == 1
+    assert state.position.vars["round"] == 1
 
 
 # ====================================================================== turns
@@ -297,7 +298,7 @@ def test_empty_stack_draw_from_face_up_discards(game):
     state = game.new_game(2, seed=9)
     while names(state, "stack"):
         take_turn(state)
-    assert state.vars["round"] == 1 and is_draw_decision(state)
+    assert state.position.vars["round"] == 1 and is_draw_decision(state)
     discards = names(state, "discards")
     assert len(discards) == 16
     ts = texts(state)
@@ -326,7 +327,7 @@ def test_declare_by_discarding_face_down(game):
     assert names(state, "discards")[-1] == tile
     assert not is_face_up(state, tile)
     assert tile not in hand_of(state, p)
-    assert int(state.vars["declarer"]) == p
+    assert int(state.position.vars["declarer"]) == p
     for q in range(3):
         if q != p:  # the others do not see which tile it was
             assert state.view(q)["zones"]["discards"]["pieces"][-1] == {"hidden": True,
@@ -357,14 +358,14 @@ def test_others_cannot_declare_after_a_declaration(game, players):
     state = game.new_game(players, seed=20 + players)
     take_turn(state, declare=True)
     for _ in range(players - 1):
-        assert state.vars["round"] == 1
+        assert state.position.vars["round"] == 1
         state.apply(DRAW_TOP)
         assert is_discard_decision(state)
         assert declare_options(state) == []
         assert len([t for t in texts(state) if t.endswith("face up")]) == 5
         state.apply([t for t in texts(state) if t.endswith("face up")][0])
     decline_multipliers(state)
-    assert state.vars["round"] == 2
+    assert state.position.vars["round"] == 2
     # in the new round declaring is possible again
     state.apply(DRAW_TOP)
     assert len(declare_options(state)) == 5
@@ -589,7 +590,7 @@ def test_flush_winner_gets_two_crown_coins(game):
     hands[1] = duds_for(1, hands[0])[0]
     _, before, after = showdown_winners(game, hands)
     assert sorted(coins_gained(before, after, 0)) == ["2 of crowns coin", "3 of crowns coin"]
-    assert after.score(0) == 5
+    assert score(after.position, 0) == 5
 
 
 def test_flush_winner_gets_the_one_crown_left(game):
@@ -601,7 +602,7 @@ def test_flush_winner_gets_the_one_crown_left(game):
     _, before, after = showdown_winners(game, hands, won=won_before)
     assert coins_gained(before, after, 0) == ["ace of crowns coin"]
     assert names(after, "coins[crowns]") == []
-    assert after.score(0) == 6
+    assert score(after.position, 0) == 6
 
 
 # ====================================================================== multiplier
@@ -650,7 +651,7 @@ def test_each_double_winner_gets_their_own_multiplier_decision(game):
     assert sorted(coins_gained(before, after, 0)) == [
         "2 of crowns coin", "3 of crowns coin", "null of moons coin"]
     assert sorted(coins_gained(before, after, 1)) == ["2 of arms coin", "2 of suns coin"]
-    assert after.score(0) == 5 * 2 and after.score(1) == 4
+    assert score(after.position, 0) == 5 * 2 and score(after.position, 1) == 4
 
 
 def test_multiplier_is_the_players_decision(game):
@@ -679,7 +680,7 @@ def test_taking_the_multiplier_replaces_the_stack_coin(game):
     assert names(after, "coins[suns]") == names(before, "coins[suns]"), "the stack keeps its coin"
     assert names(after, "coins[arms]") == [f"{r} of arms coin" for r in ("ace", 5, 4, 3)]
     assert names(after, "multiplier[arms]") == ["null of arms coin"]
-    assert after.score(0) == 2 * 2
+    assert score(after.position, 0) == 2 * 2
 
 
 def test_taking_the_flush_multiplier_replaces_both_crown_coins(game):
@@ -695,7 +696,7 @@ def test_taking_the_flush_multiplier_replaces_both_crown_coins(game):
     after.apply("take the null coin of crowns for flush")
     assert sorted(coins_gained(before, after, 0)) == ["2 of moons coin", "null of crowns coin"]
     assert names(after, "coins[crowns]") == names(before, "coins[crowns]")
-    assert after.score(0) == 4
+    assert score(after.position, 0) == 4
 
 
 def test_declining_the_multiplier_takes_the_stack_coins(game):
@@ -709,7 +710,7 @@ def test_declining_the_multiplier_takes_the_stack_coins(game):
         "2 of crowns coin", "2 of moons coin", "3 of crowns coin"]
     for s in SUITS:
         assert names(after, f"multiplier[{s}]") == [f"null of {s} coin"]
-    assert after.score(0) == 7
+    assert score(after.position, 0) == 7
 
 
 def test_multiplier_not_offered_for_one_category(game):
@@ -720,7 +721,7 @@ def test_multiplier_not_offered_for_one_category(game):
     hands[2] = duds_for(1, hands[0] + hands[1])[0]
     before, after = play_showdown(game, 3, hands)
     assert multiplier_offered(after) == []
-    assert is_draw_decision(after) and after.vars["round"] == 2
+    assert is_draw_decision(after) and after.position.vars["round"] == 2
     assert coins_gained(before, after, 0) == ["2 of suns coin"]
     assert coins_gained(before, after, 1) == ["2 of arms coin"]
 
@@ -746,7 +747,7 @@ def test_no_multiplier_decision_when_both_null_coins_are_gone(game):
     before, after = play_showdown(game, 2, hands,
                                   won={1: ["null of suns coin", "null of arms coin"]})
     assert multiplier_offered(after) == [], "a decision with nothing to choose is offered"
-    assert is_draw_decision(after) and after.vars["round"] == 2
+    assert is_draw_decision(after) and after.position.vars["round"] == 2
     assert sorted(coins_gained(before, after, 0)) == ["2 of arms coin", "2 of suns coin"]
 
 
@@ -762,7 +763,7 @@ def test_score_is_sum_of_coins_times_multipliers(game):
                        "null of arms coin"],
         won_label(3): [],
     })
-    assert [state.score(p) for p in range(4)] == [5, 10, 15, 0]
+    assert [score(state.position, p) for p in range(4)] == [5, 10, 15, 0]
     assert state.result()["scores"] == [5, 10, 15, 0]
 
 
@@ -775,8 +776,8 @@ def test_score_ruling_m7(game):
                        "null of suns coin", "null of moons coin", "null of arms coin"],
         won_label(1): ["null of crowns coin"],
     })
-    assert state.score(0) == 9 * 4
-    assert state.score(1) == 0
+    assert score(state.position, 0) == 9 * 4
+    assert score(state.position, 1) == 0
 
 
 def test_ace_coin_counts_six(game):
@@ -785,8 +786,8 @@ def test_ace_coin_counts_six(game):
     state = game.new_game(2, seed=3)
     state = arrange(state, {won_label(0): [f"{r} of arms coin" for r in (2, 3, 4, 5, "ace")],
                             won_label(1): ["ace of suns coin"]})
-    assert state.score(0) == 2 + 3 + 4 + 5 + 6
-    assert state.score(1) == 6
+    assert score(state.position, 0) == 2 + 3 + 4 + 5 + 6
+    assert score(state.position, 1) == 6
 
 
 # ====================================================================== next round
@@ -801,9 +802,9 @@ def test_highest_score_plays_first_next_round(game):
         _, after = play_showdown(game, 3, hands, seed=seed,
                                  won={0: ["2 of moons coin"], 2: ["2 of suns coin", "3 of suns coin"],
                                       1: ["2 of arms coin"]})
-        assert [after.score(p) for p in range(3)] == [2, 2, 5]
-        assert after.vars["round"] == 2
-        assert after.current_player == 2 and int(after.vars["first"]) == 2
+        assert [score(after.position, p) for p in range(3)] == [2, 2, 5]
+        assert after.position.vars["round"] == 2
+        assert after.current_player == 2 and int(after.position.vars["first"]) == 2
 
 
 def test_highest_score_starts_after_winning(game):
@@ -813,7 +814,7 @@ def test_highest_score_starts_after_winning(game):
     hands[0], hands[2] = duds_for(2, hands[1])
     for seed in range(4):
         _, after = play_showdown(game, 3, hands, seed=seed, won={2: ["2 of suns coin"]})
-        assert [after.score(p) for p in range(3)] == [0, 5, 2]
+        assert [score(after.position, p) for p in range(3)] == [0, 5, 2]
         assert after.current_player == 1
 
 
@@ -827,8 +828,8 @@ def test_tied_top_scores_broken_at_random_among_tied(game):
                                  won={0: ["2 of suns coin", "3 of suns coin"],
                                       1: ["2 of moons coin"],
                                       2: ["2 of arms coin", "3 of arms coin"]})
-        assert [after.score(p) for p in range(3)] == [5, 2, 5]
-        assert after.current_player == int(after.vars["first"])
+        assert [score(after.position, p) for p in range(3)] == [5, 2, 5]
+        assert after.current_player == int(after.position.vars["first"])
         firsts.append(after.current_player)
     assert set(firsts) == {0, 2}
 
@@ -841,7 +842,7 @@ def test_new_round_gathers_and_reshuffles_all_tiles(game):
     hands[1], hands[2] = duds_for(2, hands[0])
     before, after = play_showdown(game, 3, hands)
     assert not after.is_terminal()
-    assert after.vars["round"] == before.vars["round"] + 1
+    assert after.position.vars["round"] == before.position.vars["round"] + 1
     assert any(getattr(h, "kind", None) == "shuffle" for h in after.history[1:])
     assert names(after, "discards") == []
     tiles = names(after, "stack") + [n for p in range(3) for n in hand_of(after, p)]
@@ -911,4 +912,4 @@ def test_game_does_not_end_while_all_stacks_have_coins(game):
     _, after = play_showdown(game, 2, hands, won=won)
     assert names(after, "coins[arms]") == ["ace of arms coin"]
     assert not after.is_terminal()
-    assert after.vars["round"] == 2 and is_draw_decision(after)
+    assert after.position.vars["round"] == 2 and is_draw_decision(after)

@@ -13,11 +13,13 @@ information-set search that branches on it.
 
 from __future__ import annotations
 
+import rulepack
 from rulepack.agents.determinize import Sampler
 from rulepack.agents.observation import observe, watch
 from rulepack.agents.bots import Decision
 from rulepack.agents.search import Search, SearchOptions, masked_key
 from rulepack.engine.rng import Rng
+from rulepack.engine.queries import visible
 
 try:
     from mismemory_positions import board_index, position, tile_id
@@ -28,7 +30,7 @@ except ImportError:  # pragma: no cover - run from the repository root
 def _observed(state, text, player):
     action = next(a for a in state.legal_actions() if a.text == text)
     start = watch(state)
-    state._apply(action)
+    state.apply(action)
     return observe(state, start, player)
 
 
@@ -75,7 +77,7 @@ def test_the_opponent_sees_the_same_pile_and_cell_whichever_tile_was_kept():
         for player in (0, 1):
             after = st.clone()
             key = _observed(after, text, player)
-            hidden = {p.id for p in after.inst.pieces if not after.visible(p, player)}
+            hidden = {p.id for p in after.program.pieces if not visible(after.position, p, player)}
             assert not _ids(key) & hidden, (keep, player)
             pair.append(key)
         keys.append(pair)
@@ -86,7 +88,7 @@ def test_the_opponent_sees_the_same_pile_and_cell_whichever_tile_was_kept():
 
 def _search(state, player, observing, iterations=150):
     view = Decision(state, player).view
-    sampler = Sampler(state.inst, view, Rng(1))
+    sampler = Sampler(state.program, view, Rng(1))
     search = Search(sampler.sample, player, masked_key, SearchOptions(iterations=iterations),
                     Rng(2), observe=observing)
     return search.run()
@@ -122,7 +124,7 @@ def test_another_players_secret_choice_does_not_branch_the_searchers_later_nodes
     1 knows which tile was kept."""
     state = position(2, board={"b2": "3 of suns", "d4": "4 of suns"}, current=1)
     for text in ("flip the tile at b2", "flip the tile at d4"):
-        state._apply(next(a for a in state.legal_actions() if a.text == text))
+        state.apply(next(a for a in state.legal_actions() if a.text == text))
     root = _search(state, 0, True)
     keeps = [c for c in root.children.values() if c.action.text.startswith("keep ")]
     kept = {c.action.values[0].id for c in keeps}
@@ -153,10 +155,22 @@ def test_a_shared_cache_of_looks_changes_no_observation():
             action = rnd.choice(state.legal_actions())
             before = state.clone()
             start = watch(state)
-            state._apply(action)
+            state.apply(action)
             for p in range(players):
                 again = before.clone()
                 begin = watch(again)
-                again._apply(action)
+                again.apply(action)
                 assert observe(state, start, p, looks) == observe(again, begin, p)
         assert looks                       # the cache was used
+
+
+def test_what_was_said_of_a_position_is_forgotten_when_it_changes():
+    """A sampled game's observation and information state strings are of its
+    position now: asked before an action, then after it, they differ (they were
+    kept with the state and shown again, stale, after the action)."""
+    state = rulepack.load("tic-tac-toe").new_game(2, seed=1)
+    before = state.observation_string(0), state.information_state_string(0)
+    state.apply(state.legal_actions()[0])
+    after = state.observation_string(0), state.information_state_string(0)
+    assert after[0] != before[0] and after[1] != before[1]
+    assert after == (state.clone().observation_string(0), state.clone().information_state_string(0))

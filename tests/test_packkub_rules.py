@@ -58,7 +58,7 @@ def play_all(state, tiles) -> None:
 
 
 def tile_count(state) -> int:
-    return sum(1 for p in state.inst.pieces if p.kind == "tile")
+    return sum(1 for p in state.program.pieces if p.kind == "tile")
 
 
 # ====================================================================== P1: the tiles
@@ -68,7 +68,7 @@ def test_p1_one_set_of_24_tiles_per_player(game, players):
     of 24 tiles per player." Every suit and rank once per set, so with two or more
     players there are identical tiles; nothing else is used."""
     state = game.new_game(players, 0)
-    pieces = state.inst.pieces
+    pieces = state.program.pieces
     assert len(pieces) == 24 * players
     assert {p.kind for p in pieces} == {"tile"}
     counts = Counter((p.attrs["suit"], p.attrs["rank"]) for p in pieces)
@@ -84,10 +84,10 @@ def test_setup_deals_four_tiles_each_the_rest_is_the_pile(game, players):
     face-down to each player." """
     state = game.new_game(players, 3)
     for p in range(players):
-        assert len(state.zones[hand_index(state, p)]) == 4
-    assert len(state.zones[zone_index(state, "pile")]) == 24 * players - 4 * players
-    assert state.zones[zone_index(state, "table")] == []
-    assert state.zones[zone_index(state, "played")] == []
+        assert len(state.position.zones[hand_index(state, p)]) == 4
+    assert len(state.position.zones[zone_index(state, "pile")]) == 24 * players - 4 * players
+    assert state.position.zones[zone_index(state, "table")] == []
+    assert state.position.zones[zone_index(state, "played")] == []
     # the hands are secret: another player sees only how many tiles there are
     view = state.view(0)
     other = view["zones"]["hand[player 2]"]
@@ -170,7 +170,7 @@ def test_p2_meld_pattern_agrees_with_an_independent_reading(game):
     at most twice, a joker at most twice) and on many random groups of five and six."""
     state = game.new_game(2, 0, options={"jokers": 2})
     by_type: dict[tuple, list] = {}
-    for p in state.inst.pieces:
+    for p in state.program.pieces:
         by_type.setdefault((p.kind, p.attrs.get("suit"), p.attrs.get("rank")), []).append(p)
     kinds = sorted(by_type, key=str)
     meld = pattern(state, "meld")
@@ -183,7 +183,7 @@ def test_p2_meld_pattern_agrees_with_an_independent_reading(game):
             return
         taken = {t: list(by_type[t]) for t in c}
         group = [taken[t].pop() for t in group_types]
-        assert meld.matches(state, group) == oracle_meld(group), names(group)
+        assert meld.matches(state.position, group) == oracle_meld(group), names(group)
         checked += 1
 
     for g in _all_groups(kinds, range(1, 5)):
@@ -250,7 +250,7 @@ def test_opening_meld_is_not_offered_for_an_incomplete_meld(game):
     assert texts(state) == [MELD]
     state.apply(MELD)
     assert table_group_names(state) == [["2 of suns", "3 of suns", "4 of suns"]]
-    assert state.vars["opened"][0] is True
+    assert state.position.vars["opened"][0] is True
     assert hand_names(state, 0) == ["null of moons"]
 
 
@@ -291,8 +291,8 @@ def test_p4_after_opening_later_melds_of_the_same_turn_may_be_partial(game):
     state.apply("play 5 of arms")
     state.apply(MELD)
     # the hand is empty: the round is over (round 2 has been dealt)
-    assert state.vars["round"] == 2
-    assert list(state.vars["totals"]) == [0, 1]
+    assert state.position.vars["round"] == 2
+    assert list(state.position.vars["totals"]) == [0, 1]
 
 
 def test_seed_example_partial_meld_rearranges_the_table(game):
@@ -309,12 +309,12 @@ def test_seed_example_partial_meld_rearranges_the_table(game):
     state.apply(MELD)
     assert table_group_names(state) == [["2 of suns", "3 of suns", "4 of suns"],
                                         ["3 of arms", "3 of crowns", "3 of moons"]]
-    assert state.zones[zone_index(state, "played")] == []
+    assert state.position.zones[zone_index(state, "played")] == []
     assert hand_names(state, 0) == ["5 of moons"]
     for g in table_groups(state):
-        assert oracle_meld(g) and pattern(state, "meld").matches(state, g)
+        assert oracle_meld(g) and pattern(state, "meld").matches(state.position, g)
     # every table tile is face up
-    assert all(state.face[p.id] for p in state.zones[zone_index(state, "table")])
+    assert all(state.position.face[p.id] for p in state.position.zones[zone_index(state, "table")])
 
 
 def test_seed_example_order_of_plays_does_not_matter(game):
@@ -397,12 +397,12 @@ def test_p4_a_draw_ends_the_turn(game):
                      pile=["5 of arms", "null of crowns"])
     assert sorted(texts(state)) == sorted([DRAW, "play 2 of suns", "play 3 of suns",
                                            "play 4 of suns"])
-    pile_before = len(state.zones[zone_index(state, "pile")])
+    pile_before = len(state.position.zones[zone_index(state, "pile")])
     state.apply(DRAW)
     assert state.current_player == 1
     assert "5 of arms" in hand_names(state, 0)                     # the top tile
-    assert len(state.zones[hand_index(state, 0)]) == 4
-    assert len(state.zones[zone_index(state, "pile")]) == pile_before - 1
+    assert len(state.position.zones[hand_index(state, 0)]) == 4
+    assert len(state.position.zones[zone_index(state, "pile")]) == pile_before - 1
 
 
 def test_p4_a_player_may_meld_twice_in_one_turn_and_no_draw_after_a_meld(game):
@@ -450,16 +450,16 @@ def test_round_ends_when_a_hand_empties_and_is_scored(game):
                      players=3, totals=[1, 2, 3], options={"rounds": 2})
     play_all(state, ["2 of suns", "3 of suns", "4 of suns"])
     state.apply(MELD)
-    assert END not in texts(state) or state.vars["round"] == 2
-    assert state.vars["round"] == 2
-    assert list(state.vars["totals"]) == [1, 5, 4]
+    assert END not in texts(state) or state.position.vars["round"] == 2
+    assert state.position.vars["round"] == 2
+    assert list(state.position.vars["totals"]) == [1, 5, 4]
     assert state.scores() == [1, 5, 4]
     # round 2 is dealt afresh: every tile back, four in each hand, table empty
     for p in range(3):
-        assert len(state.zones[hand_index(state, p)]) == 4
-    assert state.zones[zone_index(state, "table")] == []
-    assert len(state.zones[zone_index(state, "pile")]) == 72 - 12
-    assert list(state.vars["opened"]) == [False, False, False]
+        assert len(state.position.zones[hand_index(state, p)]) == 4
+    assert state.position.zones[zone_index(state, "table")] == []
+    assert len(state.position.zones[zone_index(state, "pile")]) == 72 - 12
+    assert list(state.position.vars["opened"]) == [False, False, False]
 
 
 def test_p5_blocked_round_every_player_passes_in_succession(game):
@@ -469,7 +469,7 @@ def test_p5_blocked_round_every_player_passes_in_succession(game):
     state = position(game, {0: ["null of moons", "5 of arms"],
                             1: ["3 of crowns"], 2: ["ace of arms", "ace of suns", "4 of moons"]},
                      players=3, rest="box", options={"rounds": 1})
-    assert state.zones[zone_index(state, "pile")] == []
+    assert state.position.zones[zone_index(state, "pile")] == []
     assert texts(state) == [PASS]
     state.apply(PASS)
     state.apply(PASS)
@@ -540,7 +540,7 @@ def fast_policy(rng: random.Random, state) -> str:
 
 def play_out(state, rng, policy=fast_policy, on_step=None) -> list[tuple[int, int]]:
     """Play to the end; returns (round, first player) for every round started."""
-    starts = [(state.vars["round"], state.current_player)]
+    starts = [(state.position.vars["round"], state.current_player)]
     for _ in range(MAX_DECISIONS):
         if state.is_terminal():
             return starts
@@ -549,8 +549,8 @@ def play_out(state, rng, policy=fast_policy, on_step=None) -> list[tuple[int, in
         state.apply(action)
         if on_step:
             on_step(before, action, state)
-        if not state.is_terminal() and state.vars["round"] != starts[-1][0]:
-            starts.append((state.vars["round"], state.current_player))
+        if not state.is_terminal() and state.position.vars["round"] != starts[-1][0]:
+            starts.append((state.position.vars["round"], state.current_player))
     raise AssertionError("the game did not end")
 
 
@@ -565,7 +565,7 @@ def test_p6_each_later_round_starts_with_the_next_player(game, players):
         state = game.new_game(players, seed, options={"rounds": 4})
         starters = []
         while not state.is_terminal():
-            assert state.vars["round"] == len(starters) + 1
+            assert state.position.vars["round"] == len(starters) + 1
             me = state.current_player
             starters.append(me)
             others = {p: [f"null of {SUITS[p]}"] for p in range(players) if p != me}
@@ -623,13 +623,13 @@ def test_p7_g2_ties_are_shared(game):
 def test_p8_jokers_option_adds_wild_tiles(game):
     """P8: "`jokers=N` adds N wild tiles that stand for any tile in a meld"; none by
     default."""
-    assert not any(p.kind == "joker" for p in game.new_game(2, 0).inst.pieces)
+    assert not any(p.kind == "joker" for p in game.new_game(2, 0).program.pieces)
     state = game.new_game(3, 0, options={"jokers": 2})
-    jokers = [p for p in state.inst.pieces if p.kind == "joker"]
+    jokers = [p for p in state.program.pieces if p.kind == "joker"]
     assert len(jokers) == 2 and all(p.name == "joker" for p in jokers)
     assert tile_count(state) == 72
     # they are shuffled into the pile and dealt like tiles
-    held = sum(len(state.zones[i]) for i in range(len(state.zones)))
+    held = sum(len(state.position.zones[i]) for i in range(len(state.position.zones)))
     assert held == 74
 
 
@@ -660,7 +660,7 @@ def test_p8_joker_played_into_melds(game):
         state.apply(MELD)
         groups = table_groups(state)
         assert len(groups) == 1 and sorted(names(groups[0])) == sorted(hand)
-        assert pattern(state, "meld").matches(state, groups[0])
+        assert pattern(state, "meld").matches(state.position, groups[0])
     # after opening, a joker on the table may be moved to make room (P3: rearranging):
     # the 3 of suns takes its place, the joker joins 3 of crowns and 3 of moons
     hand = ["3 of suns", "3 of crowns", "3 of moons"]
@@ -689,7 +689,7 @@ def test_p8_six_pack_two_players_36_tiles_six_suits(game):
     suns and moons suits from a standard piecepack along with the tiles of the four
     suits from the Mesomorph Playing Card expansion set." (P8: six suits, 36 tiles.)"""
     state = six_pack_game(2)
-    tiles = [p for p in state.inst.pieces if p.kind == "tile"]
+    tiles = [p for p in state.program.pieces if p.kind == "tile"]
     assert len(tiles) == 36
     assert {p.attrs["suit"] for p in tiles} == set(SIX_SUITS)
     assert Counter((p.attrs["suit"], p.attrs["rank"]) for p in tiles) == \
@@ -701,7 +701,7 @@ def test_p8_double_six_pack_for_three_or_four_players(game, players):
     """Seed: "A similar variant for 3 or 4 players uses a double "Six Pack", with the
     additional rule that all of the tiles in a set meld must be different suits." """
     state = six_pack_game(players)
-    tiles = [p for p in state.inst.pieces if p.kind == "tile"]
+    tiles = [p for p in state.program.pieces if p.kind == "tile"]
     assert len(tiles) == 72
     assert set(Counter((p.attrs["suit"], p.attrs["rank"]) for p in tiles).values()) == {2}
     assert not matches(state, "meld", ["3 of hearts", "3 of hearts", "3 of suns"])
@@ -727,7 +727,7 @@ def test_p8_six_pack_set_melds_up_to_six_tiles(game):
     assert not matches(state, "meld", six + ["joker"])
     assert matches(state, "meld", ["2 of clubs", "3 of clubs", "4 of clubs"])
     assert not matches(state, "meld", ["2 of clubs", "3 of hearts", "4 of clubs"])
-    assert not any(p.attrs.get("suit") in ("crowns", "arms") for p in state.inst.pieces)
+    assert not any(p.attrs.get("suit") in ("crowns", "arms") for p in state.program.pieces)
 
 
 def test_p8_six_pack_game_plays_a_six_tile_set(game):
@@ -743,23 +743,23 @@ def test_p8_six_pack_game_plays_a_six_tile_set(game):
 # ====================================================================== properties
 def conserved(state) -> None:
     """Every piece is in exactly one zone, once."""
-    ids = [p.id for z in state.zones for p in z if p is not None]
-    assert sorted(ids) == list(range(len(state.inst.pieces)))
+    ids = [p.id for z in state.position.zones for p in z if p is not None]
+    assert sorted(ids) == list(range(len(state.program.pieces)))
 
 
 def table_is_arranged_into_melds(state) -> None:
     """The table's groups each match ``meld`` (and the independent reading), and
     together hold exactly the table's tiles."""
-    table = state.zones[zone_index(state, "table")]
+    table = state.position.zones[zone_index(state, "table")]
     groups = table_groups(state)
     if not table:
         return
     assert groups is not None, "the table holds tiles but is not arranged"
     assert sorted(p.id for g in groups for p in g) == sorted(p.id for p in table)
-    six = bool(state.inst.options.get("six_pack"))
+    six = bool(state.program.options.get("six_pack"))
     meld = pattern(state, "meld")
     for g in groups:
-        assert meld.matches(state, g), names(g)
+        assert meld.matches(state.position, g), names(g)
         assert oracle_meld(g, six), names(g)
 
 
@@ -788,15 +788,15 @@ def test_property_random_games_end_conserve_tiles_and_keep_the_table_in_melds(
         assert after.legal_actions() or after.is_terminal()
         if action == MELD:
             melds += 1
-            if not after.is_terminal() and after.vars["round"] == before.vars["round"]:
+            if not after.is_terminal() and after.position.vars["round"] == before.position.vars["round"]:
                 table_is_arranged_into_melds(after)
-        ended = after.is_terminal() or after.vars["round"] != before.vars["round"]
+        ended = after.is_terminal() or after.position.vars["round"] != before.position.vars["round"]
         if ended:
-            left = [len(before.zones[hand_index(before, p)]) for p in range(players)]
-            gained = [a - b for a, b in zip(after.vars["totals"], before.vars["totals"])]
+            left = [len(before.position.zones[hand_index(before, p)]) for p in range(players)]
+            gained = [a - b for a, b in zip(after.position.vars["totals"], before.position.vars["totals"])]
             assert gained == left
         else:
-            assert list(after.vars["totals"]) == list(before.vars["totals"])
+            assert list(after.position.vars["totals"]) == list(before.position.vars["totals"])
     policy = random_policy if seed % 2 else fast_policy
     starts = play_out(state, rng, policy, on_step)
     assert len(starts) == opts["rounds"]
@@ -859,7 +859,7 @@ def test_property_clone_and_json_continue_identically(game):
     for _ in range(400):
         if state.is_terminal():
             break
-        if state.zones[zone_index(state, "played")] and table_groups(state):
+        if state.position.zones[zone_index(state, "played")] and table_groups(state):
             seen_played = True
             copy = state.clone()
             rebuilt = game.state_from_json(json.loads(json.dumps(state.to_json())))

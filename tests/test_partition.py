@@ -122,7 +122,7 @@ def generic_pattern_state(name, generic_state, covers_state):
 
 
 def pat(state, name):
-    return next(p for p in state.inst.patterns if p.name == name)
+    return next(p for p in state.program.patterns if p.name == name)
 
 
 def sample_melds(rng: random.Random, pool: list, count: int, jokers: bool = True,
@@ -198,13 +198,13 @@ def test_meld_partition_agrees_with_brute_force(players, jokers, with_optional):
     rng = random.Random(1000 * players + 10 * jokers + with_optional)
     found = {True: 0, False: 0}
     for _ in range(50 * SCALE):
-        mandatory, optional = random_position(rng, state.inst.pieces, with_optional)
-        got = meld.partition(state, mandatory, optional)
+        mandatory, optional = random_position(rng, state.program.pieces, with_optional)
+        got = meld.partition(state.position, mandatory, optional)
         want = oracle_partition(mandatory, optional, ok)
         assert (got is None) == (want is None), (names(mandatory), names(optional), want)
         if got is not None:
             check_arrangement(got, mandatory, optional, ok)
-            check_arrangement(got, mandatory, optional, lambda g: meld.matches(state, g))
+            check_arrangement(got, mandatory, optional, lambda g: meld.matches(state.position, g))
         found[got is not None] += 1
     assert found[True] >= 7 * SCALE and found[False] >= 7 * SCALE, found
 
@@ -215,22 +215,22 @@ def test_meld_partition_edge_cases():
     state = PACKKUB.new_game(2, 0, options={"jokers": 2})
     meld = pattern(state, "meld")
     p = lambda *ns: pieces_named(state, list(ns))    # noqa: E731
-    assert meld.partition(state, [], p("3 of suns", "3 of moons", "3 of arms")) == []
-    assert find_partition(state, meld, []) == []
-    assert meld.partition(state, p("3 of suns")) is None
-    assert meld.partition(state, p("3 of suns", "3 of moons")) is None
-    assert meld.partition(state, p("joker")) is None
-    assert meld.partition(state, p("joker", "joker")) is None
-    got = meld.partition(state, p("3 of suns", "3 of moons"), p("3 of arms", "5 of arms"))
+    assert meld.partition(state.position, [], p("3 of suns", "3 of moons", "3 of arms")) == []
+    assert find_partition(state.position, meld, []) == []
+    assert meld.partition(state.position, p("3 of suns")) is None
+    assert meld.partition(state.position, p("3 of suns", "3 of moons")) is None
+    assert meld.partition(state.position, p("joker")) is None
+    assert meld.partition(state.position, p("joker", "joker")) is None
+    got = meld.partition(state.position, p("3 of suns", "3 of moons"), p("3 of arms", "5 of arms"))
     assert [sorted(names(g)) for g in got] == [["3 of arms", "3 of moons", "3 of suns"]]
     # two identical tiles must go to two different melds
     ms = p("3 of suns", "3 of suns", "3 of moons", "3 of crowns", "2 of suns", "4 of suns")
-    got = meld.partition(state, ms)
+    got = meld.partition(state.position, ms)
     check_arrangement(got, ms, [], oracle_meld)
     # a mandatory joker must be placed even if the tiles do not need it
-    got = meld.partition(state, p("2 of suns", "3 of suns", "4 of suns", "joker"))
+    got = meld.partition(state.position, p("2 of suns", "3 of suns", "4 of suns", "joker"))
     assert got is not None and len(got) == 1 and len(got[0]) == 4
-    assert meld.partition(state, p("3 of suns", "3 of moons", "3 of crowns", "3 of arms",
+    assert meld.partition(state.position, p("3 of suns", "3 of moons", "3 of crowns", "3 of arms",
                                    "joker")) is None
 
 
@@ -245,10 +245,10 @@ def test_generic_partition_agrees_with_brute_force(generic_state, covers_state, 
     pattern's own ``matches``."""
     state = generic_pattern_state(name, generic_state, covers_state)
     p = pat(state, name)
-    ok = lambda g: p.matches(state, g)     # noqa: E731
+    ok = lambda g: p.matches(state.position, g)     # noqa: E731
     rng = random.Random(100 * GENERIC_PATTERNS.index(name) + with_optional)
     found = {True: 0, False: 0}
-    tiles = state.inst.pieces
+    tiles = state.program.pieces
     for _ in range(40 * SCALE):
         pool = list(tiles)
         rng.shuffle(pool)
@@ -260,7 +260,7 @@ def test_generic_partition_agrees_with_brute_force(generic_state, covers_state, 
         n = rng.randrange(0, 9)
         mandatory = pool[:n]
         optional = pool[n:n + rng.randrange(0, 5)] if with_optional else []
-        got = p.partition(state, mandatory, optional)
+        got = p.partition(state.position, mandatory, optional)
         want = oracle_partition(mandatory, optional, ok)
         assert (got is None) == (want is None), (name, names(mandatory), names(optional), want)
         if got is not None:
@@ -277,9 +277,9 @@ def test_mixed_wild_union_finds_the_partition():
     state = rulepack.loads(MIXED_WILD).new_game(2, 0)
     mix = pat(state, "mix")
     ms = pieces_named(state, ["null of suns", "null of moons", "2 of suns", "2 of moons"])
-    ok = lambda g: mix.matches(state, g)   # noqa: E731
+    ok = lambda g: mix.matches(state.position, g)   # noqa: E731
     assert oracle_partition(ms, [], ok) is not None
-    got = mix.partition(state, ms)
+    got = mix.partition(state.position, ms)
     assert got is not None
     check_arrangement(got, ms, [], ok)
 
@@ -292,9 +292,9 @@ def test_mixed_wild_union_never_returns_an_invalid_group():
     state = rulepack.loads(MIXED_WILD).new_game(2, 0)
     mix = pat(state, "mix")
     ms = pieces_named(state, ["null of moons", "null of suns", "2 of moons", "4 of moons"])
-    ok = lambda g: mix.matches(state, g)   # noqa: E731
+    ok = lambda g: mix.matches(state.position, g)   # noqa: E731
     assert oracle_partition(ms, [], ok) is None
-    got = mix.partition(state, ms)
+    got = mix.partition(state.position, ms)
     if got is not None:
         check_arrangement(got, ms, [], ok)
     assert got is None
@@ -323,13 +323,13 @@ def test_partition_and_partitionable_functions_in_a_ruleset():
         }
     """)
     state = rulepack.loads(src).new_game(2, 0)
-    assert state.vars["a"] is True                # two copies of each suns tile: 6 pairs
-    groups = state.vars["b"]
+    assert state.position.vars["a"] is True                # two copies of each suns tile: 6 pairs
+    groups = state.position.vars["b"]
     assert len(groups) == 4 and all(len(g) == 2 for g in groups)
     assert sorted(p.id for g in groups for p in g) == \
-        sorted(p.id for p in state.inst.pieces if p.attrs["rank"] == 3)
-    assert state.vars["c"] is True                # each 3 of suns with a 3 of arms
-    assert state.vars["d"] is False               # the two 3s of suns are alike
+        sorted(p.id for p in state.program.pieces if p.attrs["rank"] == 3)
+    assert state.position.vars["c"] is True                # each 3 of suns with a 3 of arms
+    assert state.position.vars["d"] is False               # the two 3s of suns are alike
 
 
 # ====================================================================== scale
@@ -337,7 +337,7 @@ def build_table(rng: random.Random, state, table_size: int, hand_size: int):
     """A table of at least ``table_size`` tiles made of melds, and a hand of
     ``hand_size`` other pieces holding at least three tiles that extend a table
     meld (so some plays are known to fit)."""
-    pool = list(state.inst.pieces)
+    pool = list(state.program.pieces)
     rng.shuffle(pool)
     melds: list[list] = []
     while sum(len(m) for m in melds) < table_size:
@@ -379,20 +379,20 @@ def test_scale_45_tile_table_and_20_tile_hand(seed, jokers):
     assert len(table) >= 45 and len(hand) == 20 and len(fits) >= 3
     ok = lambda g: oracle_meld(g)          # noqa: E731
     try:
-        got = meld.partition(state, table)
+        got = meld.partition(state.position, table)
         assert got is not None
         check_arrangement(got, table, [], ok)
-        got = meld.partition(state, table, hand)
+        got = meld.partition(state.position, table, hand)
         check_arrangement(got, table, hand, ok)
         for t in hand:
             rest = [h for h in hand if h is not t]
-            got = meld.partition(state, table + [t], rest)
+            got = meld.partition(state.position, table + [t], rest)
             if t in fits:
                 assert got is not None, t.name
             if got is not None:
                 check_arrangement(got, table + [t], rest, ok)
         for t in fits:
-            got = meld.partition(state, table + [t])
+            got = meld.partition(state.position, table + [t])
             assert got is not None, t.name
             check_arrangement(got, table + [t], [], ok)
     except PatternBudgetError as exc:       # pragma: no cover - the failure being tested
@@ -407,7 +407,7 @@ def test_scale_through_the_ruleset():
     rng = random.Random(7)
     melds, hand, fits = build_table(rng, state0, 45, 20)
     used = {p.id for m in melds for p in m} | {p.id for p in hand}
-    spare = next(p for p in state0.inst.pieces if p.id not in used)
+    spare = next(p for p in state0.program.pieces if p.id not in used)
     state = position(PACKKUB, {0: names(hand), 1: [spare.name], 2: [], 3: []},
                      table=[names(m) for m in melds], players=4, opened=[True] * 4)
     offered = play_texts(state)
@@ -418,7 +418,7 @@ def test_scale_through_the_ruleset():
         state.apply(play_texts(state)[0])
     state.apply("meld the played tiles")
     groups = table_groups(state)
-    table = state.zones[zone_index(state, "table")]
+    table = state.position.zones[zone_index(state, "table")]
     assert sorted(p.id for g in groups for p in g) == sorted(p.id for p in table)
     assert all(oracle_meld(g) for g in groups)
 
@@ -436,7 +436,7 @@ def method(request, monkeypatch):
     """Force one method for the questions of a test (``request.param``), the
     shared states' memo emptied."""
     for state in _SHARED:
-        state.memo.clear()
+        state.position.memo.clear()
     if request.param == "sweep":
         monkeypatch.setattr(partition_module, "SWEEP_FROM", 0)
         monkeypatch.setattr(partition_module, "SWEEP_OPTIONAL", 10 ** 6)
@@ -488,13 +488,13 @@ def brute_usable(mandatory: list, optional: list, ok) -> list:
 def assert_agrees(state, pat, mandatory: list, optional: list, ok) -> None:
     """partitionable, partition and usable against the brute force."""
     want = oracle_partition(mandatory, optional, ok)
-    assert pat.partitionable(state, mandatory, optional) == (want is not None), \
+    assert pat.partitionable(state.position, mandatory, optional) == (want is not None), \
         (names(mandatory), names(optional), want)
-    got = pat.partition(state, mandatory, optional)
+    got = pat.partition(state.position, mandatory, optional)
     assert (got is None) == (want is None)
     if got is not None:
         check_arrangement(got, mandatory, optional, ok)
-    assert names(pat.usable(state, mandatory, optional)) == \
+    assert names(pat.usable(state.position, mandatory, optional)) == \
         names(brute_usable(mandatory, optional, ok)), (names(mandatory), names(optional))
 
 
@@ -527,7 +527,7 @@ def test_generic_questions_agree_with_brute_force(method, name, generic_state, d
     own ``matches``."""
     state = generic_state
     p = pat(state, name)
-    ok = lambda g: p.matches(state, g)     # noqa: E731
+    ok = lambda g: p.matches(state.position, g)     # noqa: E731
     mandatory, optional = real_pieces(state, *data.draw(tile_positions(False)))
     assert_agrees(state, p, mandatory, optional, ok)
 
@@ -581,12 +581,12 @@ def test_tiles_no_local_group_takes_still_end_runs(method, name, tiles):
     the 3 before a 4 and a 5): each question agrees with the brute force."""
     text = NO_LOCAL_GROUP_JOKER if name == "wild_run" else NO_LOCAL_GROUP
     state = rulepack.loads(text).new_game(2, 0)
-    p = next(q for q in state.inst.patterns if q.name == name)
-    assert index_for(state, p, state.inst.pieces).shape is not None    # the sweep's kind
-    ok = lambda g: p.matches(state, g)     # noqa: E731
+    p = next(q for q in state.program.patterns if q.name == name)
+    assert index_for(state.position, p, state.program.pieces).shape is not None    # the sweep's kind
+    ok = lambda g: p.matches(state.position, g)     # noqa: E731
     mandatory = pieces_named(state, tiles, set())
     assert_agrees(state, p, mandatory, [], ok)
-    assert p.partitionable(state, mandatory)
+    assert p.partitionable(state.position, mandatory)
 
 
 def test_the_sweep_takes_runs_and_sets_only(generic_state, covers_state):
@@ -595,11 +595,11 @@ def test_the_sweep_takes_runs_and_sets_only(generic_state, covers_state):
     shaped = set()
     for name in GENERIC_PATTERNS:
         state = generic_pattern_state(name, generic_state, covers_state)
-        if partition_module.index_for(state, pat(state, name), []).shape is not None:
+        if partition_module.index_for(state.position, pat(state, name), []).shape is not None:
             shaped.add(name)
     assert shaped == {"wild_run", "wild_melds"}
     state = _packkub_state(2)
-    assert partition_module.index_for(state, pattern(state, "meld"), []).shape is not None
+    assert partition_module.index_for(state.position, pattern(state, "meld"), []).shape is not None
 
 
 # ====================================================================== usable in a ruleset
@@ -633,16 +633,16 @@ def test_usable_function_in_a_ruleset():
     state = rulepack.loads(src).new_game(2, 0)
     # the 3 of moons pairs with the 3 of suns; any other moons tile could only pair
     # with another moons tile of its rank, and there is one of each
-    assert names(state.vars["a"]) == ["3 of moons"]
-    assert state.vars["b"] == []
+    assert names(state.position.vars["a"]) == ["3 of moons"]
+    assert state.position.vars["b"] == []
     # with nothing mandatory, any two 2s pair up
-    assert names(state.vars["c"]) == ["2 of suns", "2 of moons", "2 of crowns"]
+    assert names(state.position.vars["c"]) == ["2 of suns", "2 of moons", "2 of crowns"]
     # the 3 of suns has no partner of its rank anywhere: no split, so nothing is
     # usable (not even the 2 of suns, which is in both lists)
-    assert state.vars["d"] == []
+    assert state.position.vars["d"] == []
     # the 3 of suns is in both lists and the 3s pair up: it is listed; the 4 of
     # arms has no partner
-    assert names(state.vars["e"]) == ["3 of suns"]
+    assert names(state.position.vars["e"]) == ["3 of suns"]
 
 
 # ====================================================================== no memory, budget
@@ -660,7 +660,7 @@ def test_no_game_remembers_another(monkeypatch, sweep):
     melds, hand, fits = build_table(random.Random(3), games[0], 45, 20)
     table = [p for m in melds for p in m]
     for state in games:
-        state.memo.clear()      # what the deal's questions left
+        state.position.memo.clear()      # what the deal's questions left
     work = []
     if sweep:
         original = partition_module.SweepSearch.options
@@ -679,14 +679,14 @@ def test_no_game_remembers_another(monkeypatch, sweep):
     answers = []
     for state in games:
         work.append(0)
-        assert meld.partitionable(state, table + [fits[0]], hand)
-        answers.append(meld.usable(state, table, hand))
-        again = meld.usable(state.clone(), table, hand)
+        assert meld.partitionable(state.position, table + [fits[0]], hand)
+        answers.append(meld.usable(state.position, table, hand))
+        again = meld.usable(state.clone().position, table, hand)
         assert again == answers[-1]
     assert work[0] > 0 and work[0] == work[1]
     assert answers[0] == answers[1] and fits[0] in answers[0]
     work.append(0)
-    assert meld.usable(state, table, hand) == answers[0]
+    assert meld.usable(state.position, table, hand) == answers[0]
     assert work[-1] == 0
 
 
@@ -708,16 +708,16 @@ def test_a_question_spends_the_steps_of_its_decision():
     table, hand = table_and_hand(games[0])
     spent = []
     for state in (games[0], games[0], games[1].clone(), games[1]):
-        state.steps_left = EVAL_STEPS
-        assert meld.usable(state, table, hand)
-        spent.append(EVAL_STEPS - state.steps_left)
+        state.position.steps_left = EVAL_STEPS
+        assert meld.usable(state.position, table, hand)
+        spent.append(EVAL_STEPS - state.position.steps_left)
     assert spent[0] > len(table) + len(hand)
     assert spent == [spent[0]] * 4
     for ask in (meld.partitionable, meld.partition):
         state = games[0]
-        state.steps_left = EVAL_STEPS
-        assert ask(state, table, hand)
-        assert EVAL_STEPS - state.steps_left > len(table) + len(hand)
+        state.position.steps_left = EVAL_STEPS
+        assert ask(state.position, table, hand)
+        assert EVAL_STEPS - state.position.steps_left > len(table) + len(hand)
 
 
 @pytest.mark.parametrize("question", ["partitionable", "partition", "usable"])
@@ -731,13 +731,13 @@ def test_a_question_stops_when_its_decision_has_no_steps_left(question, method):
     meld = pattern(state, "meld")
     table, hand = table_and_hand(state)
     ask = getattr(meld, question)
-    state.steps_left = 200          # more than the pieces, less than the search
+    state.position.steps_left = 200          # more than the pieces, less than the search
     with pytest.raises(PatternBudgetError, match="partition by 'meld' went over the budget "
                        "of 1,000,000 steps between two decisions"):
-        ask(state, table, hand)
-    assert state.steps_left < 0
-    state.steps_left = EVAL_STEPS
-    assert ask(state, table, hand)
+        ask(state.position, table, hand)
+    assert state.position.steps_left < 0
+    state.position.steps_left = EVAL_STEPS
+    assert ask(state.position, table, hand)
 
 
 def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_state,
@@ -747,14 +747,14 @@ def test_a_search_over_budget_fails_and_the_next_question_is_answered(generic_st
     budget back, is answered (nothing of the abandoned search is kept)."""
     state = generic_state
     p = pat(state, "pair_or_run")
-    ok = lambda g: p.matches(state, g)     # noqa: E731
-    mandatory = [t for t in state.inst.pieces if t.attrs["rank"] in (2, 3)]
+    ok = lambda g: p.matches(state.position, g)     # noqa: E731
+    mandatory = [t for t in state.program.pieces if t.attrs["rank"] in (2, 3)]
     monkeypatch.setattr(partition_module, "PARTITION_BUDGET", 3)
     with pytest.raises(PatternBudgetError):
-        p.partitionable(state, mandatory)
+        p.partitionable(state.position, mandatory)
     monkeypatch.setattr(partition_module, "PARTITION_BUDGET", PARTITION_BUDGET)
-    assert p.partitionable(state, mandatory)
-    got = p.partition(state, mandatory)
+    assert p.partitionable(state.position, mandatory)
+    got = p.partition(state.position, mandatory)
     assert got is not None
     check_arrangement(got, mandatory, [], ok)
 
@@ -776,14 +776,14 @@ def test_six_player_joker_game_that_used_to_run_out_of_budget():
         state.apply(text)
     offered = play_texts(state)
     assert len(offered) == 11
-    table = state.zones[zone_index(state, "table")]
+    table = state.position.zones[zone_index(state, "table")]
     meld = pattern(state, "meld")
-    assert len(table) == 49 and meld.partitionable(state, list(table))
-    check_arrangement(meld.partition(state, list(table)), list(table), [], oracle_meld)
-    hand = list(state.zones[hand_index(state, state.current_player)])
+    assert len(table) == 49 and meld.partitionable(state.position, list(table))
+    check_arrangement(meld.partition(state.position, list(table)), list(table), [], oracle_meld)
+    hand = list(state.position.zones[hand_index(state, state.current_player)])
     for text in offered:
         t = next(p for p in hand if f"play {p.name}" == text)
-        assert meld.partitionable(state, list(table) + [t], [x for x in hand if x is not t])
+        assert meld.partitionable(state.position, list(table) + [t], [x for x in hand if x is not t])
 
 
 SLOW = Path(__file__).parent / "data" / "packkub-5p-slow-legal-actions.json"
@@ -806,9 +806,9 @@ def test_five_player_game_whose_legal_actions_took_half_a_minute():
     legal = state.legal_actions()
     seconds = time.process_time() - start
     assert seconds < 1.0
-    assert EVAL_STEPS - state.steps_left < EVAL_STEPS // 20
-    table = list(state.zones[zone_index(state, "table")])
-    hand = list(state.zones[hand_index(state, state.current_player)])
+    assert EVAL_STEPS - state.position.steps_left < EVAL_STEPS // 20
+    table = list(state.position.zones[zone_index(state, "table")])
+    hand = list(state.position.zones[hand_index(state, state.current_player)])
     assert (len(table), len(hand)) == (71, 11)
     assert sum(p.kind == "joker" for p in table) == 2
     texts = [a.text for a in legal]
@@ -818,7 +818,7 @@ def test_five_player_game_whose_legal_actions_took_half_a_minute():
     for text in texts[1:]:
         t = next(p for p in hand if f"play {p.name}" == text)
         rest = [x for x in hand if x is not t]
-        check_arrangement(meld.partition(state, table + [t], rest), table + [t], rest,
+        check_arrangement(meld.partition(state.position, table + [t], rest), table + [t], rest,
                           oracle_meld)
 
 

@@ -125,12 +125,12 @@ def test_the_generic_search_spends_the_steps_of_its_decision():
                       consecutive=[("rank", ORDER)])
     assert pattern._direct == GENERIC
     group = pieces([(0, 1), (1, 1), (0, 2), (2, 3), (1, 4), (3, 0), (2, 2)])
-    state.steps_left = EVAL_STEPS
-    found = pattern.best(state, group)
+    state.position.steps_left = EVAL_STEPS
+    found = pattern.best(state.position, group)
     assert found == brute_force(pattern, group) != []
     # the combinations of the definition's order, up to the one found
     tried = [c for size in (4, 3) for c in combinations(group, size)]
-    assert EVAL_STEPS - state.steps_left == tried.index(tuple(found)) + 1
-    state.steps_left = 10
+    assert EVAL_STEPS - state.position.steps_left == tried.index(tuple(found)) + 1
+    state.position.steps_left = 10
     with pytest.raises(PatternBudgetError, match="pattern 'rainbow' went over the budget"):
-        pattern.best(state, group)
+        pattern.best(state.position, group)

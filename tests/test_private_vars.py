@@ -26,6 +26,7 @@ from rulepack.cli.render import view_renderable
 from rulepack.cli.simulate import simulate
 from rulepack.engine.rng import Rng
 from rulepack.errors import RulepackError
+from rulepack.engine.observe import Observer
 
 BIDS = """\
 game bids {
@@ -65,14 +66,14 @@ GAME = rulepack.loads(BIDS)
 def altered(state: Any, viewer: int, salt: int) -> Any:
     """A copy of ``state`` whose values hidden from ``viewer`` are different."""
     other = state.clone()
-    other.vars = copy.copy(state.vars)
-    for name, who in state.inst.private_vars.items():
-        value = state.vars[name]
+    other.position.vars = copy.copy(state.position.vars)
+    for name, who in state.program.private_vars.items():
+        value = state.position.vars[name]
         if who == "owner":
-            other.vars[name] = [v if p == viewer else _different(v, salt)
+            other.position.vars[name] = [v if p == viewer else _different(v, salt)
                                 for p, v in enumerate(value)]
         else:
-            other.vars[name] = _different(value, salt)
+            other.position.vars[name] = _different(value, salt)
     return other
 
 
@@ -98,8 +99,8 @@ def test_views_leak_no_private_value(players: int, seed: int, choices: int, salt
             other = altered(state, p, salt)
             assert view_json(state, p) == view_json(other, p), f"player {p} sees a secret"
             # and so do the tensors (a score of private variables is not in them)
-            assert state.observation_tensor(p) == other.observation_tensor(p)
-            assert state.information_state_tensor(p) == other.information_state_tensor(p)
+            assert Observer(state.program).observation_tensor(state.position, p) == Observer(other.program).observation_tensor(other.position, p)
+            assert Observer(state.program).information_state_tensor(state.position, p) == Observer(other.program).information_state_tensor(other.position, p)
             # the difference is real: another player's view or the full state shows it
             assert state.to_json()["variables"] != other.to_json()["variables"]
         if state.is_terminal():
@@ -107,7 +108,7 @@ def test_views_leak_no_private_value(players: int, seed: int, choices: int, salt
         legal = state.legal_actions()
         state.apply(legal[rng.below(len(legal))])
     result = state.result()
-    assert result["scores"] == [int(v) for v in state.vars["shown"]]
+    assert result["scores"] == [int(v) for v in state.position.vars["shown"]]
     assert state.view(0)["scores"] == result["scores"]      # the end reveals them
 
 
@@ -136,9 +137,9 @@ def test_a_score_from_an_owner_variable_is_seen_by_its_owner_only():
 def test_a_bot_rebuilds_a_state_with_guesses_and_plays_on():
     state = GAME.new_game(3, seed=2)
     state.apply("bid 3")
-    rebuilt = determinize(state.inst, state.view(1), Rng(9))
-    assert rebuilt.vars["bid"] == [0, 0, 0]         # player 1's own 0, the others guessed
-    assert rebuilt.vars["target"] == 0              # the declared initial value
+    rebuilt = determinize(state.program, state.view(1), Rng(9))
+    assert rebuilt.position.vars["bid"] == [0, 0, 0]         # player 1's own 0, the others guessed
+    assert rebuilt.position.vars["target"] == 0              # the declared initial value
     summary = simulate(GAME, 4, ["lookahead", "greedy", "random"])
     assert summary["games"] == 4
 

@@ -86,7 +86,7 @@ def playout(players: int, seed: int, choice_seed: int,
 
 
 def zone_index(s: Any, name: str, owner: int | None = None) -> int:
-    for z in s.inst.zones:
+    for z in s.program.zones:
         if z.name == name and z.owner == owner:
             return z.index
     raise AssertionError(f"no zone {name} of {owner}")
@@ -108,9 +108,9 @@ def same_json(a: dict, b: dict, what: str) -> None:
 
 
 def check_conservation(s: Any) -> None:
-    inst = s.inst
+    inst = s.program
     where: dict[int, int] = {}
-    for zi, content in enumerate(s.zones):
+    for zi, content in enumerate(s.position.zones):
         info = inst.zones[zi]
         if info.kind == "grid":
             assert len(content) == len(info.cells), f"{info.label} lost its cells"
@@ -125,16 +125,16 @@ def check_conservation(s: Any) -> None:
             where[piece.id] = zi
     missing = sorted(set(range(len(inst.pieces))) - set(where))
     assert not missing, f"pieces lost: {[inst.pieces[i].name for i in missing]}"
-    assert len(s.loc) == len(inst.pieces)
+    assert len(s.position.loc) == len(inst.pieces)
     for pid, zi in where.items():
-        assert s.loc[pid] == zi, (f"{inst.pieces[pid].name} is in {inst.zones[zi].label} but "
-                                  f"state.loc says {inst.zones[s.loc[pid]].label}")
+        assert s.position.loc[pid] == zi, (f"{inst.pieces[pid].name} is in {inst.zones[zi].label} but "
+                                  f"state.position.loc says {inst.zones[s.position.loc[pid]].label}")
 
 
 def expected_scores(s: Any) -> list[int]:
     scores = []
-    for p in range(s.num_players):
-        coins = s.zones[zone_index(s, "won", p)]
+    for p in range(s.program.num_players):
+        coins = s.position.zones[zone_index(s, "won", p)]
         total = sum(VALUE[c.attrs["rank"]] for c in coins)
         multipliers = sum(1 for c in coins if c.attrs["rank"] == "null")
         scores.append(total * (1 + multipliers))
@@ -146,17 +146,17 @@ def hidden_from(s: Any, p: int) -> list[Any]:
     face-down pieces in other players' hands, every piece of the face-down stack,
     and any face-down piece of a zone seen by nobody (the declaring discard)."""
     out = {}
-    for info in s.inst.zones:
+    for info in s.program.zones:
         if info.index == 0:
             continue
-        for piece in s.zones[info.index]:
+        for piece in s.position.zones[info.index]:
             if piece is None:
                 continue
             if info.name == "stack":
                 out[piece.id] = piece
-            elif info.name == "hand" and info.owner != p and not s.face[piece.id]:
+            elif info.name == "hand" and info.owner != p and not s.position.face[piece.id]:
                 out[piece.id] = piece
-            elif not s.face[piece.id] and not (
+            elif not s.position.face[piece.id] and not (
                     info.seen_by == "everyone" or (info.seen_by == "owner" and info.owner == p)):
                 out[piece.id] = piece
     return list(out.values())
@@ -185,10 +185,10 @@ def check_view(s: Any, p: int) -> None:
     strings, ids = strings_and_ids(text)
     leaked = sorted(ids & hidden_ids)
     assert not leaked, f"view of player {p} shows ids of hidden pieces " \
-                       f"{[s.inst.pieces[i].name for i in leaked]}"
+                       f"{[s.program.pieces[i].name for i in leaked]}"
     # Names: remove the names of pieces p may see (longest first: "2 of suns coin"
     # contains "2 of suns"), then no hidden name may remain in any string.
-    visible_names = sorted({x.name for x in s.inst.pieces if x.id not in hidden_ids},
+    visible_names = sorted({x.name for x in s.program.pieces if x.id not in hidden_ids},
                            key=len, reverse=True)
     hidden_names = {h.name for h in hidden}
     # one regular expression finds the strings that hold any hidden name at all
@@ -203,7 +203,7 @@ def check_view(s: Any, p: int) -> None:
             assert n not in rest, f"view of player {p} names hidden {n!r} in {string!r}"
     # The face-down stack: no ids, nothing but kinds, so its order cannot be recovered.
     stack = view["zones"]["stack"]
-    assert stack["count"] == len(s.zones[zone_index(s, "stack")])
+    assert stack["count"] == len(s.position.zones[zone_index(s, "stack")])
     for entry in stack["pieces"]:
         assert entry == {"hidden": True, "kind": "tile"}, f"stack entry shows {entry}"
     # Only the deciding player is offered actions.
@@ -212,8 +212,8 @@ def check_view(s: Any, p: int) -> None:
     else:
         assert view["legal_actions"] == []
     # A player's own hand is fully known to them.
-    own = {e["id"] for e in view["zones"][s.inst.zones[zone_index(s, "hand", p)].label]["pieces"]}
-    assert own == {x.id for x in s.zones[zone_index(s, "hand", p)]}
+    own = {e["id"] for e in view["zones"][s.program.zones[zone_index(s, "hand", p)].label]["pieces"]}
+    assert own == {x.id for x in s.position.zones[zone_index(s, "hand", p)]}
 
 
 def check_indistinguishable(s: Any, p: int) -> None:
@@ -221,22 +221,22 @@ def check_indistinguishable(s: Any, p: int) -> None:
     another player's hand, must not change what ``p`` sees."""
     before = dumps(s.view(p))
     si = zone_index(s, "stack")
-    if len(s.zones[si]) > 1:
+    if len(s.position.zones[si]) > 1:
         c = s.clone()
-        c.zones[si] = list(reversed(c.zones[si]))
+        c.position.zones[si] = list(reversed(c.position.zones[si]))
         assert dumps(c.view(p)) == before, f"player {p} can see the order of the stack"
-    for q in range(s.num_players):
+    for q in range(s.program.num_players):
         hi = zone_index(s, "hand", q)
-        if q == p or not s.zones[si]:
+        if q == p or not s.position.zones[si]:
             continue
-        down = [x for x in s.zones[hi] if not s.face[x.id]]
+        down = [x for x in s.position.zones[hi] if not s.position.face[x.id]]
         if not down:
             continue
         c = s.clone()
-        a, b = c.zones[si][0], down[0]
-        c.zones[si] = [b] + c.zones[si][1:]     # a new list: the clone shares the old one
-        c.zones[hi] = sorted([x for x in c.zones[hi] if x is not b] + [a], key=lambda x: x.id)
-        c.loc[a.id], c.loc[b.id] = hi, si
+        a, b = c.position.zones[si][0], down[0]
+        c.position.zones[si] = [b] + c.position.zones[si][1:]     # a new list: the clone shares the old one
+        c.position.zones[hi] = sorted([x for x in c.position.zones[hi] if x is not b] + [a], key=lambda x: x.id)
+        c.position.loc[a.id], c.position.loc[b.id] = hi, si
         assert dumps(c.view(p)) == before, \
             f"player {p} can tell {a.name} in the stack from {b.name} in hand of seat {q}"
 
@@ -254,14 +254,14 @@ def test_every_random_game_ends(players, seed, choices):
     assert r["terminal"] is True
     assert r["winners"], "Multzo always has a winner (ties are shared)"
     # "If one or more stacks are empty, then the player with the highest score has won"
-    assert any(not s.zones[z.index] for z in s.inst.zones if z.name == "coins")
+    assert any(not s.position.zones[z.index] for z in s.program.zones if z.name == "coins")
 
 
 @PROFILE
 @given(players=player_counts, seed=seeds, choices=seeds)
 def test_pieces_are_conserved_after_every_action(players, seed, choices):
     s, _ = playout(players, seed, choices, each=check_conservation)
-    assert len(s.inst.pieces) == 48
+    assert len(s.program.pieces) == 48
 
 
 @PROFILE
@@ -286,9 +286,13 @@ def test_states_never_see_each_others_moves(players, seed):
         for y in states[i + 1:]:
             # a clone shares its zones' lists until one side writes (copy on write), so
             # only the outer list must differ; the moves below show nothing leaks across
-            assert x.zones is not y.zones
+            assert x.position.zones is not y.position.zones
             for field in ("loc", "face", "owner", "active", "history", "vars"):
-                assert getattr(x, field) is not getattr(y, field), f"two states share {field}"
+                if field == "history":
+                    assert x.history is not y.history, "two states share their history"
+                else:
+                    assert getattr(x.position, field) is not getattr(y.position, field), \
+                        f"two states share {field}"
     # and moving pieces in one changes no other
     before = [dumps(x.to_json()) for x in (b, c, d)]
     rng = Rng(seed)
@@ -393,7 +397,7 @@ def test_json_restored_state_continues_identically(players, seed, choices, at, c
 @given(seed=seeds, choices=seeds)
 def test_views_never_leak(players, seed, choices):
     def check(s: Any) -> None:
-        for p in range(s.num_players):
+        for p in range(s.program.num_players):
             check_view(s, p)
     playout(players, seed, choices, each=check)
 
@@ -403,7 +407,7 @@ def test_views_never_leak(players, seed, choices):
 @given(seed=seeds, choices=seeds)
 def test_views_cannot_tell_hidden_pieces_apart(players, seed, choices):
     def check(s: Any) -> None:
-        for p in range(s.num_players):
+        for p in range(s.program.num_players):
             check_indistinguishable(s, p)
     playout(players, seed, choices, each=check)
 

@@ -93,7 +93,7 @@ def test_every_ruleset_renders_from_every_view(games, name):
     game = games[name]
     for k, state in enumerate(states(games, name)):
         looks = appearance(game, state)
-        for seat in [None, *range(state.num_players)]:
+        for seat in [None, *range(state.program.num_players)]:
             root = ET.fromstring(svg_of(game, state, seat, looks))
             assert root.tag == f"{SVG}svg"
             assert float(root.get("width")) > 100 and float(root.get("height")) > 100
@@ -123,18 +123,18 @@ def test_hidden_pieces_are_backs(games, name):
         if state.is_terminal():
             continue
         looks = appearance(game, state)
-        for seat in range(state.num_players):
+        for seat in range(state.program.num_players):
             mine = svg_of(game, state, seat, looks)
             table = svg_of(game, state, None, looks)
             assert hidden_titles(mine) > 0
             for k in range(3):
-                other = determinize(state.inst, state.view(seat), Rng(100 + k))
+                other = determinize(state.program, state.view(seat), Rng(100 + k))
                 moved += places(other) != places(state)
                 assert svg_of(game, other, seat, looks) == mine
                 assert svg_of(game, other, None, looks) == table
                 changed_elsewhere += sum(svg_of(game, other, q, looks)
                                          != svg_of(game, state, q, looks)
-                                         for q in range(state.num_players) if q != seat)
+                                         for q in range(state.program.num_players) if q != seat)
     assert moved > 0                # the permutations did move pieces
     if name != "mismemory":         # (there nobody sees a face-down tile of the board)
         assert changed_elsewhere > 0    # ... pieces another seat could see

@@ -37,6 +37,7 @@ from rulepack.engine.observe import game_type
 from rulepack.engine.sightings import apply_watched
 from rulepack.loader import bundled_rulesets
 from rulepack.records import read_record, replay
+from rulepack.engine.queries import visible
 
 try:
     from bundled import bundled
@@ -55,7 +56,7 @@ def _hidden_information() -> dict[str, int]:
     for name in bundled_rulesets():
         game = bundled(name)
         state = game.new_game(game.min_players, seed=1)
-        if game_type(state.inst, state)["information"] == "imperfect":
+        if game_type(state.program, state.position)["information"] == "imperfect":
             out[name] = game.min_players
     return out
 
@@ -105,8 +106,8 @@ def sightings(record: Path) -> list[list[set[int]]]:
 
     def mark(state: Any) -> None:
         """Close a step: what was seen inside it and at the position it left."""
-        now = [{p.id for p in state.inst.pieces if state.visible(p, seat)}
-               for seat in range(state.num_players)]
+        now = [{p.id for p in state.program.pieces if visible(state.position, p, seat)}
+               for seat in range(state.program.num_players)]
         if during:
             inside = during.pop()
             now = [now[seat] | set(inside[seat]) for seat in range(len(now))]
@@ -117,7 +118,7 @@ def sightings(record: Path) -> list[list[set[int]]]:
     def before(state: Any, player: int, index: int) -> None:
         mark(state)
         during.append(apply_watched(state.clone(), state.legal_actions()[index],
-                                    list(range(state.num_players))))
+                                    list(range(state.program.num_players))))
 
     done = replay(read_record(record), on_decision=before)
     mark(done.state)
@@ -165,7 +166,7 @@ def test_a_seats_page_names_no_piece_hidden_from_it(name, tmp_path):
     record = short_record(name, players, tmp_path)
     seen = sightings(record)
     game = bundled(name)
-    pieces = game.new_game(players, seed=1).inst.pieces
+    pieces = game.new_game(players, seed=1).program.pieces
     names = {p.id: p.name for p in pieces}
     seats = read_record(record).header["seats"]
     for seat in range(players):
@@ -192,7 +193,7 @@ def test_every_seats_page_tells_each_seat_its_own_story(tmp_path):
     says that it names every piece."""
     record = short_record("multzo", 2, tmp_path, seed=6)
     seen = sightings(record)
-    names = {p.id: p.name for p in bundled("multzo").new_game(2, seed=1).inst.pieces}
+    names = {p.id: p.name for p in bundled("multzo").new_game(2, seed=1).program.pieces}
     text, data = page(record, "all")
     assert data["views"] == ["the table", "player 1", "player 2"]
     assert "names every piece" in data["notice"] and "names every piece" in text

@@ -55,7 +55,7 @@ def texts(events, viewer):
 
 def test_each_player_is_told_what_they_may_know():
     state = GAME.new_game(3, seed=0)
-    drawn = state.zones[1][-1]                   # the top of the stack
+    drawn = state.position.zones[1][-1]                   # the top of the stack
     seen = step(state, state.legal_actions()[0], [0, 1, 2])
     assert texts(seen[0], 0) == [f"player 1 (you): draw → {drawn.name}",
                                  f"» player 1 draws {drawn.name}",

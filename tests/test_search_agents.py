@@ -26,6 +26,9 @@ from rulepack.cli.main import main
 from rulepack.engine.actions import ChanceEvent, Reveal
 from rulepack.engine.rng import Rng
 from rulepack.errors import RulepackError
+from rulepack.engine.outcome import score
+from rulepack.engine.queries import visible
+from rulepack.compiler.instance import instance_of
 
 try:
     from bundled import bundled
@@ -146,23 +149,23 @@ def _permuted(state, player, rng):
     anew among their places (same backs): the same view, other hidden pieces."""
     st = state.clone()
     places = {}
-    for zi, zone in enumerate(st.zones):
+    for zi, zone in enumerate(st.position.zones):
         for pos, p in enumerate(zone):
-            if p is not None and not st.visible(p, player):
+            if p is not None and not visible(st.position, p, player):
                 places.setdefault(p.back, []).append((zi, pos))
     moved = False
     for group in places.values():
-        pieces = [st.zones[zi][pos] for zi, pos in group]
+        pieces = [st.position.zones[zi][pos] for zi, pos in group]
         shuffled = pieces[:]
         rng.shuffle(shuffled)
         moved |= shuffled != pieces
         for (zi, pos), p in zip(group, shuffled):
-            st._writable(zi)[pos] = p
-            st.loc[p.id] = zi
-    for zi, info in enumerate(st.inst.zones):
+            st.position.writable(zi)[pos] = p
+            st.position.loc[p.id] = zi
+    for zi, info in enumerate(st.program.zones):
         if info.kind == "pile":
-            st._writable(zi).sort(key=lambda p: p.id)
-    st._slots = None
+            st.position.writable(zi).sort(key=lambda p: p.id)
+    st.position.cells = None
     assert moved
     return st
 
@@ -182,7 +185,7 @@ def test_agents_see_views_only(name, players, options, skip):
     p = state.current_player
     other = _permuted(state, p, random.Random(2))
     assert other.view(p) == state.view(p)
-    assert any(a is not b for za, zb in zip(state.zones, other.zones) for a, b in zip(za, zb))
+    assert any(a is not b for za, zb in zip(state.position.zones, other.position.zones) for a, b in zip(za, zb))
     for spec in ["mcts:iterations=30", "ismcts:iterations=30", "pimc:iterations=30,samples=3"]:
         choices = [make_agent(spec, 3, p).choose(Decision(st, p)) for st in (state, other)]
         assert choices[0] == choices[1], spec
@@ -202,11 +205,11 @@ CONFIGS = [
 
 
 def _place(st, pid):
-    zi = st.loc[pid]
-    info = st.inst.zones[zi]
+    zi = st.position.loc[pid]
+    info = st.program.zones[zi]
     if info.kind == "pile":
         return (info.label, None)
-    for pos, piece in enumerate(st.zones[zi]):
+    for pos, piece in enumerate(st.position.zones[zi]):
         if piece is not None and piece.id == pid:
             return (info.label, pos)
     raise AssertionError(pid)
@@ -238,14 +241,14 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
         beliefs = [Belief(seed) for _ in range(players)]
         observers = list(enumerate(beliefs))
         for b in beliefs:
-            b.bind(state.inst)
+            b.bind(state.program)
         # player → piece id → the place the player saw it at (or saw it go to)
         seen: list[dict[int, tuple]] = [{} for _ in range(players)]
 
         def look(q):
-            for pid in range(len(state.inst.pieces)):
-                piece = state.inst.pieces[pid]
-                if state.visible(piece, q):
+            for pid in range(len(state.program.pieces)):
+                piece = state.program.pieces[pid]
+                if visible(state.position, piece, q):
                     seen[q][pid] = _place(state, pid)
 
         for q in range(players):
@@ -257,10 +260,10 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
             action = _policy(rng, state)
             start = len(state.history)
             before = seen_before(state, action, observers)
-            visible_before = [{pid for pid in range(len(state.inst.pieces))
-                               if state.visible(state.inst.pieces[pid], q)}
+            visible_before = [{pid for pid in range(len(state.program.pieces))
+                               if visible(state.position, state.program.pieces[pid], q)}
                               for q in range(players)]
-            state._apply(action)
+            state.apply(action)
             events = state.history[start:]
             chance = any(isinstance(e, ChanceEvent) for e in events)
             shuffled = {e.detail for e in events if isinstance(e, ChanceEvent)
@@ -300,12 +303,12 @@ def test_determinizations_agree_with_every_past_view(name, players, options, dec
                     assert sorted(map(repr, (_place(state, pid) for pid in pids))) == \
                         sorted(map(repr, places)), (name, seed, k, q, pids, places)
                     linked += 1
-                sampler = Sampler(state.inst, view, Rng(k), known=known, linked=links)
+                sampler = Sampler(state.program, view, Rng(k), known=known, linked=links)
                 for st in (sampler.base, sampler.sample(random.Random(k))):
                     assert st.view(q) == view
                     for pid, place in seen[q].items():
                         assert _place(st, pid) == place, (name, seed, k, q,
-                                                          state.inst.pieces[pid].name, place)
+                                                          state.program.pieces[pid].name, place)
                     for pids, places in links:
                         assert sorted(map(repr, (_place(st, pid) for pid in pids))) == \
                             sorted(map(repr, places))
@@ -343,7 +346,7 @@ def test_the_belief_follows_a_tile_put_back(blind):
     state = position(2, board={"b2": "3 of suns", "d4": "4 of suns"}, current=1, blind=blind)
     beliefs = [Belief(), Belief()]
     for seat, belief in enumerate(beliefs):
-        belief.bind(state.inst)
+        belief.bind(state.program)
         belief.observe(state.view(seat))
     observers = [(seat, _Feed(b)) for seat, b in enumerate(beliefs)]
     for text in ["flip the tile at b2", "flip the tile at d4",
@@ -351,10 +354,10 @@ def test_the_belief_follows_a_tile_put_back(blind):
         action = next(a for a in state.legal_actions() if a.text == text)
         start = len(state.history)
         before = seen_before(state, action, observers)
-        state._apply(action)
+        state.apply(action)
         notify(observers, state, start, before)
-    three = next(p for p in state.inst.pieces if p.name == "3 of suns")
-    four = next(p for p in state.inst.pieces if p.name == "4 of suns")
+    three = next(p for p in state.program.pieces if p.name == "3 of suns")
+    four = next(p for p in state.program.pieces if p.name == "4 of suns")
     actor, watcher = beliefs[1], beliefs[0]
     assert actor.known()[three.id] == ("board", _place(state, three.id)[1])
     if blind:   # kept face down where nobody sees it: followed into the pile
@@ -365,14 +368,14 @@ def test_the_belief_follows_a_tile_put_back(blind):
         [(sorted([three.id, four.id]), places)]
     view = state.view(0)
     where = set()
-    sampler = Sampler(state.inst, view, Rng(0), known=watcher.known(), linked=watcher.links())
+    sampler = Sampler(state.program, view, Rng(0), known=watcher.known(), linked=watcher.links())
     for k in range(12):
         st = sampler.sample(random.Random(k)) if k else \
-            determinize(state.inst, view, Rng(k), known=watcher.known(), linked=watcher.links())
+            determinize(state.program, view, Rng(k), known=watcher.known(), linked=watcher.links())
         assert sorted(map(repr, [_place(st, three.id), _place(st, four.id)])) == places
         where.add(_place(st, three.id))
     assert len(where) == 2
-    st = determinize(state.inst, state.view(1), Rng(0), known=actor.known())
+    st = determinize(state.program, state.view(1), Rng(0), known=actor.known())
     assert _place(st, three.id) == _place(state, three.id)
 
 
@@ -387,7 +390,7 @@ def test_the_belief_follows_tiles_shown_in_passing():
                                "a2": "5 of arms"}, current=0)
     beliefs = [Belief(), Belief()]
     for seat, belief in enumerate(beliefs):
-        belief.bind(state.inst)
+        belief.bind(state.program)
         belief.observe(state.view(seat))
     observers = [(seat, _Feed(b)) for seat, b in enumerate(beliefs)]
 
@@ -396,10 +399,10 @@ def test_the_belief_follows_tiles_shown_in_passing():
             action = next(a for a in state.legal_actions() if a.text == text)
             start = len(state.history)
             before = seen_before(state, action, observers)
-            state._apply(action)
+            state.apply(action)
             notify(observers, state, start, before)
 
-    names = {p.name: p.id for p in state.inst.pieces}
+    names = {p.name: p.id for p in state.program.pieces}
     play("flip the tile at a1", "flip the tile at a2")        # no pair: both back
     for b in beliefs:
         for name in ("2 of moons", "5 of arms"):
@@ -496,7 +499,7 @@ def test_a_second_heuristic_read_after_n_random_decisions_is_the_search_bots():
     state.apply("add one")                      # n = 1, m = [0, 0]
     assert evaluate(state, 0) == 1.0            # greedy's: n
     assert search_value(state, 0) == -1.0       # the search bots': m[p] - n
-    assert state.inst.heuristic_after == 3
+    assert state.program.heuristic.after == 3
     # greedy maximises n: it adds one
     assert Decision(state, 1).actions[GreedyAgent(0).choose(Decision(state, 1))] == "add one"
     # a search bot's playout takes 3 decisions, then reads m[p] - n
@@ -504,7 +507,7 @@ def test_a_second_heuristic_read_after_n_random_decisions_is_the_search_bots():
     copy = state.clone()
     rewards = search.playout(copy)
     assert copy.decisions - state.decisions == 3
-    m = copy.vars["m"]
+    m = copy.position.vars["m"]
     assert (rewards[0] > rewards[1]) == (m[0] > m[1]) and (rewards[0] == rewards[1]) == (m[0] == m[1])
     # with prior, the root's children are valued by m[p] - n: "add two to m" looks better
     root = Search(lambda rng: state.clone(), 1, exact_key, SearchOptions(iterations=1, prior=1,
@@ -514,7 +517,7 @@ def test_a_second_heuristic_read_after_n_random_decisions_is_the_search_bots():
     assert values["add two to m"] > values["add one"]
     # a single heuristic with `after` is still everyone's
     single = rulepack.loads(AFTER_RULES).new_game(2, 0)
-    assert "search" not in single.inst.ir["heuristic"] and single.inst.search_heuristic_fn is None
+    assert "search" not in instance_of(single.program).ir["heuristic"] and instance_of(single.program).search_heuristic_fn is None
     assert search_value(single, 0) == evaluate(single, 0)
     for text in (TWO_HEURISTICS.replace(" after 3 random decisions", ""),
                  TWO_HEURISTICS.replace("heuristic(p) = n", "heuristic(p) = n after 2 random decisions"),
@@ -531,7 +534,7 @@ def _midgame(name, decisions, seed=3):
     for _ in range(decisions):
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
-    assert not state.terminal
+    assert not state.is_terminal()
     return state
 
 
@@ -711,7 +714,7 @@ def test_move_groups_under_information_sets():
         agent = ISMCTSAgent(7, iterations=60, groups=True, prior=0)
         choices.append(agent.choose(decision))
     assert choices[0] == choices[1]
-    sampler = Sampler(state.inst, state.view(player), Rng(1))
+    sampler = Sampler(state.program, state.view(player), Rng(1))
     from rulepack.agents.search import Search
     root = Search(sampler.sample, player, masked_key, SearchOptions(iterations=60, prior=0,
                                                                      groups=True),
@@ -740,8 +743,8 @@ def test_a_position_valued_again_and_again_stays_within_the_steps_of_a_decision(
                                               options=data["options"])
     for text in data["actions"]:
         state.apply(text)
-    before = state.steps_left
-    values = [(search_value(state, p), evaluate(state, p), state.score(p))
-              for _ in range(30) for p in range(state.num_players)]
-    assert state.steps_left == before
-    assert values == values[:state.num_players] * 30
+    before = state.position.steps_left
+    values = [(search_value(state, p), evaluate(state, p), score(state.position, p))
+              for _ in range(30) for p in range(state.program.num_players)]
+    assert state.position.steps_left == before
+    assert values == values[:state.program.num_players] * 30

@@ -7,11 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import dataclasses
+
 import pytest
 
 import rulepack
 from bundled import bundled
 from rulepack.engine.rng import Rng
+from rulepack.engine.serialize import position_to_json
+from rulepack.engine.state import State, new_position
 from rulepack.errors import RulesetRuntimeError
 from rulepack.loader import bundled_rulesets
 
@@ -20,14 +24,9 @@ CONFIGS = [(name, n) for name in bundled_rulesets()
 
 
 def from_scratch(game: rulepack.Game, players: int, seed: int, **kw: Any) -> Any:
-    """A new game that runs its whole flow (the instance's start put aside)."""
-    inst = game.instance(players, None)
-    game.new_game(players, seed=0, **kw)          # prepared, start found
-    kept, inst.start = inst.start, False
-    try:
-        return game.new_game(players, seed=seed, **kw)
-    finally:
-        inst.start = kept
+    """A new game that runs its whole flow (the program's start put aside)."""
+    program = game.instance(players, None).program()
+    return State(new_position(dataclasses.replace(program, start=None), seed, **kw))
 
 
 def play_both(a: Any, b: Any, seed: int, steps: int) -> None:
@@ -48,23 +47,23 @@ def test_a_game_from_the_start_is_the_game_from_scratch(name: str, players: int)
     game = bundled(name)
     for seed in (0, 7, 123456789):
         started = game.new_game(players, seed=seed)
-        assert game.instance(players, None).start, f"{name}: no start found"
+        assert game.instance(players, None).program().start, f"{name}: no start found"
         play_both(started, from_scratch(game, players, seed), seed, 40)
 
 
 def test_the_start_is_never_changed_by_the_games_begun_from_it() -> None:
     game = bundled("multzo")
     first = game.new_game(3, seed=1)
-    position, pc = game.instance(3, None).start
-    before = position.to_json()
+    position, pc = game.instance(3, None).program().start
+    before = position_to_json(position)
     rng = Rng(3)
     for seed in range(5):
         st = game.new_game(3, seed=seed)
         while not st.is_terminal():
             st.apply(st.legal_actions()[rng.below(len(st.legal_actions()))])
-    assert position.to_json() == before
+    assert position_to_json(position) == before
     assert pc >= 0 and position.pending is None
-    assert first.memo is not game.new_game(3, seed=2).memo     # each game its own memo
+    assert first.position.memo is not game.new_game(3, seed=2).position.memo     # each game its own memo
 
 
 def write(tmp_path: Path, text: str) -> rulepack.Game:
@@ -88,7 +87,7 @@ play {
 }
 """)
     st = game.new_game(2, seed=4)
-    position, pc = game.instance(2, None).start
+    position, pc = game.instance(2, None).program().start
     assert pc >= 0 and position.vars["n"] == 3      # it stopped at random(players)
     seats = {int(game.new_game(2, seed=s).current_player) for s in range(20)}
     assert seats == {0, 1}                          # the seed still decides
@@ -104,7 +103,7 @@ play {
 }
 """)
     quiet.new_game(2)
-    assert quiet.instance(2, None).start[1] == -1   # at the decision itself
+    assert quiet.instance(2, None).program().start[1] == -1   # at the decision itself
 
 
 def test_an_initial_value_that_draws_means_no_start(tmp_path: Path) -> None:
@@ -117,8 +116,8 @@ play {
   }
 }
 """)
-    values = {game.new_game(2, seed=s).vars["n"] for s in range(30)}
-    assert game.instance(2, None).start is False
+    values = {game.new_game(2, seed=s).position.vars["n"] for s in range(30)}
+    assert game.instance(2, None).program().start is None
     assert len(values) > 1
 
 
@@ -135,7 +134,7 @@ play {
 """)
     with pytest.raises(RulesetRuntimeError) as err:
         game.new_game(2)
-    assert game.instance(2, None).start is False
+    assert game.instance(2, None).program().start is None
     assert err.value.diagnostics[0].location.line == 9      # set n = 1 // 0
 
 
@@ -155,8 +154,8 @@ play {
 }
 """)
     st = game.new_game(2, seed=3)
-    assert game.instance(2, None).start is False
-    assert st.vars["n"] == 20000
+    assert game.instance(2, None).program().start is None
+    assert st.position.vars["n"] == 20000
     assert {int(game.new_game(2, seed=s).current_player) for s in range(20)} == {0, 1}
 
 
@@ -179,7 +178,7 @@ play {
 """)
     with pytest.raises(RulesetRuntimeError, match="over their budget") as started:
         game.new_game(2, seed=1)
-    assert game.instance(2, None).start
+    assert game.instance(2, None).program().start
     with pytest.raises(RulesetRuntimeError, match="over their budget") as scratch:
         from_scratch(game, 2, 1)
     assert str(started.value) == str(scratch.value)

@@ -27,6 +27,7 @@ import pytest
 import rulepack
 from rulepack.engine.tensors import tensor_layout
 from rulepack.loader import bundled_rulesets
+from rulepack.engine.observe import Observer
 
 try:  # a bundled ruleset, loaded once for every test module of the process
     from bundled import bundled as load
@@ -108,7 +109,7 @@ def assert_faithful(positions, players):
             by_tensor: dict[tuple, str] = {}
             for state in positions:
                 text = getattr(state, string)(p)
-                values = tuple(getattr(state, tensor)(p))
+                values = tuple(getattr(Observer(state.program), tensor)(state.position, p))
                 assert by_string.setdefault(text, values) == values, \
                     f"seat {p}: one {string} gives two tensors:\n{text}"
                 other = by_tensor.setdefault(values, text)
@@ -123,7 +124,7 @@ def test_kuhn_poker_trees(name):
     assert_faithful(positions, 2)
     # OpenSpiel's 6 information states per player, now 6 tensors (3 before)
     for p in (0, 1):
-        states = {s.information_state_string(p): tuple(s.information_state_tensor(p))
+        states = {s.information_state_string(p): tuple(Observer(s.program).information_state_tensor(s.position, p))
                   for s in positions if s.current_player == p}
         assert len(states) == 6 and len(set(states.values())) == 6
 
@@ -133,13 +134,13 @@ def test_face_down_chips_in_a_row_and_a_private_tally():
     positions = tree(game.new_game(2, seed=0, chance="explicit"))
     assert_faithful(positions, 2)
     ends = [s for s in positions if s.is_terminal()]
-    assert len(ends) == 4 and tensor_layout(ends[0].inst).decisions == 4
+    assert len(ends) == 4 and tensor_layout(ends[0].program).decisions == 4
     # the row shows where the hidden chips lie and what colour they show, not which
     # they are: every end looks alike to seat 1, which remembers the order it hid
     # its own two in (its decisions, in the history block) and nothing of seat 2's
     assert len({s.observation_string(0) for s in ends}) == 1
-    assert len({tuple(s.observation_tensor(0)) for s in ends}) == 1
-    assert len({tuple(s.information_state_tensor(0)) for s in ends}) == 2
+    assert len({tuple(Observer(s.program).observation_tensor(s.position, 0)) for s in ends}) == 1
+    assert len({tuple(Observer(s.program).information_state_tensor(s.position, 0)) for s in ends}) == 2
 
 
 def _counts():
@@ -159,9 +160,9 @@ def test_random_positions_of_the_bundled_rulesets(name, players):
 def test_a_value_slot_of_numbers_lists_and_pieces():
     from rulepack.engine.tensors import SLOT_FLAGS, value_entries
     state = rulepack.loads(HIDEAWAY).new_game(2, seed=0)
-    red = next(c for c in state.inst.pieces if c.name == "red 1")
+    red = next(c for c in state.program.pieces if c.name == "red 1")
     out: dict[int, float] = {}
-    value_entries(state, 0, [3, -1, None, True, (red, 2)], out, 0)
+    value_entries(state.position, 0, [3, -1, None, True, (red, 2)], out, 0)
     assert (out[6], out[9]) == (1.0, 5.0)               # a list of 5
     assert (out[10], out[11], out[12]) == (4.0, 3.0, 14.0)  # 3, -1 and 2: sum, count, squares
     assert (out[13], out[15], out[17], out[18]) == (1.0, 1.0, 1.0, 2.0)
@@ -169,9 +170,9 @@ def test_a_value_slot_of_numbers_lists_and_pieces():
     # chip it is, player 2 only its look, "chip showing red"
     seen = [i - SLOT_FLAGS for i in out if i >= SLOT_FLAGS]
     other: dict[int, float] = {}
-    value_entries(state, 1, (red,), other, 0)
+    value_entries(state.position, 1, (red,), other, 0)
     assert seen != [i - SLOT_FLAGS for i in other if i >= SLOT_FLAGS]
     assert red.id + 2 in seen                            # after the 2 seats
     huge: dict[int, float] = {}
-    value_entries(state, 0, 10 ** 400, huge, 0)          # too large for a float
+    value_entries(state.position, 0, 10 ** 400, huge, 0)          # too large for a float
     assert huge == {3: 1.0, 4: float("inf")}

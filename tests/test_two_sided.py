@@ -66,7 +66,7 @@ def test_each_side_shows_its_attributes_only():
     assert all(p["hidden"] and p["face"] == "down" and set(p["shows"]) == {"suit"}
                for p in table)
     assert sorted(p["shows"]["suit"] for p in table) == ["moons"] * 3 + ["suns"] * 3
-    first = state.zones[state.inst.zones[1].index][0]      # the table's first coin
+    first = state.position.zones[state.program.zones[1].index][0]      # the table's first coin
     state.apply(state.legal_actions()[0])                                          # flip it: the number side
     shown = state.view(1)["zones"]["table"]["pieces"][0]
     assert shown == {"hidden": True, "kind": "coin", "face": "up",
@@ -94,7 +94,7 @@ def test_the_rules_read_every_attribute():
                          'action "pot {c}" for c in table if c.face == up and c.suit == suns')
     state = rulepack.loads(text).new_game(2, seed=5)
     state.apply(state.legal_actions()[0])
-    flipped = state.zones[state.inst.zones[1].index][0]
+    flipped = state.position.zones[state.program.zones[1].index][0]
     pots = [a for a in state.legal_actions() if a.text.startswith("pot")]
     assert len(pots) == (1 if flipped.attrs["suit"] == "suns" else 0)
 
@@ -108,7 +108,7 @@ def test_a_rebuilt_state_shows_the_same_view(seed: int, choices: int):
     while not state.is_terminal():
         for p in range(2):
             view = state.view(p)
-            rebuilt = determinize(state.inst, view, Rng(choices))
+            rebuilt = determinize(state.program, view, Rng(choices))
             assert json.dumps(rebuilt.view(p), sort_keys=True) == json.dumps(view, sort_keys=True)
         state.apply(rng.choice(state.legal_actions()))
 

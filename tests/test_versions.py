@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 import rulepack
 from rulepack.cli.main import main
+from rulepack.engine.observe import max_game_length
 from rulepack.errors import RulepackError, RulesetRuntimeError, SemanticError
 from rulepack.grammar.parser import parse_rules
 from rulepack.loader import bundled_dir
@@ -138,13 +139,13 @@ def test_the_declared_language_does_not_change_a_records_ruleset_hash():
 # ---------------------------------------------------------------- the longest game
 def test_a_declared_bound_is_the_max_game_length_else_the_decision_limit():
     game = rulepack.loads(counting("at most 3 * count(players) decisions"))
-    assert game.new_game(2).max_game_length == 6
-    assert game.new_game(3).max_game_length == 9
-    assert game.new_game(3, max_decisions=5).max_game_length == 5   # the smaller
-    assert rulepack.loads(counting()).new_game(2).max_game_length == 100_000
-    assert rulepack.loads(counting()).new_game(2, max_decisions=7).max_game_length == 7
-    assert rulepack.load("tic-tac-toe").new_game(2).max_game_length == 9
-    assert rulepack.load("connect-four").new_game(2).max_game_length == 42
+    assert max_game_length(game.new_game(2).position) == 6
+    assert max_game_length(game.new_game(3).position) == 9
+    assert max_game_length(game.new_game(3, max_decisions=5).position) == 5   # the smaller
+    assert max_game_length(rulepack.loads(counting()).new_game(2).position) == 100_000
+    assert max_game_length(rulepack.loads(counting()).new_game(2, max_decisions=7).position) == 7
+    assert max_game_length(rulepack.load("tic-tac-toe").new_game(2).position) == 9
+    assert max_game_length(rulepack.load("connect-four").new_game(2).position) == 42
 
 
 def play_out(state):

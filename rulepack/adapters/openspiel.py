@@ -51,7 +51,7 @@ import rulepack
 from rulepack.adapters.common import Table, load_ruleset
 from rulepack.engine.actions import Action
 from rulepack.engine.chance import CHANCE
-from rulepack.engine.observe import game_type
+from rulepack.engine.observe import Observer as EngineObserver, game_type
 from rulepack.engine.tensors import tensor_layout
 from rulepack.engine.rng import mix_seed
 from rulepack.engine.state import TERMINAL, State
@@ -147,7 +147,8 @@ class RulepackGame(pyspiel.Game):
         returns = str(params.get("returns") or "outcome")
         self.score_returns = returns == "score"
         start = self.table.new_state(0)
-        info = game_type(self.table.instance, self.table.sampled_state(0), returns)
+        program = start.program
+        info = game_type(program, self.table.sampled_state(0).position, returns)
         if self.sampled and info["chance_mode"] == "explicit_stochastic":
             info["chance_mode"] = "sampled_stochastic"
         info.update(title=game.title, min_players=game.min_players,
@@ -155,8 +156,8 @@ class RulepackGame(pyspiel.Game):
         self.rp_info = info
         length = int(params.get("max_game_length") or 0) or self.table.max_game_length
         game_info = pyspiel.GameInfo(
-            num_distinct_actions=start.num_distinct_actions(),
-            max_chance_outcomes=start.max_chance_outcomes()
+            num_distinct_actions=program.num_distinct_actions(),
+            max_chance_outcomes=program.max_chance_outcomes()
             if info["chance_mode"] != "deterministic" else 0,
             num_players=players,
             min_utility=info["min_utility"],
@@ -164,7 +165,7 @@ class RulepackGame(pyspiel.Game):
             utility_sum=info["utility_sum"],
             max_game_length=length)
         self.max_length = length
-        layout = tensor_layout(self.table.instance)
+        layout = tensor_layout(program)
         self.observation_size = layout.size
         self.information_size = layout.information_size
         super().__init__(_type(info), game_info, params)
@@ -260,7 +261,7 @@ class RulepackState(pyspiel.State):
         # the engine's CHANCE and TERMINAL are OpenSpiel's own numbers; a game
         # that would need a decision past the limit is truncated
         rp = self._rp
-        st = rp.state or rp.get()
+        st = (rp.state or rp.get()).position
         if st.terminal or st.decider is None:          # as State.current_player
             return CHANCE if st.rng.node is not None else _TERMINAL
         return _TERMINAL if st.decisions >= self._limit else int(st.decider)
@@ -274,7 +275,7 @@ class RulepackState(pyspiel.State):
     # a call through C++ comes back to Python once or twice per call
     def is_chance_node(self) -> bool:
         rp = self._rp
-        return (rp.state or rp.get()).rng.node is not None
+        return (rp.state or rp.get()).is_chance_node()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids of ``player`` (default: whoever moves now): the
@@ -284,8 +285,9 @@ class RulepackState(pyspiel.State):
         :raises ValueError: a negative ``player`` who does not move now."""
         rp = self._rp
         st = rp.state or rp.get()
-        if player is None and st.decider is not None and not st.terminal \
-                and st.decisions < self._limit:
+        at = st.position
+        if player is None and at.decider is not None and not at.terminal \
+                and at.decisions < self._limit:
             return rp.legal_ids(st)[:]            # the common case, at once
         now = self.current_player()
         if player is None:
@@ -293,7 +295,7 @@ class RulepackState(pyspiel.State):
         if now == _TERMINAL:
             return []
         if now == CHANCE:
-            return list(range(len(st.rng.node.options)))
+            return list(range(len(st.chance_outcomes())))
         if player == now:
             return rp.legal_ids(st)[:]
         if player < 0:
@@ -307,8 +309,8 @@ class RulepackState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         rp = self._rp
         st = rp.state or rp.get()
-        if st.rng.node is not None:
-            st.apply_chance(action)
+        if st.is_chance_node():
+            st.apply_id(action)
         else:
             # the legal action with this id, from the holder's table (State.apply_id
             # would search the legal list for it)
@@ -339,7 +341,7 @@ class RulepackState(pyspiel.State):
     def is_terminal(self) -> bool:
         rp = self._rp
         st = rp.state or rp.get()
-        return st.terminal or (st.decisions >= self._limit and st.current_player >= 0)
+        return st.is_terminal() or (st.decisions >= self._limit and st.current_player >= 0)
 
     def returns(self) -> list[float]:
         """Each seat's return: 0 for all before the end and in a truncated game;
@@ -349,7 +351,7 @@ class RulepackState(pyspiel.State):
             from ... to ...`` or ``scores sum to ...`` (located at it)."""
         st = self._rp.get()
         if not st.is_terminal():
-            return [0.0] * st.inst.num_players
+            return [0.0] * st.program.num_players
         return st.returns(self._scores)
 
     def __str__(self) -> str:
@@ -364,14 +366,15 @@ class Observer:
 
     def __init__(self, game: RulepackGame, recall: bool) -> None:
         self.recall = recall
+        self.engine = EngineObserver(game.table.instance.program())
         size = game.information_size if recall else game.observation_size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"information_state" if recall else "observation": self.tensor}
 
     def set_from(self, state: RulepackState, player: int) -> None:
-        st = state.engine_state
-        entries = st.information_state_entries(player) if self.recall \
-            else st.observation_entries(player)
+        st = state.engine_state.position
+        entries = self.engine.information_state_entries(st, player) if self.recall \
+            else self.engine.observation_entries(st, player)
         tensor = self.tensor
         tensor.fill(0.0)
         if entries:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulepack.engine.rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.compiler.instance import Instance
+    from rulepack.engine.program import Program
     from rulepack.engine.state import State
 
 #: A place: (zone label, position) with position ``None`` in a pile.
@@ -84,16 +84,16 @@ class Belief:
         self._last: tuple[Any, ...] | None = None
         self._backs: dict[int, str] = {}
         self._waiting: list[tuple[Any, ...]] = []
-        self._inst: "Instance | None" = None
+        self._program: "Program | None" = None
         self._particle: "State | None" = None
         self._rng = Rng(seed)
 
-    def bind(self, inst: "Instance") -> None:
+    def bind(self, program: "Program") -> None:
         """Learn the rules (public): the particle can be built, and the views seen so
         far are taken in."""
-        if self._inst is not None:
+        if self._program is not None:
             return
-        self._inst = inst
+        self._program = program
         waiting, self._waiting = self._waiting, []
         self._last = None
         self.places = {}
@@ -111,7 +111,7 @@ class Belief:
         :param action: the action taken since, as the player saw it
             (:func:`rulepack.agents.bots.seen_action`).
         """
-        if self._inst is None:
+        if self._program is None:
             self._waiting.append((view, reveals, action))
         now = _scan(view)
         visible, hidden, piles, sizes = now
@@ -195,8 +195,8 @@ class Belief:
         self._rebuild(view)
 
     def _back(self, entry: dict[str, Any]) -> str:
-        if self._inst is not None:
-            return str(self._inst.pieces[entry["id"]].back)
+        if self._program is not None:
+            return str(self._program.pieces[entry["id"]].back)
         return str(entry["kind"])
 
     def _replay(self, action: tuple[Any, ...], pids: list[int], hidden: dict[Place, str],
@@ -212,7 +212,7 @@ class Belief:
         from rulepack.engine.actions import ChanceEvent, Reveal
         st = self._particle
         found: dict[int, Place] = {}
-        if st is None or st.terminal:
+        if st is None or st.is_terminal():
             return found
         choice, alt, values = action
         if _names_hidden(values):     # a piece it did not see: see _link
@@ -228,7 +228,7 @@ class Belief:
                 return found
             after = st.clone()
             start = len(after.history)
-            after._apply(matches[0])
+            after.apply(matches[0])
         except Exception:   # the particle cannot run on: nothing is followed through it
             return found
         events = after.history[start:]
@@ -244,7 +244,7 @@ class Belief:
             if place is None or place in taken and place[1] is not None:
                 continue
             label, pos = place
-            back = after.inst.pieces[pid].back
+            back = after.program.pieces[pid].back
             if (pos is not None and hidden.get(place) == back) or \
                     (pos is None and piles.get((label, back), 0) > 0):
                 found[pid] = place
@@ -259,7 +259,7 @@ class Belief:
         pieces to exactly these places (without chance); else ``None``."""
         from rulepack.engine.actions import ChanceEvent
         st = self._particle
-        if st is None or st.terminal:
+        if st is None or st.is_terminal():
             return None
         choice, alt, values = action
         taken = set(self.places.values())
@@ -274,7 +274,7 @@ class Belief:
             for a in matches:
                 after = st.clone()
                 start = len(after.history)
-                after._apply(a)
+                after.apply(a)
                 if any(isinstance(e, ChanceEvent) for e in after.history[start:]):
                     return None
                 places = [_place_of(after, pid) for pid in pids]
@@ -361,11 +361,11 @@ class Belief:
 
     def _rebuild(self, view: dict[str, Any]) -> None:
         """A new particle for this view, with every followed piece in its place."""
-        if self._inst is None:
+        if self._program is None:
             return
         from rulepack.agents.determinize import determinize
         try:
-            self._particle = determinize(self._inst, view, self._rng, known=self.places,
+            self._particle = determinize(self._program, view, self._rng, known=self.places,
                                          linked=self.linked)
         except Exception:       # a view the rules cannot rebuild: no particle
             self._particle = None
@@ -466,42 +466,45 @@ def _with_shown(st: "State", shown: list[tuple[str, Any, int]],
     there (swapped with the piece of its back the copy had there), or ``None``
     if some piece cannot be put so."""
     out = st.clone()
-    labels = {z.label: z.index for z in st.inst.zones}
+    program = st.program
+    position = out.position
+    labels = {z.label: z.index for z in program.zones}
     moved = False
     for label, pos, pid in shown:
         if pos is None or (label, pos) not in was_hidden:
             continue
-        piece = st.inst.pieces[pid]
+        piece = program.pieces[pid]
         zi = labels.get(label)
-        if zi is None or out.inst.zones[zi].kind == "pile":
+        if zi is None or program.zones[zi].kind == "pile":
             return None
-        other = out.zones[zi][pos]
+        other = position.zones[zi][pos]
         if other is None or other.back != piece.back:
             return None
         if other is piece:
             continue
-        zj = out.loc[pid]
-        home = out._writable(zj)
+        zj = position.loc[pid]
+        home = position.writable(zj)
         at = home.index(piece)
-        here = out._writable(zi)
+        here = position.writable(zi)
         home[at], here[pos] = other, piece
-        out.loc[pid], out.loc[other.id] = zi, zj
-        out.face[pid], out.face[other.id] = out.face[other.id], out.face[pid]
-        if out.inst.zones[zj].kind == "pile":
+        position.loc[pid], position.loc[other.id] = zi, zj
+        position.face[pid], position.face[other.id] = position.face[other.id], position.face[pid]
+        if program.zones[zj].kind == "pile":
             home.sort(key=lambda p: p.id)
         moved = True
     if moved:
-        out._cells = None
-        out._legal = None
+        position.cells = None
+        position.legal = None
     return out
 
 
 def _place_of(st: "State", pid: int) -> Place | None:
-    zi = st.loc[pid]
-    info = st.inst.zones[zi]
+    position = st.position
+    zi = position.loc[pid]
+    info = st.program.zones[zi]
     if info.kind == "pile":
         return (info.label, None)
-    zone = st.zones[zi]
+    zone = position.zones[zi]
     for pos, p in enumerate(zone):
         if p is not None and p.id == pid:
             return (info.label, pos)

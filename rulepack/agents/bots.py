@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from rulepack.engine.queries import describe_for, visible
 from rulepack.engine.rng import Rng, mix_seed
 from rulepack.engine.values import Piece
 from rulepack.agents.value import WIN_VALUE, evaluate, has_hidden as _has_hidden  # noqa: F401
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.program import Program
     from rulepack.engine.state import State
 
 
@@ -31,13 +33,13 @@ class Decision:
     __slots__ = ("player", "count", "_state", "_view", "_texts")
 
     @property
-    def instance(self) -> Any:
+    def program(self) -> "Program":
         """The compiled rules (public knowledge): what a bot needs to look ahead."""
-        return self._state.inst
+        return self._state.program
 
-    def __init__(self, state: "State", player: int) -> None:
+    def __init__(self, state: "State", player: int, count: int | None = None) -> None:
         self.player = player
-        self.count = len(state.legal_actions())
+        self.count = len(state.legal_actions()) if count is None else count
         self._state = state
         self._view: dict[str, Any] | None = None
         self._texts: list[str] | None = None
@@ -53,7 +55,7 @@ class Decision:
     def actions(self) -> list[str]:
         """Texts of the legal actions in canonical order, hidden pieces masked."""
         if self._texts is None:
-            render = self._state.describe_for(self.player)
+            render = describe_for(self._state.position, self.player)
             self._texts = [a.render(render) for a in self._state.legal_actions()]
         return self._texts
 
@@ -172,7 +174,7 @@ class LookaheadAgent:
         from rulepack.agents.determinize import determinize
         view = decision.view
         self.memory.observe(view)
-        inst = decision.instance
+        program = decision.program
         player = decision.player
         texts = decision.actions
         index_of: dict[str, list[int]] = {}
@@ -182,8 +184,8 @@ class LookaheadAgent:
         totals = [0.0] * decision.count
         counted = [0] * decision.count
         for _ in range(self.samples if hidden else 1):
-            st = determinize(inst, view, self.rng, self.memory.places)
-            render = st.describe_for(player)
+            st = determinize(program, view, self.rng, self.memory.places)
+            render = describe_for(st.position, player)
             for j, action in enumerate(st.legal_actions()):
                 for i in index_of.get(action.render(render), ()):
                     totals[i] += self._value(st, j, player, self.depth)
@@ -204,8 +206,8 @@ class LookaheadAgent:
 
     def _value(self, st: Any, index: int, player: int, depth: int) -> float:
         child = st.clone()
-        child._apply(child.legal_actions()[index])
-        if depth > 1 and not child.terminal and child.current_player == player:
+        child.apply_index(index)
+        if depth > 1 and not child.is_terminal() and child.current_player == player:
             return max(self._value(child, j, player, depth - 1)
                        for j in range(len(child.legal_actions())))
         return evaluate(child, player)
@@ -332,17 +334,10 @@ def play_out(state: "State", agents: list[Any],
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     watched = bool(observers) or on_action is not None or after_action is not None
     if not watched:              # nobody watches (simulations): no bookkeeping
-        while not state.terminal:                   # (is_terminal(), read directly)
-            decider = state.decider
-            player = state.current_player if decider is None else int(decider)
-            legal = state.legal_actions()
-            decision = _new(Decision)     # Decision(state, player), without a call
-            decision.player = player
-            decision.count = len(legal)
-            decision._state = state
-            decision._view = None
-            decision._texts = None
-            state._apply(legal[agents[player].choose(decision)])
+        over, legal_actions, apply = state.is_terminal, state.legal_actions, state.apply_index
+        while not over():
+            player = state.current_player
+            apply(agents[player].choose(Decision(state, player, len(legal_actions()))))
         return state
     while not state.is_terminal():
         player = state.current_player
@@ -352,15 +347,11 @@ def play_out(state: "State", agents: list[Any],
             on_action(state, player, action)
         start = len(state.history)
         before = seen_before(state, action, observers)
-        state._apply(action)
+        state.apply_index(index)
         if after_action is not None:
             after_action(state, player, index, start)
         notify(observers, state, start, before)
     return state
-
-
-#: a Decision made without its __init__ (play_out sets its fields: it makes one per move)
-_new = object.__new__
 
 
 def seen_before(state: "State", action: Any, observers: list[tuple[int, Any]]) -> dict[int, set[int]]:
@@ -369,7 +360,8 @@ def seen_before(state: "State", action: Any, observers: list[tuple[int, Any]]) -
     if not observers:
         return {}
     pieces = pieces_of(action.values)
-    return {seat: {p.id for p in pieces if state.visible(p, seat)} for seat, _ in observers}
+    position = state.position
+    return {seat: {p.id for p in pieces if visible(position, p, seat)} for seat, _ in observers}
 
 
 def pieces_of(value: Any) -> list[Piece]:
@@ -392,7 +384,7 @@ def seen_action(state: "State", action: Any, seat: int, before: set[int]) -> tup
 
     def mask(v: Any) -> Any:
         if type(v) is Piece:
-            if (own and v.id in before) or state.visible(v, seat):
+            if (own and v.id in before) or visible(state.position, v, seat):
                 return ("piece", v.id)
             return ("hidden", v.back)
         if isinstance(v, (list, tuple)):

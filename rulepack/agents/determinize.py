@@ -11,7 +11,7 @@ The flow position and the variables come from the view's ``flow`` section; a
 variable the player may not see (``seen by owner``, ``seen by nobody``) is
 guessed as its declared initial value.
 
-The state remembers which pieces the player truly knows (:attr:`State.knowledge`),
+The position remembers which pieces the player truly knows (``Position.knowledge``),
 so a ruleset heuristic can ask ``knows(p, piece)`` and tell a remembered tile
 from a guessed one.
 """
@@ -21,14 +21,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, RulesetRuntimeError
-from rulepack.engine.log import Log
+from rulepack.engine.flow import run
+from rulepack.engine.position import Position
 from rulepack.engine.rng import Rng
 from rulepack.engine.serialize import decode
+from rulepack.engine.state import State
 from rulepack.engine.values import Piece
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.compiler.instance import Instance
-    from rulepack.engine.state import State
+    from rulepack.engine.program import Program
 
 #: A remembered place: (zone label, position in the zone) → piece id. The
 #: position is the index in a stack or row, the slot of a grid, or ``None`` for
@@ -36,12 +37,12 @@ if TYPE_CHECKING:  # pragma: no cover
 Memory = dict[tuple[str, Any], int]
 
 
-def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
+def determinize(program: "Program", view: dict[str, Any], rng: Rng,
                 memory: Memory | None = None, max_decisions: int = 100_000,
                 known: dict[int, tuple[str, Any]] | None = None,
                 linked: list[tuple[list[int], list[tuple[str, Any]]]] | None = None
                 ) -> "State":
-    """A state of ``inst`` consistent with ``view`` (and with ``memory``).
+    """A state of ``program`` consistent with ``view`` (and with ``memory``).
 
     :param view: ``State.view(player)`` output for this instance.
     :param rng: the caller's generator; it fixes the deal of hidden pieces and
@@ -56,17 +57,15 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         places at random (each piece to a place of its back), before the others.
     :raises RulesetRuntimeError: the view does not fit the instance.
     """
-    from rulepack.engine.state import State
-
     followed = known or {}
     player = int(view["player"])
-    labels = {z.label: z.index for z in inst.zones}
-    zones: list[list[Any]] = [[] for _ in inst.zones]
-    for z in inst.zones:
+    labels = {z.label: z.index for z in program.zones}
+    zones: list[list[Any]] = [[] for _ in program.zones]
+    for z in program.zones:
         if z.kind == "grid":
             zones[z.index] = [None] * len(z.cells)
-    face = [False] * len(inst.pieces)
-    owner: list[Any] = [None] * len(inst.pieces)
+    face = [False] * len(program.pieces)
+    owner: list[Any] = [None] * len(program.pieces)
     seen: set[int] = set()
     holes: list[tuple[int, Any, str]] = []  # (zone index, position, kind) still to fill
     # two-sided pieces seen by their side up: (zone index, position, look, face up)
@@ -81,17 +80,17 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     rolled: dict[int, Any] = {}         # the faces the dice the view shows show
 
     def place_visible(zi: int, pos: Any, data: dict[str, Any]) -> None:
-        piece = inst.pieces[data["id"]]
+        piece = program.pieces[data["id"]]
         seen.add(piece.id)
         if piece.rolls is not None:
-            rolled[piece.id] = decode(inst, data[piece.rolls[0]])
+            rolled[piece.id] = decode(program, data[piece.rolls[0]])
         face[piece.id] = data.get("face") == "up"
         if data.get("owner") is not None:
             seat = data["owner"]
-            if type(seat) is not int or not 0 <= seat < inst.num_players:
+            if type(seat) is not int or not 0 <= seat < program.num_players:
                 raise ValueError(f"no seat {seat!r} owns a piece in a game of "
-                                 f"{inst.num_players} players")
-            owner[piece.id] = inst.seats[seat]      # every Player is a seat
+                                 f"{program.num_players} players")
+            owner[piece.id] = program.seats[seat]      # every Player is a seat
         if pos is None:
             zones[zi].append(piece)
         else:
@@ -99,7 +98,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
 
     # a pile counts hidden pieces by their look: those of two-sided pieces, by side
     sided_looks: dict[str, bool] = {}       # look → face up
-    for piece in inst.pieces:
+    for piece in program.pieces:
         if piece.sides is not None:
             for up in (True, False):
                 if not up or piece.sides[0] is not None:     # a side that hides it
@@ -107,7 +106,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     try:
         for label, zv in view["zones"].items():
             zi = labels[label]
-            kind = inst.zones[zi].kind
+            kind = program.zones[zi].kind
             if kind == "grid":
                 for slot, cell in enumerate(zv["cells"]):
                     entry = cell["piece"]
@@ -134,11 +133,11 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                         place_visible(zi, pos, entry)
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise RulesetRuntimeError.at(f"this view does not fit the ruleset: {exc!r}",
-                                     Location(inst.file), code="bad-view") from None
+                                     Location(program.file), code="bad-view") from None
 
     pool: dict[str, list[Piece]] = {}
     sided: list[Piece] = []
-    for piece in inst.pieces:
+    for piece in program.pieces:
         if piece.id not in seen:
             if piece.sides is None:
                 pool.setdefault(piece.back, []).append(piece)
@@ -153,9 +152,9 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
             in_pile.setdefault(label, []).append(pid)
         else:
             memory[(label, pos)] = pid
-    holes = _deal_links(inst, labels, holes, linked or [], pool, zones, rng)
+    holes = _deal_links(program, labels, holes, linked or [], pool, zones, rng)
     for zi, pos, kind in holes:
-        label = inst.zones[zi].label
+        label = program.zones[zi].label
         remembered = memory.get((label, pos))
         candidates = pool.get(kind, [])
         if pos is None and in_pile.get(label):
@@ -177,7 +176,7 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
         candidates = pool.get(kind)
         if not candidates:
             raise RulesetRuntimeError.at(f"the view shows more hidden {kind}s than the game has",
-                                         Location(inst.file), code="bad-view")
+                                         Location(program.file), code="bad-view")
         _put(zones, zi, pos, candidates.pop())
     if sided_holes:
         rng.shuffle(sided)
@@ -185,21 +184,17 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
                          for _, _, look, up in sided_holes])
         if chosen is None:
             raise RulesetRuntimeError.at("the view shows two-sided pieces that the game's "
-                                         "pieces cannot all be", Location(inst.file),
+                                         "pieces cannot all be", Location(program.file),
                                          code="bad-view")
         for (zi, pos, _, up), piece in zip(sided_holes, chosen):
             face[piece.id] = up
             _put(zones, zi, pos, piece)
-    for z in inst.zones:
+    for z in program.zones:
         if z.kind == "pile":
             zones[z.index].sort(key=lambda p: p.id)
 
-    inst.prepare()
-    st = State.__new__(State)
-    st.inst = inst
+    st = Position.empty(program, 0, max_decisions)
     st.zones = zones
-    st._owned = set(range(len(zones)))
-    st.loc = [0] * len(inst.pieces)
     for zi, zone in enumerate(zones):
         for p in zone:
             if p is not None:
@@ -207,40 +202,32 @@ def determinize(inst: "Instance", view: dict[str, Any], rng: Rng,
     st.face = face
     st.owner = owner
     # a die the player cannot see shows a face rolled from the player's generator
-    for piece in inst.pieces:
+    for piece in program.pieces:
         if piece.rolls is not None and piece.id not in rolled:
             _, faces, weights = piece.rolls
             rolled[piece.id] = faces[rng.roll(faces, weights, piece.name)]
     st.rolled = rolled
     st.active = list(view["active"])
     flow = view["flow"]
-    hidden_pick = _HiddenPicker(inst, zones, seen, rng, face)
-    st.vars = {k: _decode_masked(inst, v, hidden_pick) for k, v in flow["vars"].items()}
+    hidden_pick = _HiddenPicker(program, zones, seen, rng, face)
+    st.vars = {k: _decode_masked(program, v, hidden_pick) for k, v in flow["vars"].items()}
     st.rng = Rng(rng.below(1 << 62))
-    st.seed = 0
     st.pc = int(flow["pc"])
-    st.pending = None
-    st.decider = None
-    st._legal = None
     st.terminal = bool(view["terminal"])
-    st.explicit_winners = flow.get("winners")
-    st.history = Log()
+    st.winners = flow.get("winners")
     st.decisions = int(flow.get("decisions", 0))
-    st.turn_count = int(flow.get("turns", 0))
-    st.max_decisions = max_decisions
+    st.turns = int(flow.get("turns", 0))
     st.knowledge = (player, frozenset(known))
-    st.groupings = {}
-    st.memo = {}
     for label, zv in view["zones"].items():
         if zv.get("groups") is not None:
             st.groupings[labels[label]] = tuple(len(g) for g in zv["groups"])
     _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
-        st._run(st.pc)
-    return st
+        run(st, st.pc)
+    return State(st)
 
 
-def _deal_links(inst: "Instance", labels: dict[str, int], holes: list[tuple[int, Any, str]],
+def _deal_links(program: "Program", labels: dict[str, int], holes: list[tuple[int, Any, str]],
                 linked: list[tuple[list[int], list[tuple[str, Any]]]],
                 pool: dict[str, list[Piece]], zones: list[list[Any]],
                 rng: Rng) -> list[tuple[int, Any, str]]:
@@ -248,7 +235,7 @@ def _deal_links(inst: "Instance", labels: dict[str, int], holes: list[tuple[int,
     A link that no longer fits the holes and the unseen pieces is skipped."""
     left = list(holes)
     for pids, places in linked:
-        pieces = [p for p in (inst.pieces[pid] for pid in pids)
+        pieces = [p for p in (program.pieces[pid] for pid in pids)
                   if p in pool.get(p.back, ())]
         spots = []
         free = list(left)
@@ -279,13 +266,13 @@ class _Secret:
 _SECRET = _Secret()
 
 
-def _guess_secrets(st: "State") -> None:
+def _guess_secrets(st: Position) -> None:
     """Put each hidden variable value back as the variable's initial value."""
     from rulepack.engine.runtime import RuleValueError
-    for name in st.inst.private_vars:
+    for name in st.program.private_vars:
         value = st.vars.get(name)
         if value is _SECRET or (type(value) is list and any(v is _SECRET for v in value)):
-            per_player, fn = st.inst.var_inits[name]
+            per_player, fn = st.program.initial[name]
             try:
                 guess = fn(st)
             except RuleValueError:
@@ -293,7 +280,7 @@ def _guess_secrets(st: "State") -> None:
             if type(value) is list:
                 st.vars[name] = [guess if v is _SECRET else v for v in value]
             else:
-                st.vars[name] = [guess] * st.inst.num_players if per_player else guess
+                st.vars[name] = [guess] * st.program.num_players if per_player else guess
 
 
 def _match(fits: list[list[Piece]]) -> list[Piece] | None:
@@ -331,7 +318,7 @@ def _put(zones: list[list[Any]], zi: int, pos: Any, piece: Piece) -> None:
 class _HiddenPicker:
     """Stands in a guessed piece for a hidden piece held in a variable."""
 
-    def __init__(self, inst: "Instance", zones: list[list[Any]], seen: set[int], rng: Rng,
+    def __init__(self, program: "Program", zones: list[list[Any]], seen: set[int], rng: Rng,
                  face: list[bool]) -> None:
         self.by_kind: dict[str, list[Piece]] = {}
         for zone in zones:
@@ -345,20 +332,20 @@ class _HiddenPicker:
         return self.rng.choice(options) if options else None
 
 
-def _decode_masked(inst: "Instance", data: Any, pick: _HiddenPicker) -> Any:
+def _decode_masked(program: "Program", data: Any, pick: _HiddenPicker) -> Any:
     if isinstance(data, list):
-        return [_decode_masked(inst, v, pick) for v in data]
+        return [_decode_masked(program, v, pick) for v in data]
     if isinstance(data, dict):
         if "secret" in data:
             return _SECRET
         if "hidden" in data:
             return pick(data["hidden"])
         if "tuple" in data:
-            return tuple(_decode_masked(inst, v, pick) for v in data["tuple"])
+            return tuple(_decode_masked(program, v, pick) for v in data["tuple"])
         if "map" in data:
-            return {_decode_masked(inst, k, pick): _decode_masked(inst, v, pick)
+            return {_decode_masked(program, k, pick): _decode_masked(program, v, pick)
                     for k, v in data["map"]}
-        return decode(inst, data)
+        return decode(program, data)
     return data
 
 
@@ -368,30 +355,30 @@ class Sampler:
 
     The first is built by :func:`determinize`; each sample is a clone of it in
     which the pieces the player neither sees nor knows (see
-    :attr:`State.knowledge`) are dealt anew among their places, piece for
+    ``Position.knowledge``) are dealt anew among their places, piece for
     piece of the same back. (A variable holding a hidden piece keeps the
     piece :func:`determinize` guessed for it, as good a guess as any.)
 
     Linked pieces (``linked``) are dealt anew among their link's places only.
 
-    :param inst, view, rng, memory, known, linked: as for :func:`determinize`.
+    :param program, view, rng, memory, known, linked: as for :func:`determinize`.
     """
 
-    def __init__(self, inst: "Instance", view: dict[str, Any], rng: Rng,
+    def __init__(self, program: "Program", view: dict[str, Any], rng: Rng,
                  memory: Memory | None = None,
                  known: dict[int, tuple[str, Any]] | None = None,
                  linked: list[tuple[list[int], list[tuple[str, Any]]]] | None = None
                  ) -> None:
-        self.base = determinize(inst, view, rng, memory, known=known, linked=linked)
-        assert self.base.knowledge is not None
-        sure = self.base.knowledge[1]
+        self.base = determinize(program, view, rng, memory, known=known, linked=linked)
+        base = self.base.position
+        assert base.knowledge is not None
+        sure = base.knowledge[1]
         # a link determinize could not deal (it no longer fits) is not kept apart
-        base = self.base
         link_of = {pid: k for k, (pids, places) in enumerate(linked or [])
                    if sorted(map(repr, (_where(base, pid) for pid in pids))) ==
                    sorted(map(repr, places)) for pid in pids}
         groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
-        for zi, zone in enumerate(self.base.zones):
+        for zi, zone in enumerate(base.zones):
             for pos, p in enumerate(zone):
                 if p is not None and p.id not in sure:
                     groups.setdefault((p.back, link_of.get(p.id, -1)), []).append((zi, pos))
@@ -399,16 +386,17 @@ class Sampler:
         #: the zones a sample deals pieces into (made the sample's own first)
         self.touched = sorted({zi for g in self.groups for zi, _ in g})
         self.piles = {zi for g in self.groups for zi, _ in g
-                      if inst.zones[zi].kind == "pile"}
-        self.grids = any(inst.zones[zi].kind == "grid" for g in self.groups for zi, _ in g)
+                      if program.zones[zi].kind == "pile"}
+        self.grids = any(program.zones[zi].kind == "grid" for g in self.groups for zi, _ in g)
 
     def sample(self, rnd: Any) -> "State":
         """A new determinization; ``rnd`` is a :class:`random.Random`."""
-        st = self.base.clone()
+        state = self.base.clone()
+        st = state.position
         zones = st.zones
         loc = st.loc
         for zi in self.touched:
-            st._writable(zi)
+            st.writable(zi)
         for group in self.groups:
             pieces = [zones[zi][pos] for zi, pos in group]
             rnd.shuffle(pieces)
@@ -418,14 +406,14 @@ class Sampler:
         for zi in self.piles:
             zones[zi].sort(key=_piece_id)
         if self.grids:
-            st._cells = None
-        return st
+            st.cells = None
+        return state
 
 
-def _where(st: "State", pid: int) -> tuple[str, Any]:
+def _where(st: Position, pid: int) -> tuple[str, Any]:
     """(zone label, position) of a piece; position ``None`` in a pile."""
     zi = st.loc[pid]
-    info = st.inst.zones[zi]
+    info = st.program.zones[zi]
     if info.kind == "pile":
         return (info.label, None)
     return (info.label, next(pos for pos, p in enumerate(st.zones[zi])

@@ -15,10 +15,10 @@ multiple-observer IS-MCTS does):
 * every zone where the step turned a piece face up (a reveal), the same way;
 * the value of a random choice the step drew, a piece masked as above.
 
-Which zones a step changed comes from the state's copy-on-write bookkeeping:
-:func:`watch` empties the set of zones the state owns, so every zone the step
-writes is copied first and listed there afterwards (see
-:meth:`~rulepack.engine.table.Table._writable`). A shuffle's order is not
+Which zones a step changed comes from the position's copy-on-write bookkeeping:
+:func:`watch` empties the set of zones the position owns (``Position.owned``), so
+every zone the step writes is copied first and listed there afterwards (see
+:meth:`~rulepack.engine.position.Position.writable`). A shuffle's order is not
 observed unless the player can see the shuffled zone.
 
 Two determinizations that the player cannot tell apart before a step and that
@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import ChanceEvent, Reveal
+from rulepack.engine.queries import visible
 from rulepack.engine.values import Piece
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,9 +40,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def watch(st: "State") -> int:
     """Start watching a step of ``st``: from now on every zone it writes is
-    listed in ``st._owned``. :returns: the length of the history now (pass it to
-    :func:`observe`)."""
-    st._owned = set()
+    listed in its position's ``owned``. :returns: the length of the history now
+    (pass it to :func:`observe`)."""
+    st.position.owned = set()
     return len(st.history)
 
 
@@ -57,11 +58,12 @@ def observe(st: "State", start: int, player: int,
         them)`` for each zone the step changed or revealed a piece in (by zone
         index), then the drawn values of random choices.
     """
-    zones = set(st._owned)
+    position = st.position
+    zones = set(position.owned)
     drawn: list[Any] = []
     history = st.history
     if len(history) > start + 1:
-        loc = st.loc
+        loc = position.loc
         for entry in history[start + 1:]:
             t = type(entry)
             if t is Reveal:
@@ -79,14 +81,14 @@ def observe(st: "State", start: int, player: int,
 def _zone(st: "State", z: int, player: int, looks: dict[int, Any]) -> tuple[Any, ...]:
     """Zone ``z`` as ``player`` sees it. ``looks``: piece id * 2 + face up → what
     the piece shows in a zone hidden from ``player`` (filled as met)."""
-    pieces = st.zones[z]
-    info = st.inst.zones[z]
+    pieces = st.position.zones[z]
+    info = st.program.zones[z]
     seen = info.seen_by
     if seen == "everyone" or (seen == "owner" and info.owner == player):
         if info.kind == "pile":
             return tuple(p.id for p in pieces)
         return tuple(None if p is None else p.id for p in pieces)
-    face = st.face
+    face = st.position.face
     out: list[Any] = []
     for p in pieces:
         if p is None:
@@ -106,7 +108,7 @@ def _zone(st: "State", z: int, player: int, looks: dict[int, Any]) -> tuple[Any,
 def _look(p: Piece, up: bool) -> Any:
     """What a piece in a zone hidden from the player shows it, face up or not
     (``up``): its id if the side up shows the whole piece (as
-    :meth:`~rulepack.engine.table.Table.visible` says), else its look."""
+    :func:`~rulepack.engine.queries.visible` says), else its look."""
     if up and (p.sides is None or p.sides[0] is None):
         return p.id
     return p.look(up)
@@ -115,7 +117,9 @@ def _look(p: Piece, up: bool) -> Any:
 def _masked(st: "State", value: Any, player: int) -> Any:
     t = type(value)
     if t is Piece:
-        return value.id if st.visible(value, player) else ("hidden", value.look(st.face[value.id]))
+        position = st.position
+        return value.id if visible(position, value, player) else \
+            ("hidden", value.look(position.face[value.id]))
     if t is tuple or t is list:
         return tuple(_masked(st, v, player) for v in value)
     try:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.agents.observation import observe, watch
+from rulepack.engine.queries import visible
 from rulepack.engine.rng import Rng
 from rulepack.engine.values import Piece
 
@@ -232,7 +233,7 @@ def masked_key(st: "State", action: Any, player: int) -> Any:
 def _mask(st: "State", value: Any, player: int) -> Any:
     t = type(value)
     if t is Piece:
-        return value if st.visible(value, player) else ("hidden", value.back)
+        return value if visible(st.position, value, player) else ("hidden", value.back)
     if t is tuple or t is list:
         return tuple(_mask(st, v, player) for v in value)
     return value
@@ -241,8 +242,8 @@ def _mask(st: "State", value: Any, player: int) -> Any:
 def rewards(st: "State") -> list[float]:
     """The reward of each player at the end of a game: 1 shared by the winners, or
     ``1/players`` each for a draw (or an unfinished game)."""
-    n = st.num_players
-    winners = st.result()["winners"] if st.terminal else []
+    n = st.program.num_players
+    winners = st.result()["winners"] if st.is_terminal() else []
     if not winners:
         return [1.0 / n] * n
     share = 1.0 / len(winners)
@@ -305,15 +306,15 @@ class Search:
         self.random = random.Random(rng.below(1 << 62))
         self.root = Node()
         self.margins = Margins()
-        self.sample_inst: Any = None
+        self.sample_program: Any = None
         self.looks: dict[int, Any] = {}       # observe()'s cache of how pieces look
 
     def run(self, iterations: int | None = None) -> Node:
         """Search until the budget is spent; returns the root."""
         opts = self.options
         budget = opts.budget if iterations is None else iterations
-        if self.sample_inst is None:
-            self.sample_inst = self.sample(self.random).inst
+        if self.sample_program is None:
+            self.sample_program = self.sample(self.random).program
         deadline = None if opts.seconds is None else time.perf_counter() + opts.seconds
         if opts.prior and not self.root.children and self.heuristic:
             self.seed_root(opts.prior)
@@ -327,11 +328,11 @@ class Search:
     def heuristic(self) -> bool:
         """Whether playouts end on the ruleset's heuristic."""
         rollout = self.options.rollout
-        inst = self.sample_inst
+        program = self.sample_program
         if rollout == "auto":
-            return inst.heuristic_fn is not None
-        return rollout == "heuristic" and (inst.heuristic_fn is not None or
-                                           inst.score_fn is not None)
+            return program.heuristic is not None
+        return rollout == "heuristic" and (program.heuristic is not None or
+                                           program.score is not None)
 
     def seed_root(self, weight: int) -> None:
         """Give every action of the root ``weight`` virtual visits, one per
@@ -379,15 +380,15 @@ class Search:
             group.reward += value
 
     def value_of(self, st: "State", action: Any) -> list[float]:
-        """Every player's reward for the position ``action`` leads to from ``st``
-        (``st`` is left as it was): the result if the game ends there, else the
-        players' heuristic leads (see :class:`Margins`)."""
+        """Every player's reward for the position the legal ``action`` leads to
+        from ``st`` (``st`` is left as it was): the result if the game ends there,
+        else the players' heuristic leads (see :class:`Margins`)."""
         from rulepack.agents.value import search_value
         after = st.clone()
-        after._apply(action)
-        if after.terminal:
+        after.apply(action)
+        if after.is_terminal():
             return rewards(after)
-        return self.margins([search_value(after, p) for p in range(st.num_players)])
+        return self.margins([search_value(after, p) for p in range(st.program.num_players)])
 
     def widen_all(self, st: "State", children: dict[Any, Node], kids: list[Node | None],
                   keys: list[Any], legal: list[Any], mover: int, weight: int) -> set[Node]:
@@ -420,8 +421,8 @@ class Search:
         tree's (see :data:`OUTCOME_PRIOR`)."""
         rnd = self.random
         st = self.sample(rnd)
-        self.sample_inst = st.inst
-        st.rng = Rng(rnd.getrandbits(62))       # chance is sampled anew each iteration
+        self.sample_program = st.program
+        st.position.rng = Rng(rnd.getrandbits(62))   # chance is sampled anew each iteration
         key = self.key
         viewer = self.player
         observing = self.observing
@@ -431,7 +432,7 @@ class Search:
         path: list[tuple[Node, int]] = []        # (child, the player who moved into it)
         bias = self.bias if self.bias and self.heuristic else 0
         grouping = self.grouping
-        while not st.terminal:
+        while not st.is_terminal():
             legal = st.legal_actions()
             mover = st.current_player
             children = node.children
@@ -470,14 +471,16 @@ class Search:
                 made = self.widen_all(st, children, kids, keys, legal, mover, bias)
             elif None in kids:
                 i, _, _ = self.expand(node, known, kids, keys, legal, mover, path)
-                st._apply(legal[i])
+                st.apply_index(members[i] if groups is not None else i)
                 break
             own = known.children
             best, best_i, distinct = _choose(kids, keys, legal, own, split, c)
             # among actions sharing the key, any one (they look alike to the searcher)
             same = [i for i, child in enumerate(kids) if child is best] if \
                 distinct < len(keys) else [best_i]
-            action = legal[same[rnd.randrange(len(same))] if len(same) > 1 else same[0]]
+            at = same[rnd.randrange(len(same))] if len(same) > 1 else same[0]
+            action = legal[at]
+            index = members[at] if groups is not None else at
             path.append((best, mover))
             node = best
             new = made is not None and best in made
@@ -486,7 +489,7 @@ class Search:
                     best = own[keys[best_i]]
                     path.append((best, mover))
                 start = watch(st)
-                st._apply(action)
+                st.apply_index(index)
                 seen_now: Any = observe(st, start, viewer, self.looks)
                 holder = best
                 if mover != viewer and key is not exact_key:
@@ -506,7 +509,7 @@ class Search:
                     nxt = outcomes[seen_now] = Node()
                 known = nxt
             else:
-                st._apply(action)
+                st.apply_index(index)
                 known = node
             if new:
                 break           # the new child made here is this iteration's leaf
@@ -564,25 +567,25 @@ class Search:
         """Play on from ``st`` (in place) and return every player's reward."""
         opts = self.options
         rollout = opts.rollout
-        inst = st.inst
+        program = st.program
         if rollout == "auto":
-            rollout = "heuristic" if inst.heuristic_fn is not None else "random"
+            rollout = "heuristic" if program.heuristic is not None else "random"
         if rollout != "heuristic":
             limit = MAX_PLAYOUT
         else:
-            limit = inst.heuristic_after if opts.cutoff is None else opts.cutoff
+            after = program.heuristic.after if program.heuristic is not None else 0
+            limit = after if opts.cutoff is None else opts.cutoff
         rnd = self.random.random
-        legal_actions, apply = st.legal_actions, st._apply
+        legal_actions, apply, over = st.legal_actions, st.apply_index, st.is_terminal
         steps = 0
-        while not st.terminal and steps < limit:
-            legal = legal_actions()
-            apply(legal[int(rnd() * len(legal))])
+        while not over() and steps < limit:
+            apply(int(rnd() * len(legal_actions())))
             steps += 1
-        if st.terminal:
+        if over():
             return rewards(st)
-        if rollout == "heuristic" and (inst.heuristic_fn is not None or inst.score_fn is not None):
+        if rollout == "heuristic" and (program.heuristic is not None or program.score is not None):
             from rulepack.agents.value import search_value
-            return self.margins([search_value(st, p) for p in range(st.num_players)])
+            return self.margins([search_value(st, p) for p in range(program.num_players)])
         return rewards(st)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulepack.engine.queries import describe_for
 from rulepack.agents.belief import Belief
 from rulepack.agents.value import has_hidden
 from rulepack.agents.determinize import Sampler
@@ -48,7 +49,7 @@ class SearchAgent:
         if decision.count == 1:
             return 0
         view = decision.view
-        self.belief.bind(decision.instance)
+        self.belief.bind(decision.program)
         self.belief.observe(view)
         texts = decision.actions
         votes = self.search(decision, view)
@@ -61,14 +62,14 @@ class SearchAgent:
         raise NotImplementedError
 
     def sampler(self, decision: Any, view: dict[str, Any]) -> Sampler:
-        return Sampler(decision.instance, view, self.rng, known=self.belief.known(view),
+        return Sampler(decision.program, view, self.rng, known=self.belief.known(view),
                        linked=self.belief.links())
 
 
 def votes_of(root: Node, player: int, ref: Any) -> dict[str, float]:
     """Root children → ``{text: visits}``, texts as ``player`` reads them in ``ref``;
     the most visited child gets a bonus so that it wins a tie of texts."""
-    render = ref.describe_for(player)
+    render = describe_for(ref.position, player)
     out: dict[str, float] = {}
     actions, best = action_children(root)
     for k, child in actions.items():

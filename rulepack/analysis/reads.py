@@ -165,10 +165,11 @@ class ScoreCache:
         """The scores of ``st`` (a list per seat, or ``None``)."""
         if not self.on:
             return self.read(st)
-        zones = st.zones
+        zones = st.position.zones
         seen = self.seen
         try:
-            values = [frozen(st.vars.get(n)) for n in self.names] if self.names else self.values
+            values = [frozen(st.position.vars.get(n)) for n in self.names] if self.names \
+                else self.values
         except TypeError:
             self.on = False
             return self.read(st)

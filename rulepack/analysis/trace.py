@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulepack.agents.bots import make_agent, play_out
 from rulepack.analysis.reads import ScoreCache, score_reads
+from rulepack.engine.inspect import round_number
 from rulepack.engine.state import State
 from rulepack.errors import Diagnostic, Location, RulepackError
 
@@ -133,7 +134,7 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
     """
     players = len(seats)
     state = game.new_game(players, seed=seed, options=options, max_decisions=max_decisions)
-    inst = state.inst
+    inst = game.instance(players, options)
     offsets, reads = instance_facts(inst)
     legal_n = [0] * offsets[-1]
     chosen_n = [0] * offsets[-1]
@@ -152,12 +153,12 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
         nonlocal forced, turns, rounds, turn_key, row
         legal = st.legal_actions()
         n = len(legal)
-        v = st.vars
+        v = st.position.vars
         current = v.get("current")
         round_ = v.get("round") or 0
         sample = turns == 0
         if current is not None:
-            key = (st.turn_count, round_, current)
+            key = (st.position.turns, round_, current)
             if key != turn_key:              # a turn begins
                 turn_key = key
                 turns += 1
@@ -214,7 +215,7 @@ def observe(game: "Game", seed: int, seats: Sequence[str],
     pending = [sum(chosen_n[offsets[c]:offsets[c + 1]]) for c in range(len(inst.choices))]
     return {
         "winners": winners, "draw": draw, "scores": scores, "limit": limit,
-        "decisions": state.decisions, "turns": turns, "rounds": max(rounds, state.round),
+        "decisions": state.decisions, "turns": turns, "rounds": max(rounds, round_number(state)),
         "forced": forced, "branching": branching,
         "lead_changes": changes if has_score else None, "decided_at": decided,
         "margin": margin(scores, lowest),

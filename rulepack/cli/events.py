@@ -22,6 +22,7 @@ from rulepack.engine.sightings import apply_watched
 from rulepack.engine.dice import roll_text
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
+from rulepack.engine.queries import describe_for, visible
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -50,20 +51,20 @@ def _action_pieces(action: Action) -> list[Piece]:
 def _visible_ids(state: "State", pieces: list[Piece], viewer: Viewer) -> set[int]:
     if viewer is None:
         return {p.id for p in pieces}
-    return {p.id for p in pieces if state.visible(p, viewer)}
+    return {p.id for p in pieces if visible(state.position, p, viewer)}
 
 
 def renderer(state: "State", viewer: Viewer, shown: set[int] | None = None) -> Callable[[Any], str]:
     """A value renderer naming a piece only if its id is in ``shown`` (or, when
     ``shown`` is ``None``, if the viewer can see it in ``state`` now)."""
-    plain = state.describe_for(None)
+    plain = describe_for(state.position, None)
 
     def render(value: Any) -> str:
         if type(value) is Piece:
             if viewer is None:
                 return value.name
-            seen = value.id in shown if shown is not None else state.visible(value, viewer)
-            return value.name if seen else f"a {value.look(state.face[value.id])}"
+            seen = value.id in shown if shown is not None else visible(state.position, value, viewer)
+            return value.name if seen else f"a {value.look(state.position.face[value.id])}"
         if isinstance(value, (list, tuple)):
             return ", ".join(render(v) for v in value)
         return plain(value)
@@ -75,8 +76,8 @@ def chance_text(state: "State", event: ChanceEvent, viewer: Viewer) -> str:
     if event.outcome is None or event.kind == "shuffle":   # the order stays secret
         return event.text
     if event.kind == "roll":               # the face, to whoever sees the die
-        return roll_text(event, lambda d: viewer is None or state.visible(d, viewer),
-                         lambda d: d.look(state.face[d.id]), renderer(state, viewer))
+        return roll_text(event, lambda d: viewer is None or visible(state.position, d, viewer),
+                         lambda d: d.look(state.position.face[d.id]), renderer(state, viewer))
     return f"{event.text}: {renderer(state, viewer)(event.outcome)}"
 
 
@@ -106,9 +107,9 @@ def _gained_text(state: "State", new: list[Any], start: int, during: dict[int, i
                         None)
     revealed = {p.id for e in new if isinstance(e, Reveal) for p in e.pieces}
     skip = before | revealed | {p.id for p in named}
-    gained = [state.inst.pieces[pid] for pid, when in sorted(during.items())
+    gained = [state.program.pieces[pid] for pid, when in sorted(during.items())
               if pid not in skip and (first_chance is None or when <= first_chance)
-              and state.visible(state.inst.pieces[pid], viewer)]
+              and visible(state.position, state.program.pieces[pid], viewer)]
     return " → " + ", ".join(p.name for p in gained) if gained else ""
 
 
@@ -127,7 +128,7 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
     """
     pieces = _action_pieces(action)
     before = {v: _visible_ids(state, pieces, v) for v in viewers}
-    every = state.inst.pieces
+    every = state.program.pieces
     sight = {v: _visible_ids(state, every, v) for v in viewers if v is not None}
     start = len(state.history)
     # the pieces each viewer saw at some moment of the step (played face up, then

@@ -187,7 +187,7 @@ class TerminalTeller:
 
 def _seats(state: "State") -> list[str]:
     from rulepack.engine.values import player_name
-    return [player_name(p, state.inst.seat_names) for p in range(state.num_players)]
+    return [player_name(p, state.program.seat_names) for p in range(state.program.num_players)]
 
 
 def page_view(view: str, seats: list[str]) -> str | int:

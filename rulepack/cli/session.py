@@ -91,7 +91,7 @@ class Session:
         #: the game's title as shown
         self.title = printable(game.title)
         self.round = public.get("round")
-        self.scores = None if state.inst.secret_score else public.get("scores")
+        self.scores = None if state.program.score is not None and state.program.score.secret else public.get("scores")
 
     # ------------------------------------------------------------------ output
     def emit(self, viewer: Viewer, items: list[RenderableType], at_screen: bool = False) -> None:
@@ -115,7 +115,7 @@ class Session:
         scores_note: list[RenderableType] = []
         round_note: list[RenderableType] = []
         # seat 0's view: with a secret score (docs: var ... seen by owner) none is public
-        public_scores = None if self.state.inst.secret_score else public.get("scores")
+        public_scores = None if self.state.program.score is not None and self.state.program.score.secret else public.get("scores")
         if public_scores != self.scores:
             self.scores = public_scores
             text = render.scores_text(self.scores, self.seats)
@@ -132,7 +132,7 @@ class Session:
         if self.humans:
             # the seed fixes every hidden piece: a player at the screen sees it at the end
             return Text(f"{self.title} · {who}", style="bold")
-        return Text(f"{self.title} · {who} · seed {self.state.seed}", style="bold")
+        return Text(f"{self.title} · {who} · seed {self.state.position.seed}", style="bold")
 
     def ending(self) -> RenderableType:
         """How the game ends and who wins, from the ruleset (:mod:`rulepack.cli.ending`)."""
@@ -232,6 +232,6 @@ class Session:
             self.console.print(self.view(viewer))
         viewer = self.humans[0] if len(self.humans) == 1 else None
         self.console.print(render.result_renderable(result, self.seats, self.kinds, viewer))
-        ending = f" · seed {self.state.seed}" if self.humans else ""   # hidden until now
+        ending = f" · seed {self.state.position.seed}" if self.humans else ""   # hidden until now
         self.console.print(Text(f"{self.state.decisions} decisions{ending}", style="dim"))
         return result

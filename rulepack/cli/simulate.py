@@ -94,7 +94,7 @@ def play_game(game: Game, index: int, seed: int, agents: Sequence[str],
                       draw=bool(result["draw"]),
                       scores=None if scores is None else tuple(scores),
                       decisions=state.decisions,
-                      losers=() if not state.terminal or result["draw"] else tuple(
+                      losers=() if not state.is_terminal() or result["draw"] else tuple(
                           p for p in range(players) if p not in result["winners"]))
 
 

@@ -33,7 +33,7 @@ from functools import cached_property
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulepack.engine import moves, ops
+from rulepack.engine import effects, flow, moves, ops, outcome, queries
 from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
@@ -46,7 +46,7 @@ from rulepack.ir import names_in, nodes, rename, strip_positions
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.expressions import ExprCompiler
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
 #: False: every expression stays closures only (tests compare the two forms;
 #: RULEPACK_CODEGEN=0 in the environment sets it so for a whole process).
@@ -62,6 +62,12 @@ BASE_NAMESPACE: dict[str, Any] = {
     "count": count, "items": items, "_charge": charge,
     # moves and flips of several pieces, called directly (compiled: rulepack.engine.moves)
     "_move": moves.move, "_flip": moves.flip,
+    # the runtime functions of a position (rulepack.engine.effects, queries, flow, outcome)
+    "_move_one": effects.move_one, "_flip_one": effects.flip_one, "_shuffle": effects.shuffle,
+    "_end_game": effects.end_game, "_suspend": flow.suspend, "_score": outcome.score,
+    "_seats_from": queries.seats_from, "_next_active": queries.next_active,
+    "_seat": queries.seat, "_grid_cells": queries.cells, "_knows": queries.knows,
+    "_step": queries.step, "_piece_cells": queries.piece_cells,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
@@ -86,11 +92,12 @@ _UNARY = {"sum": "_total", "distinct": "_distinct", "only": "_only", "first": "_
 _CALLS = {
     "count": "count(st, {})", "max": "_extreme(max, items(st, {}))",
     "min": "_extreme(min, items(st, {}))", "any": "any(items(st, {}))",
-    "all": "all(items(st, {}))", "order": "st.seats_from({})", "after": "st.next_active({})",
-    "is_active": "bool(st.active[st.seat({})])", "score": "st.score({})",
-    "abs": "abs(_number({}, 'abs()'))", "cells": "st.cells({})",
-    "cell": "_cell(st, {}, {}, {})", "knows": "st.knows({}, {})",
-    "step": "st.step(_as_cell(st, {}), _direction({}))", "ends": "_ends(st, {}, {})",
+    "all": "all(items(st, {}))", "order": "_seats_from(st, {})",
+    "after": "_next_active(st, {})", "is_active": "bool(st.active[_seat(st, {})])",
+    "score": "_score(st, {})", "abs": "abs(_number({}, 'abs()'))",
+    "cells": "_grid_cells(st, {})", "cell": "_cell(st, {}, {}, {})",
+    "knows": "_knows(st, {}, {})", "step": "_step(st, _as_cell(st, {}), _direction({}))",
+    "ends": "_ends(st, {}, {})",
 }
 
 #: the state's tables a generated function reads through locals of these names
@@ -110,7 +117,7 @@ def table_locals(refs: frozenset[str]) -> list[str]:
     return lines
 
 
-def _stub(st: "State") -> Any:
+def _stub(st: "Position") -> Any:
     """The code of a root's function until it is generated: its closure."""
     return _closure(st)  # type: ignore[name-defined]  # noqa: F821 - in its own namespace
 
@@ -200,11 +207,11 @@ class SourceGen:
         self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
         self._roots = 0
         #: generated function → its record, for the flow's code to inline
-        self.by_function: dict[Callable[["State"], Any], GeneratedExpression] = {}
+        self.by_function: dict[Callable[["Position"], Any], GeneratedExpression] = {}
 
     # ------------------------------------------------------------------ entry
-    def function(self, node: dict[str, Any], scope: Scope, closure: Callable[["State"], Any],
-                 bind: str | None = None) -> Callable[["State"], Any]:
+    def function(self, node: dict[str, Any], scope: Scope, closure: Callable[["Position"], Any],
+                 bind: str | None = None) -> Callable[["Position"], Any]:
         """The function to use for one root expression: a function object that
         calls ``closure`` until :meth:`prepare` gives it the generated code (its
         code object is swapped in place, so whoever holds it runs the generated
@@ -228,7 +235,7 @@ class SourceGen:
         """Generate the source of every root expression given to :meth:`function`
         so far, compile them all at once and give each its code."""
         pending, self._pending = self._pending, []
-        made: list[tuple[Callable[["State"], Any], GeneratedExpression]] = []
+        made: list[tuple[Callable[["Position"], Any], GeneratedExpression]] = []
         for stub, node, scope, bind in pending:
             record = self._generate(stub.__name__, node, scope, bind)
             if record is not None:
@@ -264,7 +271,7 @@ class SourceGen:
         return out
 
     def of_one(self, name: str, node: dict[str, Any], scope: Scope,
-               param: str) -> Callable[["State", Any], Any] | None:
+               param: str) -> Callable[["Position", Any], Any] | None:
         """A generated function ``f(st, value)`` of an expression of one local,
         ``param`` (a name of ``scope``'s locals), given as an argument instead of
         read from the state's variables; ``None`` if it cannot be generated (or
@@ -285,7 +292,7 @@ class SourceGen:
             self.failures.append(f"{record.where}: {exc}")
             return None
         self.generated.append(record)
-        fn: Callable[["State", Any], Any] = namespace[name]
+        fn: Callable[["Position", Any], Any] = namespace[name]
         return fn
 
     def _generate(self, name: str, node: dict[str, Any], scope: Scope,
@@ -372,7 +379,7 @@ class SourceGen:
             if name == "face":
                 return code("('up' if {}[{}.id] else 'down')", FACE, src)
             if name == "cell":
-                return code("(st._cells or st.piece_cells())[{}.id]", src)
+                return code("(st.cells or _piece_cells(st))[{}.id]", src)
             if name in self._int_attributes:
                 return code("{}.attrs[" + n + "]", src, is_int=True)
             if name in self._common_attributes:
@@ -388,7 +395,7 @@ class SourceGen:
             # what lies on a cell: a piece or none (whose attributes are none)
             read = {"owner": code("{}[{}.id]", OWNER, x),
                     "face": code("('up' if {}[{}.id] else 'down')", FACE, x),
-                    "cell": code("(st._cells or st.piece_cells())[{}.id]", x)}.get(name)
+                    "cell": code("(st.cells or _piece_cells(st))[{}.id]", x)}.get(name)
             if read is None and name in self._common_attributes:
                 read = code("{}.attrs[" + n + "]", x)
             if read is not None:
@@ -400,7 +407,7 @@ class SourceGen:
             return code("(('up' if {}[{}.id] else 'down') if type({}) is Piece "
                         "else attribute(st, {}, " + n + "))", FACE, x, first, x)
         if name == "cell":
-            return code("((st._cells or st.piece_cells())[{}.id] if type({}) is Piece "
+            return code("((st.cells or _piece_cells(st))[{}.id] if type({}) is Piece "
                         "else attribute(st, {}, " + n + "))", x, first, x)
         if name in self._common_attributes:      # no need to ask if the piece has it
             return code("({}.attrs[" + n + "] if type({}) is Piece else attribute(st, {}, "
@@ -548,7 +555,7 @@ class SourceGen:
             after = self.const(self.inst.next_seat)
             t = self.local("T")
             return code("({}[{}] if type({} := {}) is Player and "
-                        "st.active[{}[{}]] else st.next_active({}))",
+                        "st.active[{}[{}]] else _next_active(st, {}))",
                         after, t, t, _var("current"), after, t, t)
         if name == "round":
             return _var("round")
@@ -1056,8 +1063,8 @@ class SourceGen:
                 code("    {} = zone[start.slot]", x),
                 code("    if not ({}):", cond),
                 Code("        return []"),
-                Code("    info = st.inst.zones[start.zone]"),
-                Code("    backward, forward = info._ends.get(d) or info.ends_tables(d)"),
+                Code("    info = st.program.zones[start.zone]"),
+                Code("    backward, forward = info.ends_tables(d)"),
                 Code("    line = []"),
                 Code("    c = backward[start.slot]"),
                 Code("    while c is not None:"),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
 from rulepack.ir import rename
-from rulepack.engine import ops
+from rulepack.engine import ops, outcome, queries
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
                                      show)
@@ -24,9 +24,9 @@ from rulepack.engine.values import Cell, Piece, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
-Fn = Callable[["State"], Any]
+Fn = Callable[["Position"], Any]
 
 #: Built-in names usable anywhere in expressions.
 BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
@@ -171,14 +171,14 @@ class ExprCompiler:
                 raise self.error(f"{name!r} changes during play, so a piece's fixed attribute "
                                  "cannot be computed from it", node, scope, code="pseudo-in-derived")
             if name == "owner":
-                def cand_owner(st: "State") -> Any:
+                def cand_owner(st: "Position") -> Any:
                     x = st.vars[cand]
                     if type(x) is Piece:
                         return st.owner[x.id]
                     return attribute(st, x, name)
                 return cand_owner
             if name == "face":
-                def cand_face(st: "State") -> Any:
+                def cand_face(st: "Position") -> Any:
                     x = st.vars[cand]
                     if type(x) is Piece:
                         return "up" if st.face[x.id] else "down"
@@ -187,7 +187,7 @@ class ExprCompiler:
             if name in rt.PSEUDO_ATTRIBUTES:
                 return lambda st: attribute(st, st.vars[cand], name)
 
-            def cand_attr(st: "State") -> Any:
+            def cand_attr(st: "Position") -> Any:
                 piece = st.vars[cand]
                 try:
                     return piece.attrs[name]
@@ -261,7 +261,7 @@ class ExprCompiler:
         if name == "current":
             return lambda st: st.vars["current"]
         if name == "next":
-            return lambda st: st.next_active(st.vars["current"])
+            return lambda st: queries.next_active(st, st.vars["current"])
         if name == "round":
             return lambda st: st.vars["round"]
         if name in ("owner", "nobody", "everyone"):
@@ -309,7 +309,7 @@ class ExprCompiler:
                              hint="attributes here: " + ", ".join(sorted(scope.attributes)))
         of = self.compile(node["of"], scope)
         if name == "owner":
-            def owner_of(st: "State") -> Any:
+            def owner_of(st: "Position") -> Any:
                 v = of(st)
                 if type(v) is Piece:
                     return st.owner[v.id]
@@ -318,7 +318,7 @@ class ExprCompiler:
         if name in rt.PSEUDO_ATTRIBUTES:
             return lambda st: attribute(st, of(st), name)
 
-        def attr_of(st: "State") -> Any:
+        def attr_of(st: "Position") -> Any:
             v = of(st)
             if type(v) is Piece:
                 a = v.attrs
@@ -403,7 +403,7 @@ class ExprCompiler:
         of = self.compile(node["of"], scope)
         cond = self.compile(node["cond"], self.candidate_scope(scope, name))
 
-        def where(st: "State") -> list[Any]:
+        def where(st: "Position") -> list[Any]:
             v = st.vars
             saved = v.get(name, _MISSING)
             out = []
@@ -435,7 +435,7 @@ class ExprCompiler:
         cond = self.compile(node["if"], inner) if node.get("if") else None
         bind = make_binder(node["bind"])
 
-        def comp(st: "State") -> list[Any]:
+        def comp(st: "Position") -> list[Any]:
             v = st.vars
             saved = [v.get(n, _MISSING) for n in names]
             out = []
@@ -457,7 +457,7 @@ class ExprCompiler:
         cond = self.compile(node["if"], inner) if node.get("if") else None
         key = self.compile(node["by"], inner)
 
-        def argmax(st: "State") -> list[Any]:
+        def argmax(st: "Position") -> list[Any]:
             v = st.vars
             saved = v.get(name, _MISSING)
 
@@ -484,7 +484,7 @@ class ExprCompiler:
         name = "$cell_piece"
         cond = self.compile(node["where"], self.candidate_scope(scope, name))
 
-        def run(st: "State") -> list[Cell]:
+        def run(st: "Position") -> list[Cell]:
             v = st.vars
             saved = v.get(name, _MISSING)
 
@@ -564,7 +564,7 @@ class ExprCompiler:
         finally:
             active.pop()
 
-        def call(st: "State") -> Any:
+        def call(st: "Position") -> Any:
             v = st.vars
             values = [a(st) for a in args]
             saved = [v.get(k, _MISSING) for k in private]
@@ -581,7 +581,7 @@ class ExprCompiler:
         (a,) = args
         return lambda st: count(st, a(st))
 
-    def _unary(self, args: list[Fn], f: Callable[["State", Any], Any]) -> Fn:
+    def _unary(self, args: list[Fn], f: Callable[["Position", Any], Any]) -> Fn:
         (a,) = args
         return lambda st: f(st, a(st))
 
@@ -626,17 +626,17 @@ class ExprCompiler:
 
     def _f_order(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: st.seats_from(a(st))
+        return lambda st: queries.seats_from(st, a(st))
 
     def _f_after(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: st.next_active(a(st))
+        return lambda st: queries.next_active(st, a(st))
 
     def _f_is_active(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: bool(st.active[st.seat(a(st))])
+        return lambda st: bool(st.active[queries.seat(st, a(st))])
 
-    def _pattern_arg(self, f: Fn) -> Callable[["State"], Any]:
+    def _pattern_arg(self, f: Fn) -> Callable[["Position"], Any]:
         patterns = self.inst.patterns
         return lambda st: ops.pattern(patterns, f(st))
 
@@ -671,7 +671,7 @@ class ExprCompiler:
         if self.inst.ir.get("score") is None:
             raise self.error("score() is used but the ruleset declares no score", node, scope,
                              code="no-score")
-        return lambda st: st.score(a(st))
+        return lambda st: outcome.score(st, a(st))
 
     def _f_abs(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
@@ -679,7 +679,7 @@ class ExprCompiler:
 
     def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         (a,) = args
-        return lambda st: st.cells(a(st))
+        return lambda st: queries.cells(st, a(st))
 
     def _f_cell(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         grid, row, col = args
@@ -693,11 +693,11 @@ class ExprCompiler:
 
     def _f_knows(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         player, piece = args
-        return lambda st: st.knows(player(st), piece(st))
+        return lambda st: queries.knows(st, player(st), piece(st))
 
     def _f_step(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         cell, direction = args
-        return lambda st: st.step(ops.as_cell(st, cell(st)), ops.direction(direction(st)))
+        return lambda st: queries.step(st, ops.as_cell(st, cell(st)), ops.direction(direction(st)))
 
     def _f_neighbours(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
         return self._unary(args, ops.neighbours)
@@ -716,18 +716,18 @@ def _bind_names(bind: str | list[str]) -> list[str]:
     return [bind] if isinstance(bind, str) else list(bind)
 
 
-def make_binder(bind: str | list[str]) -> Callable[["State", Any], None]:
+def make_binder(bind: str | list[str]) -> Callable[["Position", Any], None]:
     """A function storing a value into the state's variables for ``bind``
     (a name, or a tuple of names that destructures a tuple or list)."""
     if isinstance(bind, str):
         name = bind
 
-        def bind_one(st: "State", value: Any) -> None:
+        def bind_one(st: "Position", value: Any) -> None:
             st.vars[name] = value
         return bind_one
     names = list(bind)
 
-    def bind_many(st: "State", value: Any) -> None:
+    def bind_many(st: "Position", value: Any) -> None:
         if not isinstance(value, (tuple, list)) or len(value) != len(names):
             raise RuleValueError(f"cannot unpack {show(value)} into ({', '.join(names)})")
         v = st.vars

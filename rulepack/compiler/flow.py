@@ -20,7 +20,7 @@ from rulepack.errors import SemanticError
 from rulepack.ir import names_in, nodes as ir_nodes
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
-from rulepack.engine import dice
+from rulepack.engine import dice, effects, flow, queries
 from rulepack.engine.actions import Narration
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
@@ -30,7 +30,7 @@ from rulepack.engine.values import Cell, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
 #: Most errors one compilation reports.
 MAX_ERRORS = 20
@@ -148,10 +148,10 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def move(st: "State") -> int:
+            def move(st: "Position") -> int:
                 pieces = list(items(st, what(st)))
                 dest = to(st)
-                st.move(pieces, dest, face_up, bottom)
+                effects.move(st, pieces, dest, face_up, bottom)
                 return nxt
             return move
 
@@ -167,7 +167,7 @@ class FlowCompiler:
             else:
                 lines = [f"W = {g.expr(what)}"]
                 move = ["if type(W) is Piece:",
-                        f"    st.move_one(W, D, {face_up!r}, {bottom!r})",
+                        f"    _move_one(st, W, D, {face_up!r}, {bottom!r})",
                         "else:",
                         f"    _move(st, list(items(st, W)), D, {face_up!r}, {bottom!r})"]
             return lines + [f"D = {g.expr(to_value)}",
@@ -180,7 +180,7 @@ class FlowCompiler:
         if f is None:
             f = self.exprs.compile(node, scope)
 
-        def dest(st: "State") -> Any:
+        def dest(st: "Position") -> Any:
             d = f(st)
             if type(d) is ZoneRef or type(d) is Cell:
                 return d
@@ -195,8 +195,8 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def flip(st: "State") -> int:
-                st.flip(items(st, what(st)), up)
+            def flip(st: "Position") -> int:
+                effects.flip(st, items(st, what(st)), up)
                 return nxt
             return flip
 
@@ -206,7 +206,7 @@ class FlowCompiler:
                 return [f"_flip(st, {zone}, {up!r})"], False
             return [f"W = {g.expr(what)}",
                     "if type(W) is Piece:",
-                    f"    st.flip_one(W, {up!r})",
+                    f"    _flip_one(st, W, {up!r})",
                     "else:",
                     f"    _flip(st, items(st, W), {up!r})"], False
         self.emit(factory, node, src)
@@ -217,13 +217,13 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def shuffle(st: "State") -> int:
-                st.shuffle(zone(st))
+            def shuffle(st: "Position") -> int:
+                effects.shuffle(st, zone(st))
                 return nxt
             return shuffle
 
         def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
-            return [f"st.shuffle({g.expr(zone)})"], False
+            return [f"_shuffle(st, {g.expr(zone)})"], False
         self.emit(factory, node, src)
 
     def _s_roll(self, node: dict[str, Any], scope: Scope) -> None:
@@ -232,7 +232,7 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def roll(st: "State") -> int:
+            def roll(st: "Position") -> int:
                 dice.roll(st, list(items(st, what(st))))
                 return nxt
             return roll
@@ -249,7 +249,7 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def let(st: "State") -> int:
+            def let(st: "Position") -> int:
                 binder(st, value(st))
                 return nxt
             return let
@@ -288,7 +288,7 @@ class FlowCompiler:
             def factory(pc: int) -> Instr:
                 nxt = pc + 1
 
-                def assign(st: "State") -> int:
+                def assign(st: "Position") -> int:
                     st.vars[name] = value(st)
                     return nxt
                 return assign
@@ -309,7 +309,7 @@ class FlowCompiler:
             def factory(pc: int) -> Instr:
                 nxt = pc + 1
 
-                def assign_item(st: "State") -> int:
+                def assign_item(st: "Position") -> int:
                     i = check(index(st))
                     lst = list(st.vars[name])
                     lst[i] = value(st)
@@ -336,15 +336,17 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def reset(st: "State") -> int:
-                st.vars[name] = st.inst.initial_value(st, name)
+            def reset(st: "Position") -> int:
+                per_player, init = st.program.initial[name]
+                st.vars[name] = [init(st) for _ in range(st.program.num_players)] \
+                    if per_player else init(st)
                 return nxt
             return reset
 
         def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             per_player, init = self.inst.var_inits[name]
             value = g.expr(init)
-            if per_player:     # a value per seat, each computed anew (Instance.initial_value)
+            if per_player:     # a value per seat, each computed anew
                 value = f"[{value} for _ in {g.const(range(self.inst.num_players))}]"
             return [f"V[{name!r}] = {value}"], False
         self.emit(factory, node, src)
@@ -363,7 +365,7 @@ class FlowCompiler:
         def init(pc: int) -> Instr:
             nxt = pc + 1
 
-            def for_init(st: "State") -> int:
+            def for_init(st: "Position") -> int:
                 st.vars[lst] = list(items(st, source(st)))
                 st.vars[idx] = 0
                 return nxt
@@ -377,7 +379,7 @@ class FlowCompiler:
         def step(pc: int) -> Instr:
             nxt = pc + 1
 
-            def for_next(st: "State") -> int:
+            def for_next(st: "Position") -> int:
                 v = st.vars
                 i = v[idx]
                 xs = v[lst]
@@ -464,7 +466,7 @@ class FlowCompiler:
         def init(pc: int) -> Instr:
             nxt = pc + 1
 
-            def rounds_init(st: "State") -> int:
+            def rounds_init(st: "Position") -> int:
                 st.vars[outer] = st.vars.get("round")
                 if times is not None:
                     n = _round_count(times(st))
@@ -491,7 +493,7 @@ class FlowCompiler:
         self.place(cont)
 
         def after(pc: int) -> Instr:
-            def rounds_next(st: "State") -> int:
+            def rounds_next(st: "Position") -> int:
                 if until is not None and until(st):
                     return done.pc
                 if times is not None and st.vars["round"] >= times(st):
@@ -516,7 +518,7 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def restore(st: "State") -> int:
+            def restore(st: "Position") -> int:
                 st.vars[name] = st.vars.pop(saved, None)
                 return nxt
             return restore
@@ -535,13 +537,13 @@ class FlowCompiler:
         def init(pc: int) -> Instr:
             nxt = pc + 1
 
-            def turns_init(st: "State") -> int:
+            def turns_init(st: "Position") -> int:
                 st.vars[outer] = st.vars.get("current")
                 p = start(st)
                 if not isinstance(p, int) or not 0 <= p < n:
                     raise RuleValueError(f"turns must start from a player, not {show(p)}")
                 if not st.active[p]:
-                    p = st.next_active(p)
+                    p = queries.next_active(st, p)
                     if p is None:
                         return done.pc
                 st.vars["current"] = Player(p)
@@ -560,7 +562,7 @@ class FlowCompiler:
                     "if type(N) is not Player:",
                     f"    N = {g.const(seat)}(N)    # raises unless a seat",
                     "if not st.active[N]:",
-                    "    N = st.next_active(N)",
+                    "    N = _next_active(st, N)",
                     "    if N is None:", jump(done.pc, 8),
                     "V['current'] = N"], False
         self.emit(init, node, init_src)
@@ -571,16 +573,16 @@ class FlowCompiler:
         self.place(cont)
 
         def after(pc: int) -> Instr:
-            def turns_next(st: "State") -> int:
+            def turns_next(st: "Position") -> int:
                 if st.terminal:
                     return HALT
                 if until is not None and until(st):
                     return done.pc
-                nxt_player = st.next_active(st.vars["current"])
+                nxt_player = queries.next_active(st, st.vars["current"])
                 if nxt_player is None:
                     return done.pc
                 st.vars["current"] = nxt_player
-                st.turn_count += 1
+                st.turns += 1
                 return top.pc
             return turns_next
 
@@ -591,9 +593,9 @@ class FlowCompiler:
             after = g.const(self.inst.next_seat)       # (Table.next_active, inline)
             return lines + ["N = V['current']",
                             f"N = {after}[N] if type(N) is Player and st.active[{after}[N]] "
-                            "else st.next_active(N)",
+                            "else _next_active(st, N)",
                             "if N is None:", jump(done.pc, 4),
-                            "V['current'] = N", "st.turn_count += 1",
+                            "V['current'] = N", "st.turns += 1",
                             jump(top.pc)], True
         self.emit(after, node, after_src)
         self.place(done)
@@ -621,21 +623,21 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             choice.pc = pc
 
-            def choose(st: "State") -> int:
-                st.suspend(choice)
+            def choose(st: "Position") -> int:
+                flow.suspend(st, choice)
                 return SUSPEND
             return choose
 
         def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
             c = g.const(choice)
             if by is not None:
-                return [f"st.suspend({c})", f"return {SUSPEND}"], True
+                return [f"_suspend(st, {c})", f"return {SUSPEND}"], True
             # State.suspend inline for the current player (the common case)
             return ["N = V['current']",
                     "if type(N) is Player:",
                     f"    st.pending = {c}", f"    st.pc = {pc}", "    st.decider = N",
-                    "    st._legal = None",
-                    "else:", f"    st.suspend({c})",
+                    "    st.legal = None",
+                    "else:", f"    _suspend(st, {c})",
                     f"return {SUSPEND}"], True
         self.emit(factory, node, src)
         self.jump(done, node)  # never reached: applying an action jumps into its body
@@ -713,15 +715,15 @@ class FlowCompiler:
             winners = self.exprs.compile(node["winners"], scope) if node.get("winners") else None
 
             def factory(pc: int) -> Instr:
-                def end_game(st: "State") -> int:
+                def end_game(st: "Position") -> int:
                     w = None if winners is None else items(st, winners(st))
-                    st.end_game(w)
+                    effects.end_game(st, w)
                     return HALT
                 return end_game
 
             def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
                 w = "None" if winners is None else g.items(winners)
-                return [f"st.end_game({w})", f"return {HALT}"], True
+                return [f"_end_game(st, {w})", f"return {HALT}"], True
             self.emit(factory, node, src)
             return
         kind = "turns" if what == "turn" else "rounds"
@@ -756,8 +758,8 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def claim(st: "State") -> int:
-                st.claim(items(st, what(st)), player(st))
+            def claim(st: "Position") -> int:
+                effects.claim(st, items(st, what(st)), player(st))
                 return nxt
             return claim
         self.emit(factory, node)
@@ -769,16 +771,16 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def arrange(st: "State") -> int:
+            def arrange(st: "Position") -> int:
                 z = zone(st)
-                if type(z) is not ZoneRef or st.inst.zone_kinds[z.index] != "groups":
+                if type(z) is not ZoneRef or st.program.zone_kinds[z.index] != "groups":
                     raise RuleValueError(f"only a 'groups' zone can be arranged, not {z}")
                 p = pattern(st)
                 groups = p.partition(st, list(st.zones[z.index]))
                 if groups is None:
                     raise RuleValueError(f"the pieces of {z.label} cannot be arranged into "
                                          f"groups that are each a {p.name}")
-                st.set_groups(z.index, groups)
+                effects.set_groups(st, z.index, groups)
                 return nxt
             return arrange
         self.emit(factory, node)
@@ -799,8 +801,8 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def say(st: "State") -> int:
-                told = None if to is None else told_players(to(st), st.num_players)
+            def say(st: "Position") -> int:
+                told = None if to is None else told_players(to(st), st.program.num_players)
                 st.history.append(Narration(text, {f: g(st) for f, g in getters}, told))
                 return nxt
             return say
@@ -809,12 +811,8 @@ class FlowCompiler:
             values = ", ".join(f"{g.const(f)}: {g.expr(fn)}" for f, fn in getters)
             told = "None" if to is None else \
                 f"{g.const(told_players)}({g.expr(to)}, {self.inst.num_players})"
-            # Narration(text, values, told), made without its __init__
-            return [f"E = {g.const(_new_entry)}({g.const(Narration)})",
-                    f"E.template = {g.const(text)}",
-                    f"E.values = {{{values}}}",
-                    f"E.to = {told}",
-                    "st.history.append(E)"], False
+            return [f"st.history.append({g.const(Narration)}({g.const(text)}, {{{values}}}, "
+                    f"{told}))"], False
         self.emit(factory, node, src)
 
     def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
@@ -823,8 +821,8 @@ class FlowCompiler:
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
-            def eliminate(st: "State") -> int:
-                st.eliminate(player(st))
+            def eliminate(st: "Position") -> int:
+                effects.eliminate(st, player(st))
                 return nxt
             return eliminate
         self.emit(factory, node)
@@ -841,10 +839,6 @@ def told_players(value: Any, players: int) -> tuple[int, ...]:
     return tuple(int(p) for p in told)
 
 
-#: an object made without its ``__init__`` (generated code sets its fields)
-_new_entry = object.__new__
-
-
 def _round_count(n: Any) -> int:
     """The number of ``rounds ... times N``. :raises RuleValueError: not a whole number."""
     if isinstance(n, bool) or not isinstance(n, int):
@@ -852,7 +846,7 @@ def _round_count(n: Any) -> int:
     return n
 
 
-def _bind_lines(bind: str | list[str], binder: Callable[["State", Any], None], value: str,
+def _bind_lines(bind: str | list[str], binder: Callable[["Position", Any], None], value: str,
                 g: FlowGen) -> list[str]:
     """Statements storing ``value`` (source) as ``bind`` does (see ``make_binder``)."""
     if isinstance(bind, str):
@@ -864,7 +858,7 @@ def _bind_lines(bind: str | list[str], binder: Callable[["State", Any], None], v
             f"{names}{',' if len(bind) == 1 else ''} = U"]
 
 
-def _bind_fragment(bind: str | list[str], binder: Callable[["State", Any], None],
+def _bind_fragment(bind: str | list[str], binder: Callable[["Position", Any], None],
                    value: Fn) -> Fragment:
     """The fragment of ``let BIND = VALUE``."""
     def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:

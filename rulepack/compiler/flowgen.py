@@ -20,7 +20,7 @@ for the other ways in.
 An instruction with no fragment is called as its closure inside the block: the
 block goes on if it returns the next instruction and returns what it returned
 otherwise. A block remembers the instruction it is running (``P``) and leaves it
-in ``st._fault`` when an error passes, so errors are located at the rule that
+in ``st.fault`` when an error passes, so errors are located at the rule that
 failed, as with closures.
 
 A block's body is a list of :class:`Line` values: a statement's text, its
@@ -48,7 +48,7 @@ from rulepack.engine.program import Choice, Instr
 from rulepack.engine.values import Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +158,7 @@ class FlowGen:
         self.ns[name] = value
         return name
 
-    def expr(self, fn: Callable[["State"], Any]) -> str:
+    def expr(self, fn: Callable[["Position"], Any]) -> str:
         """Source evaluating the compiled expression ``fn``: its generated form
         inline (its statements placed before the current fragment's), or a call."""
         record: GeneratedExpression | None = self.source.by_function.get(fn)
@@ -169,25 +169,25 @@ class FlowGen:
         self._refs |= record.refs
         return f"({record.body.text})"
 
-    def cond(self, fn: Callable[["State"], Any]) -> str:
+    def cond(self, fn: Callable[["Position"], Any]) -> str:
         """Like :meth:`expr`, for a condition: only the value's truth counts."""
         record = self.source.by_function.get(fn)
         src = self.expr(fn)
         return f"({record.truth.text})" if record is not None else src
 
-    def never(self, fn: Callable[["State"], Any]) -> bool:
+    def never(self, fn: Callable[["Position"], Any]) -> bool:
         """Whether the condition ``fn`` is the constant false (an option's, say)."""
         record = self.source.by_function.get(fn)
         return record is not None and record.truth.literal is False
 
-    def items(self, fn: Callable[["State"], Any]) -> str:
+    def items(self, fn: Callable[["Position"], Any]) -> str:
         """Source of the elements of ``fn``'s value as a list (``items()``, left
         out when the generated expression always gives a list)."""
         record = self.source.by_function.get(fn)
         src = self.expr(fn)
         return src if record is not None and record.body.is_list else f"items(st, {src})"
 
-    def pieces(self, fn: Callable[["State"], Any]) -> str | None:
+    def pieces(self, fn: Callable[["Position"], Any]) -> str | None:
         """Source of the pieces' list of the zone (not a grid) that ``fn`` always
         gives, read from the state's zones (the list itself: do not change it), or
         ``None`` when ``fn`` may give something else."""
@@ -198,7 +198,7 @@ class FlowGen:
         self._refs |= record.body.pieces.refs
         return f"({record.body.pieces.text})"
 
-    def fresh_list(self, fn: Callable[["State"], Any]) -> bool:
+    def fresh_list(self, fn: Callable[["Position"], Any]) -> bool:
         """Whether ``fn``'s generated code always gives a list of its own (or a
         constant one: values are never changed in place)."""
         record = self.source.by_function.get(fn)
@@ -276,7 +276,7 @@ class FlowGen:
             head = [f"def B{start}(st):  # {self._comment(nodes[start])}", *table_locals(read)]
             rendered = [text for line in body for text in line.render("        ")]
             src = "\n".join(head + ["    try:"] + rendered
-                            + ["    except BaseException:", "        st._fault = P",
+                            + ["    except BaseException:", "        st.fault = P",
                                "        raise"]) + "\n"
             sources.append((f"B{start}", src))
         for choice in choices:
@@ -307,7 +307,7 @@ class FlowGen:
         self.module = module
         return out
 
-    def _reads(self, fn: Callable[["State"], Any], names: list[str]) -> bool:
+    def _reads(self, fn: Callable[["Position"], Any], names: list[str]) -> bool:
         """Whether the expression ``fn`` may read one of the variables ``names``: its
         generated source (body and prelude: every variable it reads is written
         ``V['name']`` there) names one, or it is a closure (not known)."""

@@ -12,9 +12,10 @@ configuration.
 from __future__ import annotations
 
 import itertools
+from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import Any, Callable
 
 from rulepack.errors import Location, RulepackError, SemanticError
 from rulepack.ir import calls_in, names_in, nodes, rename
@@ -24,10 +25,14 @@ from rulepack.compiler.bounds import score_bounds
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.dice import compile_rolls
+from rulepack.compiler.build import build_program, with_start
 from rulepack.compiler.flow import FlowCompiler
-from rulepack.engine.drawn import block_positions, drawing_calls
-from rulepack.engine.program import HALT, Choice
-from rulepack.engine.state import State
+from rulepack.engine import effects
+from rulepack.engine.drawn import drawing_calls
+from rulepack.engine.program import HALT, Choice, Program
+from rulepack.engine.position import Position
+from rulepack.engine.start import find_program_start
+from rulepack.engine.zones import ZoneInfo
 from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fill, parts
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
                                      show)
@@ -35,8 +40,6 @@ from rulepack.compiler.kinds import check_kinds
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.start import Start
 
 ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
 
@@ -45,72 +48,25 @@ MAX_PIECES = 100_000
 VISIBILITIES = ("owner", "nobody", "everyone")
 
 
-@dataclass
-class ZoneInfo:
-    """One zone of an instance.
+#: each program the compiler made → the instance it was made from (see :func:`instance_of`)
+_MADE_FROM: "WeakKeyDictionary[Program, Instance]" = WeakKeyDictionary()
 
-    :param kind: ``stack`` (ordered, top is last), ``row`` (ordered), ``pile``
-        (kept in piece order), ``grid`` (cells, some of them holes), ``groups``.
-    :param owner: the player owning a per-player zone, else ``None``.
-    :param seen_by: who sees face-down pieces here: ``owner``, ``nobody``, ``everyone``.
-    :param cells: for a grid, the (row, col) of each slot, 0-based, row-major.
-    """
 
-    index: int
-    name: str
-    label: str
-    kind: str
-    key: Any = None
-    owner: int | None = None
-    seen_by: str = "nobody"
-    rows: int = 0
-    cols: int = 0
-    cells: list[tuple[int, int]] = field(default_factory=list)
-    slot_of: dict[tuple[int, int], int] = field(default_factory=dict)
+def instance_of(program: Program) -> "Instance":
+    """The compiler's instance ``program`` was made from (its IR, scopes and
+    generated source: for tools such as ``rulepack compile`` and the tests).
 
-    def __post_init__(self) -> None:
-        self.slot_of = {rc: i for i, rc in enumerate(self.cells)}
-        self._neighbours: dict[tuple[int, int], list[Cell | None]] = {}
-        #: direction → (the neighbours against it, the neighbours along it)
-        self._ends: dict[tuple[int, int], tuple[list[Cell | None], list[Cell | None]]] = {}
-
-    @cached_property
-    def cell_objects(self) -> list[Cell]:
-        """The cells of a grid as values, by slot (cells never change: shared by all)."""
-        return [Cell(self.index, r, c, i) for i, (r, c) in enumerate(self.cells)]
-
-    def neighbours(self, direction: tuple[int, int]) -> list[Cell | None]:
-        """For each slot, the cell one step away in ``direction`` (row step, column
-        step), or ``None`` off the grid or on a hole; built once per direction."""
-        table = self._neighbours.get(direction)
-        if table is None:
-            dr, dc = direction
-            table = []
-            for r, c in self.cells:
-                to = self.slot_of.get((r + dr, c + dc))
-                table.append(None if to is None else self.cell_objects[to])
-            self._neighbours[direction] = table
-        return table
-
-    def ends_tables(self, direction: tuple[int, int]) -> tuple[list[Cell | None],
-                                                              list[Cell | None]]:
-        """The neighbour tables against ``direction`` and along it (for ``ends``)."""
-        tables = self._ends.get(direction)
-        if tables is None:
-            back = (-direction[0], -direction[1])
-            tables = self._ends[direction] = (self.neighbours(back), self.neighbours(direction))
-        return tables
-
-    def neighbour(self, slot: int, direction: tuple[int, int]) -> Cell | None:
-        """The cell one step from ``slot`` in ``direction``, or ``None``."""
-        return self.neighbours(direction)[slot]
+    :raises KeyError: a program the compiler did not make."""
+    return _MADE_FROM[program]
 
 
 class _BuildState:
     """Stands in for a state while constants and components are evaluated."""
 
     def __init__(self, inst: "Instance") -> None:
-        self.inst = inst
+        #: what the runtime functions read of a position's program (the instance
+        #: has the same zones, pieces and seats: there is no program yet)
+        self.program = inst
         self.vars: dict[str, Any] = {}
         #: one budget of loop elements for everything evaluated while building
         self.steps_left = EVAL_STEPS
@@ -162,7 +118,7 @@ class Instance:
             if v.get("seen") in ("owner", "nobody")}
         self.score_fn: Fn | None = None
         #: the score as generated code of ``(state, player)`` (made by :meth:`prepare`)
-        self.score_of: Callable[["State", Any], Any] | None = None
+        self.score_of: Callable[["Position", Any], Any] | None = None
         self.score_param = "p"
         #: the score reads a variable ``seen by owner`` (each player sees only their
         #: own score until the game ends) or ``seen by nobody`` (nobody sees one)
@@ -195,17 +151,16 @@ class Instance:
         self.code: list[Any] = []
         self.code_nodes: list[Any] = []
         #: each generated block (its first instruction) → the instructions it runs
-        self._blocks: dict[int, list[int]] | None = None
-        self._chance_positions: dict[int, list[int]] | None = None
+        #: the program with generated code (made by :meth:`prepare`), and one that
+        #: runs on the closures (for a look before the code is generated)
+        self._program: Program | None = None
+        self._closures: Program | None = None
         #: the instruction closures, one per instruction (``code`` holds the
         #: generated block functions where blocks start)
         self.steps: list[Any] = []
         #: the generated source of the flow's blocks ("" if not generated)
         self.flow_source = ""
         self._unprepared: FlowCompiler | None = None
-        #: where its games start (rulepack.engine.start), found by :meth:`prepare`:
-        #: ``None`` before, ``False`` when there is no such start
-        self.start: "Start | Literal[False] | None" = None
 
         # Names the ruleset declares, known before they exist: a constant or an
         # attribute value naming one of them is an error, not a new symbol.
@@ -600,8 +555,11 @@ class Instance:
                 self.orders.setdefault(attr, {v: i for i, v in enumerate(natural)})
 
     # ------------------------------------------------------------------ zones
-    def _add_zone(self, info: ZoneInfo) -> ZoneRef:
-        info.index = len(self.zones)
+    def _add_zone(self, name: str, label: str, kind: str, key: Any = None,
+                  owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
+                  cols: int = 0, cells: list[tuple[int, int]] | None = None) -> ZoneRef:
+        info = ZoneInfo(len(self.zones), name, label, kind, key, owner, seen_by, rows, cols,
+                        cells)
         self.zones.append(info)
         self.zone_kinds.append(info.kind)
         ref = ZoneRef(info.index, info.name, info.label)
@@ -609,7 +567,7 @@ class Instance:
         return ref
 
     def _zones(self) -> None:
-        self._add_zone(ZoneInfo(0, "box", "box", "pile"))
+        self._add_zone("box", "box", "pile")
         self.globals["box"] = Global("zone", self.zone_refs[0])
         for z in self.ir.get("zones", []):
             name = z["name"]
@@ -646,8 +604,7 @@ class Instance:
                 cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
             per = z.get("per")
             if per is None:
-                ref = self._add_zone(ZoneInfo(0, name, name, kind, None, None, seen_by,
-                                              rows, cols, cells))
+                ref = self._add_zone(name, name, kind, None, None, seen_by, rows, cols, cells)
                 self.globals[name] = Global("zone", ref, z)
                 continue
             if per == "player":
@@ -663,8 +620,7 @@ class Instance:
             for key in keys:
                 label = f"{name}[{describe(key, self.seat_names)}]"
                 owner = int(key) if per == "player" else None
-                ref = self._add_zone(ZoneInfo(0, name, label, kind, key, owner, seen_by,
-                                              rows, cols, cells))
+                ref = self._add_zone(name, label, kind, key, owner, seen_by, rows, cols, cells)
                 if isinstance(family, list):
                     family.append(ref)
                 else:
@@ -738,7 +694,7 @@ class Instance:
                     # reads only fixed attributes and constants: one answer per piece
                     answers: dict[int, bool] = {}
 
-                    def test(st: "State", piece: Piece, cond: Fn = cond,
+                    def test(st: "Position", piece: Piece, cond: Fn = cond,
                              answers: dict[int, bool] = answers) -> bool:
                         hit = answers.get(piece.id)
                         if hit is None:
@@ -747,7 +703,7 @@ class Instance:
                         return hit
                     test.fixed = True  # type: ignore[attr-defined]
                 else:
-                    def test(st: "State", piece: Piece, cond: Fn = cond) -> bool:
+                    def test(st: "Position", piece: Piece, cond: Fn = cond) -> bool:
                         return _test_piece(st, piece, cond)
                 if kind == "each":
                     each.append(test)
@@ -838,13 +794,6 @@ class Instance:
                                        self._loc(v), code="used-too-early")
             fn = self.exprs.compile(v["expr"], self.scope())
             self.var_inits[v["name"]] = (bool(v.get("per_player")), fn)
-
-    def initial_value(self, st: "State", name: str) -> Any:
-        """The declared initial value of a variable (a list of them if per player)."""
-        per_player, fn = self.var_inits[name]
-        if per_player:
-            return [fn(st) for _ in range(self.num_players)]
-        return fn(st)
 
     def _score(self) -> None:
         s = self.ir.get("score")
@@ -947,9 +896,9 @@ class Instance:
     # ------------------------------------------------------------------ flow
     def prepare(self) -> None:
         """Generate and compile the instance's Python code (expressions, then the
-        flow's blocks and legal actions), once, before its first game: until then
-        it runs on the closures, so loading and checking a ruleset costs no code
-        generation."""
+        flow's blocks and legal actions) and make its :class:`Program`, once,
+        before its first game: until then it runs on the closures, so loading
+        and checking a ruleset costs no code generation."""
         flow = self._unprepared
         if flow is None:
             return
@@ -960,34 +909,39 @@ class Instance:
             # score(p) with p an argument, not a variable set and put back
             self.score_of = self.exprs.source.of_one("score_of", score["expr"],
                                                      self._score_scope, score["player"])
-        # where every game starts, found before the blocks are made: a game that
-        # starts inside a block (at the instruction that first draws) enters a
-        # block of its own there
-        start = State.find_start(self)
+        # where every game starts, found (on the closures) before the blocks are
+        # made: a game that starts inside a block (at the instruction that first
+        # draws) enters a block of its own there
+        first = build_program(self, self.steps, None)
+        start = find_program_start(first)
         flow.gen.drawing = self.drawing_calls
         self.code = flow.generate(self.steps, self.code_nodes,
                                   frozenset([start[1]] if start and start[1] >= 0 else []))
-        self.start = start or False
         self.flow_source = flow.gen.module
-        self._blocks = getattr(flow.gen, "blocks", None)
-        self._chance_positions = None      # the blocks changed
+        blocks = getattr(flow.gen, "blocks", None)
+        self._program = with_start(build_program(self, self.code, blocks), start, self.code)
+        _MADE_FROM[self._program] = self
+
+    def program(self, generate: bool = True) -> Program:
+        """What the engine runs a game of this instance from.
+
+        :param generate: ``False``: if its code has not been generated yet, a
+            program that runs on the compiler's closures (for a one-off look, such
+            as ``validate``'s dry run), without generating it.
+        """
+        if generate:
+            self.prepare()
+        if self._program is not None:
+            return self._program
+        if self._closures is None:
+            self._closures = build_program(self, self.steps, None)
+            _MADE_FROM[self._closures] = self
+        return self._closures
 
     @cached_property
     def drawing_calls(self) -> frozenset[str]:
         """``random`` and the defines that call it (see :func:`drawn.draws`)."""
         return drawing_calls(self.ir)
-
-    def chance_positions(self) -> dict[int, list[int]]:
-        """For each block of :attr:`code` with one statement that draws a chance
-        event: that statement's ``[line, column]`` (see :mod:`rulepack.engine.drawn`)."""
-        positions = self._chance_positions
-        if positions is None:
-            blocks = self._blocks if self.code is not self.steps else None
-            positions = block_positions(self.code_nodes, blocks or
-                                        {pc: [pc] for pc in range(len(self.code_nodes))},
-                                        self.drawing_calls)
-            self._chance_positions = positions
-        return positions
 
     def _flow(self) -> None:
         flow = FlowCompiler(self, self.exprs)
@@ -996,8 +950,8 @@ class Instance:
         flow.block(self.ir.get("play", []), scope)
 
         def game_over(pc: int) -> Any:
-            def end(st: "State") -> int:
-                st.end_game(None)
+            def end(st: "Position") -> int:
+                effects.end_game(st, None)
                 return HALT
             return end
         flow.emit(game_over, None)
@@ -1020,9 +974,6 @@ class Instance:
         self.phases_used = flow.phases_used
         self.flow_names = tuple(n for n in dict.fromkeys(flow.names)
                                 if n not in self.var_inits and n not in ("current", "round"))
-        for choice in self.choices:
-            for alt in choice.alternatives:
-                alt.instance = self
 
     def action_space(self) -> "ActionSpace":
         """The instance's numbered actions (built when first asked for).
@@ -1062,7 +1013,7 @@ def _natural(v: Any) -> tuple[int, Any, str]:
     return (2, 0, str(v))
 
 
-def _test_piece(st: "State", piece: Piece, cond: Fn) -> bool:
+def _test_piece(st: "Position", piece: Piece, cond: Fn) -> bool:
     v = st.vars
     had = "$it" in v
     saved = v.get("$it")

@@ -35,9 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.codegen import SourceGen
     from rulepack.compiler.expressions import ExprCompiler
     from rulepack.compiler.scope import Scope
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
-Fn = Callable[["State"], Any]
+Fn = Callable[["Position"], Any]
 
 #: what a filtered grid collection holds: its pieces, all its cells, its empty cells
 ELEMENTS = ("pieces", "cells", "empty")
@@ -160,17 +160,17 @@ def _family_kind(inst: Any, zones: Any) -> str | None:
     return inst.zone_kinds[refs[0].index] if refs else None
 
 
-def find(st: "State", grid: ZoneRef, elements: str, row: Any, col: Any) -> list[Any]:
+def find(st: "Position", grid: ZoneRef, elements: str, row: Any, col: Any) -> list[Any]:
     """The elements of the grid ``grid`` (see :data:`ELEMENTS`) at ``row``,
     ``col`` (from 1) as the scan would find them: ``[]`` or one element. A row or
     column that equals no cell's (``none``, a text, 2.5) finds nothing.
 
     :raises RuleValueError: ``grid`` is not a grid zone (as ``cells()`` does)."""
-    if type(grid) is not ZoneRef or st.inst.zones[grid.index].kind != "grid":
+    if type(grid) is not ZoneRef or st.program.zones[grid.index].kind != "grid":
         raise RuleValueError(f"{show(grid)} is not a grid")
     if not isinstance(row, (int, float)) or not isinstance(col, (int, float)):
         return []          # (a bool is an int: true == 1, as '==' has it)
-    info = st.inst.zones[grid.index]
+    info = st.program.zones[grid.index]
     # (2.0 and true hash and compare as 2 and 1, as '==' has them equal)
     slot = info.slot_of.get((row - 1, col - 1))  # type: ignore[arg-type]
     if slot is None:
@@ -197,7 +197,7 @@ def closure(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope",
         return lambda st: find(st, grid(st), elements, row(st), col(st))
     rest = exprs.compile(m.rest, exprs.candidate_scope(scope, name))
 
-    def lookup(st: "State") -> list[Any]:
+    def lookup(st: "Position") -> list[Any]:
         found = find(st, grid(st), elements, row(st), col(st))
         if not found:
             return found

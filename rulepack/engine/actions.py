@@ -22,19 +22,22 @@ class Action:
     :param alt: index of the ``action`` within it.
     :param values: one value per parameter (pieces, cells, players, numbers...).
     :param player: the seat that takes it.
+    :param ident: its stable id, when known (else found when first asked for).
     """
 
     __slots__ = ("choice", "alt", "values", "player", "_template", "_names", "_id")
     _id: int
 
     def __init__(self, choice: int, alt: "Alternative", values: tuple[Any, ...],
-                 player: int) -> None:
+                 player: int, ident: int | None = None) -> None:
         self.choice = choice
         self.alt = alt.index
         self.values = values
         self.player = player
         self._template = alt.text
         self._names = alt
+        if ident is not None:
+            self._id = ident
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is Action and other.alt == self.alt and other.choice == self.choice
@@ -54,7 +57,9 @@ class Action:
         try:
             return self._id
         except AttributeError:
-            ident: int = self._names.instance.action_space().id_of(self)
+            program = self._names.program
+            assert program is not None      # (set when the program is built)
+            ident: int = program.action_numbering.get().id_of(self)
             self._id = ident
             return ident
 
@@ -69,7 +74,9 @@ class Action:
         a cell (in a list or tuple too) as a :class:`GridCell`, its row and column
         counted from 1 as the rules count them; other values as the engine holds
         them (a seat as a :class:`~rulepack.engine.values.Player`, from 0)."""
-        zones = self._names.instance.zones
+        program = self._names.program
+        assert program is not None
+        zones = program.zones
 
         def public(value: Any) -> Any:
             t = type(value)

@@ -42,23 +42,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
+from rulepack.engine import flow
 from rulepack.engine.actions import Action
 from rulepack.engine.rng import _MASK, Rng
 from rulepack.engine.values import describe
 from rulepack.errors import IllegalActionError, Location
-from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from fractions import Fraction
 
-    from rulepack.compiler.instance import Instance
-    from rulepack.engine.program import Choice
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
+    from rulepack.engine.program import Instruction, Program
 
 T = TypeVar("T")
 
-#: ``current_player`` at a chance node (OpenSpiel's kChancePlayerId).
-CHANCE = -1
+#: ``current_player`` at a chance node (OpenSpiel's kChancePlayerId)
+CHANCE = flow.CHANCE
 
 #: the chance modes of ``new_game``
 MODES = ("sampled", "explicit")
@@ -119,18 +118,9 @@ class ChanceNode:
 
     def next_draw(self, options: list[Any]) -> "ChanceNode":
         """The shuffle's draw after this one, among ``options`` (the pieces not
-        drawn yet); made without the dataclass's ``__init__``: a shuffle makes one
-        per piece."""
-        node = _new_node(ChanceNode)
-        node.kind = self.kind
-        node.options = options
-        node.statement = self.statement
-        node.location = self.location
-        node.draw = self.draw + 1
-        node.of = self.of
-        node.weights = None
-        node._texts = None
-        return node
+        drawn yet)."""
+        return ChanceNode(self.kind, options, self.statement, self.location, self.draw + 1,
+                          self.of)
 
     def fractions(self) -> list[Fraction]:
         """The exact probability of each outcome."""
@@ -158,9 +148,6 @@ class ChanceNode:
         return f"{self.statement}: {shown}"
 
 
-_new_node = object.__new__
-
-
 def _explicit_rng(state: int, queue: list[int], pos: int, node: Any, resume: Any, step: Any,
                   previous: Any, here: Any) -> "ExplicitRng":
     """An :class:`ExplicitRng` with these fields (unpickling, ``copy``)."""
@@ -172,7 +159,7 @@ def _explicit_rng(state: int, queue: list[int], pos: int, node: Any, resume: Any
 class ExplicitRng(Rng):
     """The generator of an explicit-chance state: it draws only queued outcomes.
 
-    It also carries the state's chance bookkeeping (so ``State.clone()`` copies
+    It also carries the position's chance bookkeeping (so ``Position.copy()`` copies
     it with the generator): the pending :class:`ChanceNode`, where the step goes
     on from when an outcome is given, the step's action and the position before
     the step.
@@ -191,12 +178,12 @@ class ExplicitRng(Rng):
         #: the action that started the step (``None``: the setup)
         self.step: Action | None = None
         #: the position before the last step (see :attr:`previous`)
-        self._previous: "State | _Step | None" = None
+        self._previous: "Position | _Step | None" = None
         #: how the position was reached (``None``: not kept; see :class:`_Step`)
         self.here: "_Step | None" = None
 
     @property
-    def previous(self) -> "State | None":
+    def previous(self) -> "Position | None":
         """The position before the last step (the path of the game, for
         information states); ``None`` at the start. Made again from the step
         that reached it when it was not kept (see :class:`_Step`)."""
@@ -204,7 +191,7 @@ class ExplicitRng(Rng):
         return before.position() if isinstance(before, _Step) else before
 
     @previous.setter
-    def previous(self, before: "State | _Step | None") -> None:
+    def previous(self, before: "Position | _Step | None") -> None:
         self._previous = before
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -214,7 +201,7 @@ class ExplicitRng(Rng):
                                 self.step, self._previous, self.here))
 
     def clone(self) -> "ExplicitRng":
-        r = ExplicitRng.__new__(ExplicitRng)   # every State.clone() makes one
+        r = ExplicitRng.__new__(ExplicitRng)   # every Position.copy() makes one
         r.state = self.state
         r.queue = self.queue[:]
         r.pos = self.pos
@@ -261,24 +248,24 @@ class ExplicitRng(Rng):
         items[:] = out + remaining
 
 
-def start(st: "State", mode: str) -> None:
-    """Run the setup of a new state in chance ``mode`` (``State.__init__`` calls it
-    in place of running the flow). :raises ValueError: an unknown mode."""
+def start(st: "Position", mode: str) -> None:
+    """Run the setup of a new position in chance ``mode`` (in place of running the
+    flow). :raises ValueError: an unknown mode."""
     if mode not in MODES:
         raise ValueError(f"chance must be one of {', '.join(MODES)}, not {mode!r}")
     st.rng = ExplicitRng(st.seed)
-    before = st.clone()
+    before = st.copy()
     _run_on(st, _Resume(before, None, None, None, before, []), [])
 
 
-def take(st: "State", action: Action) -> None:
+def take(st: "Position", action: Action) -> None:
     """Apply a legal ``action`` to an explicit-chance state (stopping at the
     first chance node it meets). The position before the step is a copy made
     now, or, in an instance whose every draw lets the flow go on from its
     instruction (:func:`_replayable`), the recipe of the step that reached it."""
-    before: "State | _Step | None" = getattr(st.rng, "here", None)
+    before: "Position | _Step | None" = getattr(st.rng, "here", None)
     if before is None:
-        before = st.clone()
+        before = st.copy()
     _run_on(st, _Resume(before, action, None, before, before, []), [])
 
 
@@ -291,11 +278,11 @@ class _Resume:
     empty table) and the outcomes drawn in the step before ``pc`` (``drawn``).
     A position may be a :class:`_Step` (made again when needed)."""
 
-    snapshot: "State | _Step"
+    snapshot: "Position | _Step"
     action: Action | None
     pc: int | None
-    previous: "State | _Step | None"
-    origin: "State | _Step"
+    previous: "Position | _Step | None"
+    origin: "Position | _Step"
     drawn: list[int]
 
 
@@ -311,27 +298,27 @@ class _Step:
 
     __slots__ = ("origin", "action", "drawn", "made")
 
-    def __init__(self, origin: "State | _Step", action: Action | None,
+    def __init__(self, origin: "Position | _Step", action: Action | None,
                  drawn: list[int]) -> None:
         self.origin = origin
         self.action = action
         self.drawn = drawn
-        self.made: "State | None" = None
+        self.made: "Position | None" = None
 
-    def position(self) -> "State":
+    def position(self) -> "Position":
         """The position (do not change it: clone it)."""
         if self.made is not None:
             return self.made
         # the steps not made yet, back to a position that is (iterative: a path
         # may be longer than Python's recursion limit)
         todo: list[_Step] = []
-        at: State | _Step = self
+        at: Position | _Step = self
         while type(at) is _Step and at.made is None:
             todo.append(at)
             at = at.origin
         for step in reversed(todo):
             origin = step.origin
-            st = _position(origin).clone()
+            st = _position(origin).copy()
             st.rng = ExplicitRng(st.seed)
             previous = origin if step.action is not None else None
             _run_on(st, _Resume(origin, step.action, None, previous, origin, []),
@@ -343,11 +330,11 @@ class _Step:
         return self.made
 
 
-def _position(at: "State | _Step") -> "State":
+def _position(at: "Position | _Step") -> "Position":
     return at.position() if isinstance(at, _Step) else at
 
 
-def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
+def _run_on(st: "Position", at: _Resume, queue: list[int]) -> None:
     """Run from ``at`` on ``st`` (a copy of ``at.snapshot``) with the outcomes
     ``queue``: to the step's end, or to a chance node.
 
@@ -356,7 +343,7 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
     instruction before that one done, that one not begun, as draws come before
     their effects — becomes the point to go on from; otherwise the step's start
     stays that point and the step runs again."""
-    _forget_said(st)
+    st.said = None
     rng = st.rng
     if type(rng) is not ExplicitRng or queue or rng.node is not None:
         rng = st.rng = ExplicitRng(st.seed, queue[:])
@@ -365,17 +352,18 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         rng.pos = 0
     try:
         if at.pc is not None:
-            st._run(at.pc)
+            flow.run(st, at.pc)
         elif at.action is None:
-            st._run(0)
+            flow.run(st, 0)
         else:
-            st._apply(at.action)
+            flow.take(st, at.action)
     except ChanceNeeded as need:
-        pc = _take_fault(st)
-        node = _node(st.inst, need, pc)
-        st._block = None        # the flow stopped: no block runs
-        if isinstance(pc, int) and _one_draw(st.inst, pc):
-            mid = st.clone()
+        pc = st.fault
+        st.fault = None
+        node = _node(st.program, need, pc)
+        st.block = None        # the flow stopped: no block runs
+        if isinstance(pc, int) and _one_draw(st.program, pc):
+            mid = st.copy()
             kept = queue[len(queue) - need.draw:] if need.kind == "shuffle" and need.draw else []
             # the outcomes drawn before this instruction are the step's still
             drawn = at.drawn + queue[:len(queue) - len(kept)]
@@ -383,85 +371,20 @@ def _run_on(st: "State", at: _Resume, queue: list[int]) -> None:
         else:
             _stop_at(st, at, queue, node)
         return
-    _take_fault(st)
+    st.fault = None
     rng.queue = []             # the generator of the step: emptied for the next one
     rng.pos = 0
     rng.previous = at.previous
-    rng.here = _Step(at.origin, at.action, at.drawn + queue) if _replayable(st.inst) else None
+    rng.here = _Step(at.origin, at.action, at.drawn + queue) if st.program.replayable else None
 
 
-def _replayable(inst: "Instance") -> bool:
-    """Whether every draw of the instance is in an instruction that draws nothing
-    else (:func:`_one_draw`), so no chance node ever sends a step back to its
-    start: the positions before steps can then be kept as :class:`_Step`
-    records (a step back to its start would make the position again, running
-    the game's path so far)."""
-    known: bool | None = inst.__dict__.get("_replayable")
-    if known is None:
-        def draws(node: Any) -> int:
-            return sum(1 for n in nodes(node) if n.get("k") in ("shuffle", "roll")
-                       or (n.get("k") == "call" and n.get("fn") == "random"))
-        found = 0
-        known = True
-        for pc, node in enumerate(inst.code_nodes):
-            n = draws(node) if isinstance(node, dict) else 0
-            if n:
-                known = known and _one_draw(inst, pc)
-                found += n
-        # a draw outside the flow's instructions (in a function, say) is not seen
-        # here: then no records
-        known = known and found == draws(inst.ir)
-        inst.__dict__["_replayable"] = known
-    return known
-
-
-def _one_draw(inst: "Instance", pc: int) -> bool:
+def _one_draw(program: "Program", pc: int) -> bool:
     """Whether instruction ``pc`` draws chance once only (one ``shuffle`` or one
     ``random``), so the flow can go on from it."""
-    table: dict[int, bool] | None = inst.__dict__.get("_one_draw")
-    if table is None:
-        table = inst.__dict__["_one_draw"] = {}
-    known = table.get(pc)
-    if known is None:
-        node = inst.code_nodes[pc] if 0 <= pc < len(inst.code_nodes) else None
-        known = False
-        if isinstance(node, dict) and node.get("k") in ("shuffle", "let", "set"):
-            draws = sum(1 for n in nodes(node) if n.get("k") == "shuffle"
-                        or (n.get("k") == "call" and n.get("fn") == "random"))
-            known = draws == 1
-        table[pc] = known
-    return known
+    return 0 <= pc < len(program.instructions) and program.instructions[pc].one_draw
 
 
-#: what rulepack.engine.observe keeps with a position
-_SAID = ("_obs_strings", "_step_lines", "_view_chain", "_last_seen")
-
-
-# These two read and drop a state's attributes with getattr and delattr, never
-# through st.__dict__: reading __dict__ takes an object's attributes out of
-# CPython's inline storage for good, and every later attribute access of the
-# flow on that state is slower (a playout's live state is read for the whole game).
-def _forget_said(st: "State") -> None:
-    """Drop what was said of the position (it is about to change)."""
-    # the class defaults (ExplicitChance) answer these reads while nothing was said
-    if st._obs_strings is None and st._step_lines is None and st._view_chain is None \
-            and st._last_seen is None:
-        return
-    for key in _SAID:
-        if getattr(st, key, None) is not None:
-            delattr(st, key)
-
-
-def _take_fault(st: "State") -> Any:
-    """The instruction a generated block was running when the flow stopped
-    (``st._fault``), removed from the state; ``None`` if none."""
-    pc = getattr(st, "_fault", None)
-    if pc is not None:
-        del st._fault  # type: ignore[attr-defined]
-    return pc
-
-
-def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> None:
+def _stop_at(st: "Position", at: _Resume, queue: list[int], node: ChanceNode) -> None:
     """Make ``st`` the chance node ``node``, to go on from ``at`` with the
     outcomes ``queue`` and the one to come.
 
@@ -472,7 +395,7 @@ def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> No
     of this position is built on."""
     st.pending = None           # nobody decides at a chance node
     st.decider = None
-    st._legal = None
+    st.legal = None
     rng = ExplicitRng(st.seed, list(queue))
     rng.node = node
     rng.resume = at
@@ -481,126 +404,97 @@ def _stop_at(st: "State", at: _Resume, queue: list[int], node: ChanceNode) -> No
     st.rng = rng
 
 
-def _node(inst: "Instance", need: ChanceNeeded, pc: Any) -> ChanceNode:
-    node = inst.code_nodes[pc] if isinstance(pc, int) and 0 <= pc < len(inst.code_nodes) \
-        else None
-    at = node.get("at") if isinstance(node, dict) else None
-    location = Location(inst.file, at[0] or None, at[1] or None) if at else Location(inst.file)
-    statement = _statement_text(node, need)
-    return ChanceNode(need.kind, need.options, statement, location, need.draw, need.of,
-                      need.weights)
+def _node(program: "Program", need: ChanceNeeded, pc: Any) -> ChanceNode:
+    ins = program.instructions[pc] \
+        if isinstance(pc, int) and 0 <= pc < len(program.instructions) else None
+    location = ins.location if ins is not None else program.location(-1)
+    return ChanceNode(need.kind, need.options, _statement_text(ins, need), location, need.draw,
+                      need.of, need.weights)
 
 
-def _statement_text(node: Any, need: ChanceNeeded) -> str:
-    """A short name of the drawing statement: ``shuffle stack``, ``random (let roll)``."""
-    if not isinstance(node, dict):
+def _statement_text(ins: "Instruction | None", need: ChanceNeeded) -> str:
+    """A short name of the drawing statement: ``shuffle stack``, ``random for roll``."""
+    if ins is None or ins.statement is None:
         return need.kind
-    k = node.get("k")
-    where = f" (line {node['at'][0]})" if node.get("at") else ""
+    k = ins.statement
+    line = ins.location.line
+    where = f" (line {line})" if line else ""
     if k == "shuffle":
-        zone = node.get("zone")
-        name = zone.get("name") if isinstance(zone, dict) else None
-        return f"shuffle {name}{where}" if name else f"shuffle{where}"
+        return f"shuffle {ins.subject}{where}" if ins.subject else f"shuffle{where}"
     if need.kind == "roll":
         return f"roll {need.label}{where}"
     if k in ("let", "set"):
-        target = node.get("bind") or node.get("name")
-        return f"random for {target}{where}" if isinstance(target, str) else f"random{where}"
+        return f"random for {ins.subject}{where}" if ins.subject else f"random{where}"
     return f"{need.kind}{where}"
 
 
-class ExplicitChance:
-    """The chance part of the engine contract (mixed into ``State``)."""
+def chance_outcomes(st: "Position") -> list[tuple[int, float]]:
+    """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
+    (outcome ``i`` draws ``node.options[i]``); empty at no chance node. The
+    probabilities are exactly ``1/n`` each, or a weighted die's ``weight / sum``
+    (:meth:`ChanceNode.fractions`); the list is the caller's own."""
+    node = st.rng.node
+    if node is None:
+        return []
+    if node.weights is None:
+        return uniform(len(node.options))[:]
+    return [(i, float(f)) for i, f in enumerate(node.fractions())]
 
-    rng: Rng
-    inst: "Instance"
-    terminal: bool
-    pending: "Choice | None"
-    # what rulepack.engine.observe notes of a position (_SAID), until it does
-    # (class defaults: _forget_said's getattr finds them at once)
-    _obs_strings = _step_lines = _view_chain = _last_seen = None
 
-    def is_chance_node(self) -> bool:
-        """Whether the state waits for a chance outcome (explicit chance only)."""
-        return self.rng.node is not None
+def chance_fractions(st: "Position") -> list[tuple[int, Fraction]]:
+    """:func:`chance_outcomes` with exact fractions."""
+    node: ChanceNode | None = st.rng.node
+    if node is None:
+        return []
+    return list(enumerate(node.fractions()))
 
-    @property
-    def chance_node(self) -> ChanceNode | None:
-        """The pending draw, or ``None``."""
-        node: ChanceNode | None = self.rng.node
-        return node
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``[(outcome, probability)]`` of the pending draw, outcomes ``0..n-1``
-        (outcome ``i`` draws ``chance_node.options[i]``); empty at no chance node.
-        The probabilities are exactly ``1/n`` each, or a weighted die's
-        ``weight / sum`` (see :meth:`chance_fractions`); the list is the caller's own."""
-        node = self.rng.node
-        if node is None:
-            return []
-        if node.weights is None:
-            return uniform(len(node.options))[:]
-        return [(i, float(f)) for i, f in enumerate(node.fractions())]
+def outcome_text(st: "Position", outcome: int) -> str:
+    """What outcome ``outcome`` of the pending draw draws, as text.
 
-    def chance_fractions(self) -> list[tuple[int, Fraction]]:
-        """:meth:`chance_outcomes` with exact fractions."""
-        node = self.chance_node
-        if node is None:
-            return []
-        return list(enumerate(node.fractions()))
+    :raises IllegalActionError: no such outcome here."""
+    node: ChanceNode | None = st.rng.node
+    if node is None or not 0 <= outcome < len(node.options):
+        raise IllegalActionError(f"no chance outcome {outcome!r} here")
+    return node.outcome_text(outcome, st.program.seat_names)
 
-    def chance_outcome_text(self, outcome: int) -> str:
-        """What outcome ``outcome`` of the pending draw draws, as text.
 
-        :raises IllegalActionError: no such outcome here."""
-        node = self.chance_node
-        if node is None or not 0 <= outcome < len(node.options):
-            raise IllegalActionError(f"no chance outcome {outcome!r} here")
-        return node.outcome_text(outcome, self.inst.seat_names)
+def apply_chance(st: "Position", outcome: int) -> None:
+    """Apply outcome ``outcome`` of the pending draw and run on to the next
+    chance node, decision or the end.
 
-    def apply_chance(self, outcome: int) -> None:
-        """Apply outcome ``outcome`` of the pending draw and run on to the next
-        chance node, decision or the end.
+    :raises IllegalActionError: no chance node, or no such outcome.
+    """
+    rng = st.rng
+    node = rng.node
+    if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
+        raise IllegalActionError(f"no chance outcome {outcome!r} here")
+    assert isinstance(rng, ExplicitRng) and rng.resume is not None
+    if node.kind == "shuffle" and len(node.options) > 2:
+        # the next draw of the same shuffle, known without running the step
+        # again: the pieces not drawn yet, in the order the shuffle keeps them
+        # (the position itself is the same: only the generator changes, and what
+        # was said of the position at the previous draw)
+        rng.queue.append(outcome)   # the position's own generator's (copies copy it)
+        options = node.options[:]
+        del options[outcome]
+        rng.node = node.next_draw(options)
+        st.said = None
+        return
+    queue = rng.queue + [outcome]
+    if rng.resume.pc is None:
+        # the step runs again from its start: from the position before it
+        st.assign(_position(rng.resume.snapshot).copy())
+    _run_on(st, rng.resume, queue)
 
-        :raises IllegalActionError: no chance node, or no such outcome.
-        """
-        rng = self.rng
-        node = rng.node
-        if node is None or type(outcome) is not int or not 0 <= outcome < len(node.options):
-            raise IllegalActionError(f"no chance outcome {outcome!r} here")
-        assert isinstance(rng, ExplicitRng) and rng.resume is not None
-        if node.kind == "shuffle" and len(node.options) > 2:
-            # the next draw of the same shuffle, known without running the step
-            # again: the pieces not drawn yet, in the order the shuffle keeps them
-            # (the position itself is the snapshot's still: only the generator
-            # changes, and what was said of the position at the previous draw)
-            rng.queue.append(outcome)   # the state's own generator's (clones copy it)
-            options = node.options[:]
-            del options[outcome]
-            rng.node = node.next_draw(options)
-            _forget_said(self)  # type: ignore[arg-type]
-            return
-        queue = rng.queue + [outcome]
-        if rng.resume.pc is None:
-            # the step runs again from its start: from the position before it (at a
-            # node met inside an instruction, the state is at that position already,
-            # as every chance node leaves it; nothing changes a state there)
-            fresh = _position(rng.resume.snapshot).clone()
-            self.__dict__.clear()
-            self.__dict__.update(fresh.__dict__)
-        _run_on(self, rng.resume, queue)  # type: ignore[arg-type]
 
-    def max_chance_outcomes(self) -> int:
-        """The most outcomes any chance node of this instance can have.
+def sample_chance(st: "Position", rng: Rng) -> int:
+    """An outcome of the pending draw picked with ``rng`` (by its probabilities).
 
-        :raises SemanticError: a ``random`` with no bound on its outcomes."""
-        return int(self.inst.max_chance_outcomes())
-
-    def sample_chance(self, rng: Rng) -> int:
-        """An outcome of the pending draw picked with ``rng`` (by its probabilities)."""
-        node = self.chance_node
-        if node is None:
-            raise IllegalActionError("no chance node here")
-        if node.weights is not None:
-            return rng.weighted(node.weights)
-        return rng.below(len(node.options))
+    :raises IllegalActionError: no chance node here."""
+    node = st.rng.node
+    if node is None:
+        raise IllegalActionError("no chance node here")
+    if node.weights is not None:
+        return rng.weighted(node.weights)
+    return rng.below(len(node.options))

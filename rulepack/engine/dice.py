@@ -2,7 +2,7 @@
 
 A die is a piece whose component says ``rolls NAME: FACES`` (see
 :mod:`rulepack.compiler.dice`): ``piece.rolls`` holds the attribute, the faces
-and their weights. The face a die shows is the state's, in ``State.rolled`` (die
+and their weights. The face a die shows is the state's, in ``Position.rolled`` (die
 id → face; a die never rolled shows its first face), read like any attribute
 (:func:`rulepack.engine.runtime.attribute`). Each die rolled is one chance event,
 drawn from the state's generator (in explicit chance, a chance node with one
@@ -19,10 +19,10 @@ from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.values import Piece
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
 
-def roll(st: "State", pieces: list[Any]) -> None:
+def roll(st: "Position", pieces: list[Any]) -> None:
     """Roll each die of ``pieces``, in order: each shows a face drawn at random.
 
     :raises RuleValueError: an element is not a die (a piece whose component

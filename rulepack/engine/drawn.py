@@ -2,9 +2,9 @@
 
 A chance event (``shuffle``, ``random``) is drawn deep inside the flow: in a
 generated block function (which keeps the instruction it runs in its local
-``P``) or in an instruction closure run by ``State._run`` (local ``pc``).
-``State._run`` notes the block it runs (``_block``); a block with one statement
-that draws is answered from a table made once per instance. Otherwise
+``P``) or in an instruction run by :func:`rulepack.engine.flow.run` (local ``pc``).
+the flow notes the block it runs (``Position.block``); a block with one statement
+that draws is answered from a table of its program (``chance_positions``). Otherwise
 :func:`drawn_at` finds the instruction by looking up the Python stack (a few
 frames) and gives its statement's position.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rulepack.ir import calls_in
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.table import Table
+    from rulepack.engine.position import Position
 
 #: the file name of the flow's generated code (rulepack.compiler.flowgen)
 GENERATED = "<rulepack generated flow>"
@@ -71,13 +71,11 @@ def block_positions(nodes: list[Any], blocks: dict[int, list[int]],
     return out
 
 
-def drawn_at(st: "Table") -> list[int] | None:
+def drawn_at(st: "Position") -> list[int] | None:
     """``[line, column]`` of the statement being run, or ``None`` if not found."""
-    # (getattr, not st.__dict__: reading __dict__ would take the state's attributes
-    # out of CPython's fast inline storage for the rest of the game)
-    block = getattr(st, "_block", None)
+    block = st.block
     if block is not None:
-        at = st.inst.chance_positions().get(block)
+        at = st.program.chance_positions.get(block)
         if at is not None:
             return list(at)
     frame: Any = sys._getframe(1)
@@ -87,13 +85,12 @@ def drawn_at(st: "Table") -> list[int] | None:
         if code.co_filename == GENERATED and "P" in frame.f_locals:
             pc = frame.f_locals["P"]
             break
-        if code.co_name == "_run" and "pc" in frame.f_locals:
+        if code.co_name == "run" and "pc" in frame.f_locals:
             pc = frame.f_locals["pc"]
             break
         frame = frame.f_back
-    nodes = st.inst.code_nodes
-    if not isinstance(pc, int) or not 0 <= pc < len(nodes):
+    instructions = st.program.instructions
+    if not isinstance(pc, int) or not 0 <= pc < len(instructions):
         return None
-    node = nodes[pc]
-    at = node.get("at") if isinstance(node, dict) else None
-    return [at[0], at[1]] if at and at[0] else None
+    location = instructions[pc].location
+    return [location.line, location.column or 0] if location.line else None

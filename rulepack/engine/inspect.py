@@ -1,8 +1,11 @@
 """Read-only inspection of a state by the names a ruleset uses.
 
-A stable, public way to read a position whatever the engine keeps inside:
+A stable, public way to read a position whatever the engine keeps inside, for
+tests, independent rule checkers and notebooks: every piece and where it lies,
 zones by their label (``"hand[player 2]"``), the pieces in them in zone order,
-each piece's face and owner, the ruleset's declared variables, and any value as
+a grid's cells, a ``groups`` zone's groups, each piece's face, owner and (for a
+die) the face it shows, the ruleset's declared variables and the flow's names,
+the seats still in the game, the round and whose turn it is, and any value as
 canonical JSON data. Nothing here changes the state.
 
 The golden playthroughs of the test suite (``tests/golden.py``) summarise
@@ -15,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.queries import cell_of, groups
 from rulepack.engine.runtime import attribute
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label
 
@@ -25,11 +29,11 @@ if TYPE_CHECKING:  # pragma: no cover
 def zone_labels(state: "State") -> list[str]:
     """The label of every zone, in declaration order (the ``box`` of pieces out
     of play first; a ``per`` zone expands to one label per key: ``hand[player 1]``)."""
-    return [info.label for info in state.inst.zones]
+    return [info.label for info in state.program.zones]
 
 
 def _zone(state: "State", label: str) -> int:
-    for info in state.inst.zones:
+    for info in state.program.zones:
         if info.label == label:
             return info.index
     raise KeyError(f"no zone labelled {label!r}")
@@ -40,7 +44,7 @@ def zone_kind(state: "State", label: str) -> str:
 
     :raises KeyError: no zone has that label.
     """
-    return state.inst.zones[_zone(state, label)].kind
+    return state.program.zones[_zone(state, label)].kind
 
 
 def zone_pieces(state: "State", label: str) -> list[Piece]:
@@ -50,7 +54,7 @@ def zone_pieces(state: "State", label: str) -> list[Piece]:
 
     :raises KeyError: no zone has that label.
     """
-    return [p for p in state.zones[_zone(state, label)] if p is not None]
+    return [p for p in state.position.zones[_zone(state, label)] if p is not None]
 
 
 def grid_cells(state: "State", label: str) -> list[tuple[str, Piece | None]]:
@@ -61,10 +65,10 @@ def grid_cells(state: "State", label: str) -> list[tuple[str, Piece | None]]:
     :raises ValueError: the zone is not a grid.
     """
     index = _zone(state, label)
-    info = state.inst.zones[index]
+    info = state.program.zones[index]
     if info.kind != "grid":
         raise ValueError(f"{label} is a {info.kind}, not a grid")
-    return [(cell_label(r, c), piece) for (r, c), piece in zip(info.cells, state.zones[index])]
+    return [(cell_label(r, c), piece) for (r, c), piece in zip(info.cells, state.position.zones[index])]
 
 
 def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:
@@ -74,9 +78,9 @@ def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:
     :raises KeyError: no zone has that label.
     """
     index = _zone(state, label)
-    if state.inst.zones[index].kind != "groups":
+    if state.program.zones[index].kind != "groups":
         return None
-    return state.groups(index)
+    return groups(state.position, index)
 
 
 def piece_info(state: "State", piece: Piece) -> dict[str, Any]:
@@ -86,15 +90,50 @@ def piece_info(state: "State", piece: Piece) -> dict[str, Any]:
     a die's attributes hold the face it shows under the attribute its roll sets,
     named by ``rolls`` (``None`` for a piece that is not a die), as a view shows it.
     Attribute values as :func:`canonical` gives them."""
-    owner = state.owner[piece.id]
+    position = state.position
+    owner = position.owner[piece.id]
     attributes = {k: canonical(state, v) for k, v in piece.attrs.items()}
     rolls = piece.rolls[0] if piece.rolls is not None else None
     if rolls is not None:
-        attributes[rolls] = canonical(state, attribute(state, piece, rolls))
+        attributes[rolls] = canonical(state, attribute(position, piece, rolls))
     return {"id": piece.id, "name": piece.name, "kind": piece.kind,
             "attributes": attributes, "rolls": rolls,
-            "face": "up" if state.face[piece.id] else "down",
+            "face": "up" if position.face[piece.id] else "down",
             "owner": None if owner is None else int(owner)}
+
+
+def pieces(state: "State") -> list[Piece]:
+    """Every piece of the game, by id (the box's pieces out of play included)."""
+    return list(state.program.pieces)
+
+
+def piece_zone(state: "State", piece: Piece) -> str:
+    """The label of the zone ``piece`` lies in (``"box"`` out of play)."""
+    return state.program.zones[state.position.loc[piece.id]].label
+
+
+def piece_cell(state: "State", piece: Piece) -> str | None:
+    """The label of the grid cell ``piece`` lies in (``"b3"``), or ``None`` off
+    the grids."""
+    cell = cell_of(state.position, piece)
+    return None if cell is None else str(cell)
+
+
+def placement(state: "State") -> list[dict[str, Any]]:
+    """Where every piece lies, by id: ``{"piece": piece_info(...), "zone": label,
+    "place": its index in the zone's order (a grid: its cell label)}`` — the whole
+    table, the box included, in one list (an outside checker's starting point)."""
+    position = state.position
+    out: list[dict[str, Any]] = []
+    for piece in state.program.pieces:
+        z = position.loc[piece.id]
+        info = state.program.zones[z]
+        if info.kind == "grid":
+            place: Any = piece_cell(state, piece)
+        else:
+            place = position.zones[z].index(piece)
+        out.append({"piece": piece_info(state, piece), "zone": info.label, "place": place})
+    return out
 
 
 def variables(state: "State") -> dict[str, Any]:
@@ -102,12 +141,30 @@ def variables(state: "State") -> dict[str, Any]:
     order; a ``per player`` variable is a list by seat. Values are engine values;
     :func:`canonical` turns them into JSON data. The flow's own names (``let``,
     loop variables, action parameters) are not included."""
-    return {name: state.vars.get(name) for name in state.inst.var_inits}
+    return {name: state.position.vars.get(name) for name in state.program.initial}
+
+
+def flow_names(state: "State") -> dict[str, Any]:
+    """The flow's own names that hold a value now (``let``, loop variables,
+    action parameters), name → engine value."""
+    held = state.position.vars
+    return {name: held[name] for name in state.program.flow_names if name in held}
 
 
 def active_seats(state: "State") -> list[bool]:
     """Per seat, whether it is still in the game (not eliminated)."""
-    return list(state.active)
+    return list(state.position.active)
+
+
+def round_number(state: "State") -> int:
+    """The number of the current round (from 1; 0 before any ``rounds`` loop)."""
+    return int(state.position.vars.get("round") or 0)
+
+
+def turn_player(state: "State") -> int | None:
+    """The seat whose turn it is (``current``, from 0), or ``None`` outside turns."""
+    current = state.position.vars.get("current")
+    return None if current is None else int(current)
 
 
 def canonical(state: "State", value: Any) -> Any:
@@ -138,7 +195,7 @@ def canonical(state: "State", value: Any) -> Any:
     if t is ZoneRef:
         return {"zone": value.label}
     if t is Cell:
-        return {"cell": [state.inst.zones[value.zone].label, str(value)]}
+        return {"cell": [state.program.zones[value.zone].label, str(value)]}
     if t is PatternRef:
         return {"pattern": value.name}
     raise TypeError(f"no canonical form for {value!r}")

@@ -1,17 +1,18 @@
 """Moving and flipping several pieces: the loops a playout runs most, compiled.
 
-:class:`~rulepack.engine.effects.Effects` delegates its moves and flips to these
-functions, and generated flow code calls them directly (``_move(st, ...)``),
-without a method call between. Each takes the position ``st`` first and changes
-its zone lists (copied on write: a list a clone shares is copied before it first
-changes), ``loc`` and ``face``, and records reveals in its history.
+:mod:`rulepack.engine.effects` hands its moves and flips of several pieces to
+these functions, and generated flow code calls them directly (``_move(st,
+...)``). Each takes the position ``st`` first and changes its zone lists
+(copied on write: a list a copy shares is copied before it first changes),
+``loc`` and ``face``, and records reveals in its history.
 
-One piece is moved or flipped by the methods
-:meth:`~rulepack.engine.effects.Effects.move_one` and
-:meth:`~rulepack.engine.effects.Effects.flip_one`, which stay Python: compiled code reads
-an attribute of the state through the generic ``getattr`` (about 150 machine
-instructions, ten times what the interpreter's specialised read costs), so a
-compiled function pays off only where it loops over pieces.
+One piece is moved or flipped by :func:`~rulepack.engine.effects.move_one` and
+:func:`~rulepack.engine.effects.flip_one`, which stay Python: compiled code reads
+an attribute of a Python object through the generic ``getattr`` (about 150
+machine instructions, ten times what the interpreter's specialised read costs),
+so a compiled function pays off only where it loops over pieces. (Compiling the
+:class:`~rulepack.engine.position.Position` itself with these functions would
+make those reads native fields.)
 
 The module is plain ``mypy --strict`` Python. ``pip install`` compiles it to C
 with mypyc (``setup.py``), as it does the pattern searches; when it is not
@@ -33,7 +34,7 @@ from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.values import Cell, Piece, ZoneRef, piece_id
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.effects import Effects
+    from rulepack.engine.position import Position
 
 # (held in C variables when compiled: an imported name is otherwise looked up in
 # the module's dict at every use)
@@ -42,7 +43,6 @@ _ZONE: Final = ZoneRef
 _CELL: Final = Cell
 _REVEAL: Final = Reveal
 _ID: Final = piece_id
-_NEW: Final = object.__new__
 
 
 def _own(zones: list[list[Any]], owned: set[int], z: int) -> list[Any]:
@@ -56,7 +56,7 @@ def _own(zones: list[list[Any]], owned: set[int], z: int) -> list[Any]:
     return zone
 
 
-def _leave(st: "Effects", zones: list[list[Any]], owned: set[int], kinds: list[str],
+def _leave(st: "Position", zones: list[list[Any]], owned: set[int], kinds: tuple[str, ...],
            loc: list[int], piece: Any) -> int:
     """Take ``piece`` from its place (``zones``... are ``st``'s): a grid's slot is
     emptied; an arranged ``groups`` zone forgets its groups. Returns its id.
@@ -90,36 +90,37 @@ def lift(src: list[Any], piece: Piece) -> None:
         raise RuleValueError(f"{piece.name} is not where it should be") from None
 
 
-def off_grid(st: "Effects", cells: list[Any], piece: Piece) -> None:
+def off_grid(st: "Position", cells: list[Any], piece: Piece) -> None:
     """Take ``piece`` off the grid whose (writable) list is ``cells``.
     :raises RuleValueError: it is not there."""
     try:
         cells[cells.index(piece)] = None
     except ValueError:
         raise RuleValueError(f"{piece.name} is not where it should be") from None
-    st._cells = None
+    st.cells = None
 
 
-def move(st: "Effects", pieces: list[Any], dest: Any, face_up: Any, bottom: Any) -> None:
+def move(st: "Position", pieces: list[Any], dest: Any, face_up: Any, bottom: Any) -> None:
     """Move pieces, in order, to a zone (a :class:`ZoneRef`) or one grid cell (a
     :class:`Cell`); set their face if ``face_up`` is not ``None``; to the bottom of
     a stack or the start of a row if ``bottom``."""
-    kinds: list[str] = st.inst.zone_kinds
+    kinds: tuple[str, ...] = st.program.zone_kinds
     if type(dest) is _ZONE and kinds[dest.index] != "grid":
         if len(pieces) <= 8 or not move_many(st, pieces, dest, face_up, bottom):
             move_to_zone(st, pieces, dest.index, face_up, bottom)
     else:
         _move_cells(st, pieces, dest, face_up)
-    if st.watched:
-        st.note_moved(pieces)
+    watch = st.watch
+    if watch is not None:
+        watch(pieces)
 
 
-def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: Any) -> None:
+def _move_cells(st: "Position", pieces: list[Any], dest: Any, face_up: Any) -> None:
     """:func:`move` to a grid or one of its cells."""
-    kinds: list[str] = st.inst.zone_kinds
+    kinds: tuple[str, ...] = st.program.zone_kinds
     loc: list[int] = st.loc
     zones: list[list[Any]] = st.zones
-    owned: set[int] = st._owned
+    owned: set[int] = st.owned
     for piece in pieces:
         i = _leave(st, zones, owned, kinds, loc, piece)
         if type(dest) is _CELL:
@@ -136,18 +137,18 @@ def _move_cells(st: "Effects", pieces: list[Any], dest: Any, face_up: Any) -> No
             except ValueError:
                 raise RuleValueError(f"{dest.label} is full") from None
             loc[i] = d
-        st._cells = None
+        st.cells = None
         if face_up is not None:
             st.face[i] = face_up
 
 
-def move_to_zone(st: "Effects", pieces: list[Any], d: int, face_up: Any, bottom: Any) -> None:
+def move_to_zone(st: "Position", pieces: list[Any], d: int, face_up: Any, bottom: Any) -> None:
     """:func:`move` to zone ``d``, which is not a grid, one piece at a time."""
-    kinds: list[str] = st.inst.zone_kinds
+    kinds: tuple[str, ...] = st.program.zone_kinds
     loc: list[int] = st.loc
     face: list[Any] = st.face
     zones: list[list[Any]] = st.zones
-    owned: set[int] = st._owned
+    owned: set[int] = st.owned
     target = _own(zones, owned, d)
     kind = kinds[d]
     for piece in pieces:
@@ -179,13 +180,13 @@ def _insert_by_id(pile: list[Any], piece: Any, i: int) -> None:
     pile.insert(lo, piece)
 
 
-def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: Any, bottom: Any) -> bool:
+def move_many(st: "Position", pieces: list[Any], dest: ZoneRef, face_up: Any, bottom: Any) -> bool:
     """:func:`move` of several pieces between zones that are not grids, each source
     filtered once (or emptied, when every piece of it moves) instead of searched
     once per piece. The same result as moving them one by one; ``False`` (nothing
     changed) when that is not sure: a value that is not a piece, a piece twice, a
     piece on a grid or missing."""
-    kinds: list[str] = st.inst.zone_kinds
+    kinds: tuple[str, ...] = st.program.zone_kinds
     loc: list[int] = st.loc
     zones: list[list[Any]] = st.zones
     moving = [False] * len(loc)         # by piece id (no set: ids are small numbers)
@@ -222,7 +223,7 @@ def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: Any, bot
             if len(src) - len(rest) != leaving[k]:
                 return False
             kept.append(rest)
-    owned = st._owned
+    owned = st.owned
     for k in range(len(sources)):
         z = sources[k]
         zones[z] = kept[k]
@@ -250,7 +251,7 @@ def move_many(st: "Effects", pieces: list[Any], dest: ZoneRef, face_up: Any, bot
     return True
 
 
-def flip(st: "Effects", pieces: list[Any], up: Any) -> None:
+def flip(st: "Position", pieces: list[Any], up: Any) -> None:
     """Turn pieces face up (``up`` true), face down, or over (``None``); the pieces
     turned face up are revealed (one :class:`Reveal` per zone, in the history)."""
     face: list[Any] = st.face
@@ -287,14 +288,15 @@ def flip(st: "Effects", pieces: list[Any], up: Any) -> None:
                 by_zone.setdefault(loc[piece.id], []).append(piece)
             for z, group in by_zone.items():
                 _reveal(st, z, group)
-    if st.watched:
-        st.note_moved(pieces)
+    watch = st.watch
+    if watch is not None:
+        watch(pieces)
 
 
-def _reveal(st: "Effects", z: int, pieces: list[Any]) -> None:
+def _reveal(st: "Position", z: int, pieces: list[Any]) -> None:
     """Record that ``pieces``, all in zone ``z``, were turned face up."""
-    inst = st.inst
-    kinds: list[str] = inst.zone_kinds
+    program = st.program
+    kinds: tuple[str, ...] = program.zone_kinds
     if kinds[z] == "pile":
         places: list[Any] = [None for _ in pieces]
     else:
@@ -305,22 +307,4 @@ def _reveal(st: "Effects", z: int, pieces: list[Any]) -> None:
                 places.append(zone.index(p))
             except ValueError:      # (the message of Python's list.index, compiled or not)
                 raise ValueError(f"{p!r} is not in list") from None
-    infos: list[Any] = inst.zones
-    log_reveal(st, infos[z].label, pieces, places)
-
-
-def log_reveal(st: "Effects", label: str, pieces: list[Any], places: list[Any]) -> None:
-    """Append ``Reveal(label, pieces, places)`` to ``st``'s history (made without a
-    call to its ``__init__``: a Python frame costs more than setting three fields)."""
-    reveal: Reveal = _NEW(_REVEAL)
-    reveal.zone = label
-    reveal.pieces = pieces
-    reveal.places = places
-    history = st.history
-    items: list[Any] = history._items
-    n: int = history._n
-    if len(items) == n:        # Log.append, inline: the log holds the newest entry
-        items.append(reveal)
-        history._n = n + 1
-    else:
-        history.append(reveal)
+    st.history.append(_REVEAL(program.zones[z].label, pieces, places))

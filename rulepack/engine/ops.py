@@ -10,15 +10,17 @@ kind, with a message in the language's terms.
 
 from __future__ import annotations
 
-from typing import NoReturn, TYPE_CHECKING, Any, Callable
+from typing import NoReturn, TYPE_CHECKING, Any, Callable, cast
 
 from rulepack.engine.runtime import (MAX_COLLECTION, MAX_INT_BITS, BudgetError, RuleValueError,
-                                     attribute, items, show)
+                                     attribute, items, piece_cells, show)
+from rulepack.engine.effects import chance_choice
+from rulepack.engine.queries import cells, step
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.patterns.partition import type_key
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
     from rulepack.patterns.match import Pattern
 
 #: The four lines through a grid cell (row step, column step): along a row,
@@ -38,12 +40,12 @@ def number(x: Any, what: str) -> Any:
     return x
 
 
-def as_cell(st: "State", value: Any) -> Cell:
+def as_cell(st: "Position", value: Any) -> Cell:
     """A cell, or the cell of a piece lying on a grid. :raises RuleValueError: otherwise."""
     if type(value) is Cell:
         return value
     if type(value) is Piece:
-        cell = st.cell_of(value)
+        cell = piece_cells(st)[value.id]
         if cell is not None:
             return cell
         raise RuleValueError(f"{value.name} is not on a grid")
@@ -58,7 +60,7 @@ def direction(value: Any) -> tuple[int, int]:
     raise RuleValueError(f"a direction is written (row step, column step), not {show(value)}")
 
 
-def pieces(st: "State", value: Any) -> list[Piece]:
+def pieces(st: "Position", value: Any) -> list[Piece]:
     """The elements of ``value``, all pieces. :raises RuleValueError: otherwise."""
     xs = items(st, value)
     for x in xs:
@@ -80,7 +82,7 @@ def neg(x: Any) -> Any:
     return -number(x, "'-'")
 
 
-def plus(st: "State", x: Any, y: Any) -> Any:
+def plus(st: "Position", x: Any, y: Any) -> Any:
     """``x + y``: numbers add; collections (a zone stands for its pieces) join."""
     tx, ty = type(x), type(y)
     if tx is int and ty is int:
@@ -97,7 +99,7 @@ def plus(st: "State", x: Any, y: Any) -> Any:
     raise RuleValueError(f"cannot add {show(x)} and {show(y)}")
 
 
-def as_list(st: "State", x: Any) -> list[Any]:
+def as_list(st: "Position", x: Any) -> list[Any]:
     if type(x) is list or type(x) is tuple or type(x) is ZoneRef:
         return list(items(st, x))
     return [x]
@@ -196,7 +198,7 @@ def make_range(a: Any, b: Any) -> list[int]:
     return list(range(a, b + 1))
 
 
-def index(st: "State", container: Any, key: Any) -> Any:
+def index(st: "Position", container: Any, key: Any) -> Any:
     """``container[key]`` for lists, tuples, maps and zones."""
     try:
         if type(container) is dict:
@@ -221,7 +223,7 @@ def zone_of_family(family: Any, key: Any, name: str) -> ZoneRef:
 _INT = {int}
 
 
-def total(st: "State", value: Any) -> Any:
+def total(st: "Position", value: Any) -> Any:
     """``sum()``: ``none`` elements are skipped."""
     xs = items(st, value)
     if set(map(type, xs)) <= _INT:        # whole numbers only (the common case): at C speed
@@ -248,7 +250,7 @@ def extreme(pick: Any, xs: list[Any]) -> Any:
                              "'by', or use a numeric attribute)") from None
 
 
-def distinct(st: "State", value: Any) -> list[Any]:
+def distinct(st: "Position", value: Any) -> list[Any]:
     seen: list[Any] = []
     for x in items(st, value):
         if x not in seen:
@@ -256,22 +258,22 @@ def distinct(st: "State", value: Any) -> list[Any]:
     return seen
 
 
-def only(st: "State", value: Any) -> Any:
+def only(st: "Position", value: Any) -> Any:
     xs = items(st, value)
     return xs[0] if len(xs) == 1 else None
 
 
-def first(st: "State", value: Any) -> Any:
+def first(st: "Position", value: Any) -> Any:
     xs = items(st, value)
     return xs[0] if xs else None
 
 
-def last(st: "State", value: Any) -> Any:
+def last(st: "Position", value: Any) -> Any:
     xs = items(st, value)
     return xs[-1] if xs else None
 
 
-def flatten(st: "State", value: Any) -> list[Any]:
+def flatten(st: "Position", value: Any) -> list[Any]:
     out: list[Any] = []
     for x in items(st, value):
         if type(x) is list or type(x) is tuple:
@@ -289,7 +291,7 @@ def hashable(x: Any) -> Any:
     return x
 
 
-def unique(st: "State", value: Any) -> list[Any]:
+def unique(st: "Position", value: Any) -> list[Any]:
     """One element of each kind: pieces alike for every pattern count as one."""
     seen: set[Any] = set()
     out = []
@@ -308,55 +310,55 @@ def pattern(patterns: list["Pattern"], ref: Any) -> "Pattern":
     return patterns[ref.index]
 
 
-def partitionable(st: "State", pat: "Pattern", group: Any, optional: Any) -> bool:
+def partitionable(st: "Position", pat: "Pattern", group: Any, optional: Any) -> bool:
     """``partitionable(P, X)`` / ``partitionable(P, X, OPTIONAL)``."""
     extra = pieces(st, optional) if optional is not None else []
     return pat.partitionable(st, pieces(st, group), extra)
 
 
-def usable(st: "State", pat: "Pattern", group: Any, optional: Any) -> list[Piece]:
+def usable(st: "Position", pat: "Pattern", group: Any, optional: Any) -> list[Piece]:
     """``usable(P, X, OPTIONAL)``: the pieces of OPTIONAL that can join X in a split."""
-    return pat.usable(st, pieces(st, group), pieces(st, optional))
+    return cast("list[Piece]", pat.usable(st, pieces(st, group), pieces(st, optional)))
 
 
-def random_element(st: "State", value: Any) -> Any:
+def random_element(st: "Position", value: Any) -> Any:
     if type(value) in (int, float):
         raise RuleValueError(f"random() picks an element of a collection, not of the "
                              f"number {show(value)} (a die roll is random(1..6))")
-    return st.chance_choice(items(st, value))
+    return chance_choice(st, items(st, value))
 
 
-def at(st: "State", c: Any) -> Any:
+def at(st: "Position", c: Any) -> Any:
     """The piece in a cell, or ``none``."""
     if type(c) is not Cell:
         raise RuleValueError(f"at() needs a cell, not {show(c)}")
     return st.zones[c.zone][c.slot]
 
 
-def cell(st: "State", zone: Any, row: Any, col: Any) -> Cell | None:
+def cell(st: "Position", zone: Any, row: Any, col: Any) -> Cell | None:
     """``cell(GRID, ROW, COLUMN)``: the cell at that row and column (from 1, as the
     ``row`` and ``col`` of a cell read), or ``none`` off the grid or on a hole."""
-    if type(zone) is not ZoneRef or st.inst.zones[zone.index].kind != "grid":
+    if type(zone) is not ZoneRef or st.program.zones[zone.index].kind != "grid":
         raise RuleValueError(f"{show(zone)} is not a grid")
     for n in (row, col):
         if isinstance(n, bool) or not isinstance(n, int):
             raise RuleValueError(f"a cell's row and column are whole numbers, not {show(n)}")
-    info = st.inst.zones[zone.index]
+    info = st.program.zones[zone.index]
     slot = info.slot_of.get((row - 1, col - 1))
     return None if slot is None else info.cell_objects[slot]
 
 
-def empty(st: "State", zone: Any) -> list[Cell]:
+def empty(st: "Position", zone: Any) -> list[Cell]:
     zones = st.zones
-    return [c for c in st.cells(zone) if zones[c.zone][c.slot] is None]
+    return [c for c in cells(st, zone) if zones[c.zone][c.slot] is None]
 
 
-def neighbours(st: "State", cell: Any) -> list[Cell]:
+def neighbours(st: "Position", cell: Any) -> list[Cell]:
     c = as_cell(st, cell)
-    return [n for n in (st.step(c, d) for d in DIRECTIONS) if n is not None]
+    return [n for n in (step(st, c, d) for d in DIRECTIONS) if n is not None]
 
 
-def ends(st: "State", line: Any, along: Any) -> list[Cell]:
+def ends(st: "Position", line: Any, along: Any) -> list[Cell]:
     """The cells just beyond both ends of a line of cells (those on the grid)."""
     cells = line if type(line) is list else items(st, line)
     if not cells:
@@ -369,9 +371,9 @@ def ends(st: "State", line: Any, along: Any) -> list[Cell]:
         type(along[1]) is int else direction(along)
     first = cells[0]
     last = cells[-1]
-    zones = st.inst.zones
+    zones = st.program.zones
     info = zones[first.zone]
-    backward, forward = info._ends.get(d) or info.ends_tables(d)
+    backward, forward = info.ends_tables(d)
     before = backward[first.slot]
     if last.zone != first.zone:
         forward = zones[last.zone].ends_tables(d)[1]
@@ -381,7 +383,7 @@ def ends(st: "State", line: Any, along: Any) -> list[Cell]:
     return [before] if after is None else [before, after]
 
 
-def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any]) -> list[Cell]:
+def maximal_run(st: "Position", through: Any, along: Any, ok: Callable[[Any], Any]) -> list[Cell]:
     """``maximal run through C along D where ...``: the longest unbroken line of cells
     through C whose pieces all pass ``ok(piece)``, from the far end against D to the
     far end along D; empty if C itself fails."""
@@ -394,8 +396,8 @@ def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any])
     zone = st.zones[start.zone]
     if not ok(zone[start.slot]):
         return []
-    info = st.inst.zones[start.zone]
-    backward, forward = info._ends.get(d) or info.ends_tables(d)
+    info = st.program.zones[start.zone]
+    backward, forward = info.ends_tables(d)
     back: list[Cell] = []
     c = backward[start.slot]
     while c is not None and ok(zone[c.slot]):
@@ -409,7 +411,7 @@ def maximal_run(st: "State", through: Any, along: Any, ok: Callable[[Any], Any])
         c = forward[c.slot]
     return back
 
-def top(st: "State", of: Any, n: Any, from_top: bool) -> Any:
+def top(st: "Position", of: Any, n: Any, from_top: bool) -> Any:
     """``top of Z`` / ``top N of Z`` (``bottom`` when not ``from_top``)."""
     xs = items(st, of)
     if n is None:
@@ -423,7 +425,7 @@ def top(st: "State", of: Any, n: Any, from_top: bool) -> Any:
     return xs[:-n - 1:-1] if from_top else xs[:n]     # the last n, top first
 
 
-def sort_by(st: "State", value: Any, attr: str, key: Callable[[Any], Any],
+def sort_by(st: "Position", value: Any, attr: str, key: Callable[[Any], Any],
             reverse: bool) -> list[Any]:
     xs = items(st, value)
     return sorted(xs, key=lambda x: key(attribute(st, x, attr)), reverse=reverse)

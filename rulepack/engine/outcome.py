@@ -1,4 +1,4 @@
-"""Who won a game: winners by ``end game winners``, by the ``winner`` rule, by team.
+"""Scores and who won: winners by ``end game winners``, by the ``winner`` rule, by team.
 
 :func:`outcome` is :meth:`State.result <rulepack.engine.state.State.result>`'s
 body. Partners (``teams`` in the ``game`` declaration) share one result: a
@@ -11,11 +11,47 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulepack.engine.values import describe
+from rulepack.engine.runtime import RuleValueError, show
+from rulepack.engine.values import Player, describe
 from rulepack.errors import Diagnostic, Location, RulesetRuntimeError
+from rulepack.patterns.budget import PatternBudgetError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
+
+
+def score(st: "Position", player: Any) -> Any:
+    """One seat's score by the ruleset's ``score`` rule.
+
+    :raises RuleValueError: ``player`` is not a seat, or the ruleset declares no score.
+    :raises RulesetRuntimeError: the score cannot be computed, or is not a number
+        (located at the score's declaration)."""
+    program = st.program
+    if type(player) is not Player:          # (a Player is always a seat)
+        if not isinstance(player, int) or not 0 <= player < program.num_players:
+            raise RuleValueError(f"score() of {show(player)}, which is not a player")
+        player = program.seats[player]
+    rule = program.score
+    if rule is None:
+        raise RuleValueError("the ruleset declares no score")
+    try:
+        value = rule.of(st, player)
+    except (RuleValueError, PatternBudgetError) as exc:
+        raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}", rule.location,
+                                     code="runtime") from None
+    t = type(value)
+    if t is not int and (t is bool or not isinstance(value, (int, float))):
+        raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
+                                     rule.location, code="bad-score")
+    return value
+
+
+def scores(st: "Position") -> list[Any] | None:
+    """Each seat's score by the ruleset's ``score`` rule, or ``None`` if it has none."""
+    program = st.program
+    if program.score is None:
+        return None
+    return [score(st, p) for p in program.seats]
 
 
 def _by_rule(rule: str, candidates: list[int], score_of: dict[int, Any]) -> list[int]:
@@ -27,7 +63,7 @@ def _by_rule(rule: str, candidates: list[int], score_of: dict[int, Any]) -> list
     return [c for c in candidates if score_of[c] == best]
 
 
-def outcome(st: "State") -> dict[str, Any]:
+def outcome(st: "Position") -> dict[str, Any]:
     """Scores, winners and returns of a finished game (or the running scores).
 
     :returns: ``{"scores": [..] | None, "winners": [seats], "draw": bool,
@@ -39,33 +75,34 @@ def outcome(st: "State") -> dict[str, Any]:
         break the ruleset's ``scores from ... to ...`` or ``scores sum to ...``
         (see :func:`check_scores`).
     """
-    inst = st.inst
-    n = st.num_players
-    scores = st.scores()
-    if st.terminal and scores is not None and \
-            (inst.score_range is not None or inst.score_sum is not None):
-        check_scores(st, scores)
-    teams = inst.teams
+    program = st.program
+    n = program.num_players
+    every = scores(st)
+    rule = program.score
+    if st.terminal and every is not None and rule is not None and \
+            (rule.declared_range is not None or rule.declared_sum is not None):
+        check_scores(st, every)
+    teams = program.teams
     team_scores: list[Any] | None = None
-    if teams is not None and scores is not None:
-        team_scores = [sum(scores[p] for p in team) for team in teams]
-    if st.explicit_winners is not None:
-        winners = sorted(int(w) for w in st.explicit_winners)
+    if teams is not None and every is not None:
+        team_scores = [sum(every[p] for p in team) for team in teams]
+    if st.winners is not None:
+        winners = sorted(int(w) for w in st.winners)
         if teams is not None:
             winners = sorted(p for team in teams if set(team) & set(winners) for p in team)
-    elif scores is not None and inst.winner_rule:
+    elif every is not None and program.winner_rule:
         if teams is not None and team_scores is not None:
             # a team with an active player competes, with all its players' points
             alive = [t for t, team in enumerate(teams) if any(st.active[p] for p in team)]
-            best = _by_rule(inst.winner_rule, alive, dict(enumerate(team_scores)))
+            best = _by_rule(program.winner_rule, alive, dict(enumerate(team_scores)))
             winners = sorted(p for t in best for p in teams[t])
         else:
             candidates = [p for p in range(n) if st.active[p]]
-            winners = _by_rule(inst.winner_rule, candidates, dict(enumerate(scores)))
+            winners = _by_rule(program.winner_rule, candidates, dict(enumerate(every)))
     else:
         winners = []
     result = {
-        "scores": scores,
+        "scores": every,
         "winners": winners,
         "draw": st.terminal and not winners and n > 1,
         "returns": [1.0 if p in winners else 0.0 for p in range(n)],
@@ -79,37 +116,37 @@ def outcome(st: "State") -> dict[str, Any]:
     return result
 
 
-def check_scores(st: "State", scores: list[Any]) -> None:
-    """The final ``scores`` of a finished game against what the ruleset declares:
+def check_scores(st: "Position", final: list[Any]) -> None:
+    """The ``final`` scores of a finished game against what the ruleset declares:
     each in ``scores from LO to HI``, their sum ``scores sum to N`` (exactly, or
     within 1e-9 of the largest magnitude for fractions).
 
     :raises RulesetRuntimeError: a score out of the range or a sum that differs,
         located at the declaration (code ``bad-scores``): the declaration was wrong.
     """
-    inst = st.inst
-    game = inst.ir.get("game") or {}
-    declared = inst.score_range
-    if declared is not None:
-        low, high = declared
-        for p, score in enumerate(scores):
-            if not low <= score <= high:
-                who = describe(st.inst.seats[p], inst.seat_names)
-                raise _broken(inst, game.get("scores"),
-                              f"the game ended with {who}'s score {describe(score)}, outside "
+    program = st.program
+    rule = program.score
+    if rule is None:
+        return
+    if rule.declared_range is not None:
+        low, high = rule.declared_range
+        for p, value in enumerate(final):
+            if not low <= value <= high:
+                who = describe(program.seats[p], program.seat_names)
+                raise _broken(rule.range_location or rule.location,
+                              f"the game ended with {who}'s score {describe(value)}, outside "
                               f"the range {describe(low)} to {describe(high)} its ruleset "
                               "declares (scores from ... to ...)")
-    total = inst.score_sum
+    total = rule.declared_sum
     if total is not None:
-        got = sum(scores)
-        if abs(got - total) > 1e-9 * max([1.0, abs(total)] + [abs(s) for s in scores]):
-            raise _broken(inst, game.get("score_sum"),
+        got = sum(final)
+        if abs(got - total) > 1e-9 * max([1.0, abs(total)] + [abs(s) for s in final]):
+            raise _broken(rule.sum_location or rule.location,
                           f"the game ended with scores adding up to {describe(got)}, not the "
                           f"{describe(total)} its ruleset declares (scores sum to ...)")
 
 
-def _broken(inst: Any, node: Any, message: str) -> RulesetRuntimeError:
-    at = (node or {}).get("at") or [0, 0]
+def _broken(location: Location, message: str) -> RulesetRuntimeError:
     return RulesetRuntimeError(Diagnostic(
-        message, Location(inst.file, at[0] or None, at[1] or None), code="bad-scores",
+        message, location, code="bad-scores",
         hint="a game that ends so shows that the declaration is wrong: correct it"))

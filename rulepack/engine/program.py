@@ -1,30 +1,47 @@
-"""The compiled form of a game's flow: a flat program of instructions.
+"""The compiled game: what compiling a ruleset hands the engine.
 
-The compiler (:mod:`rulepack.compiler.flow`) turns the statements of a ruleset
-into a list of instructions ``ins(state) -> next_pc``; the engine
-(:mod:`rulepack.engine.state`) runs them. This module holds what both share:
-the special program counters, jump labels and the decision points
-(:class:`Choice`, each with its :class:`Alternative` actions).
+The compiler (:mod:`rulepack.compiler`) turns a ruleset, for one player count
+and set of options, into a :class:`Program`: its seats, pieces and zones, its
+flow as a flat list of instructions ``ins(position) -> next_pc`` (loops and
+branches are jumps; :data:`SUSPEND` at a decision, :data:`HALT` at the end),
+its decision points (:class:`Choice`, each with its :class:`Alternative`
+actions), the score and heuristic, and what is known of each instruction
+(:class:`Instruction`: where it stands in the ruleset, what it draws). The
+engine runs it on :class:`~rulepack.engine.position.Position` values and
+imports nothing of the compiler.
+
+A program never changes once built and every game of it shares it. What it
+computes only when asked (the numbering of its actions, which is costly and
+may fail) is a :class:`Deferred`, which keeps its answer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, TypeVar
+
+from rulepack.errors import Location
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.actions import Action
+    from rulepack.engine.position import Position
+    from rulepack.engine.values import Piece, Player, ZoneRef, PatternRef
+    from rulepack.engine.zones import ZoneInfo
+    from rulepack.patterns.match import Pattern
 
-#: A compiled expression: ``f(state) -> value``.
-Fn = Callable[["State"], Any]
+T = TypeVar("T")
+
+#: A compiled expression: ``f(position) -> value``.
+Fn = Callable[["Position"], Any]
 
 #: Returned by an instruction when a decision is pending.
 SUSPEND = -1
 #: Returned by an instruction when the game is over.
 HALT = -2
 
-Instr = Callable[["State"], int]
+Instr = Callable[["Position"], int]
 
 
 class Label:
@@ -48,14 +65,14 @@ class Alternative:
     index: int
     text: str
     param_names: list[str]
-    params: list[tuple[list[str], Callable[["State", Any], None], Fn]]
+    params: list[tuple[list[str], Callable[["Position", Any], None], Fn]]
     pre_guard: Fn | None
     post_guard: Fn | None
     body: Label
     at: list[int] | None = None
     seats: tuple[str, ...] = ()
-    #: the instance it belongs to (set once compiled; gives actions their ids)
-    instance: Any = None
+    #: the program it belongs to (set once built; gives actions their ids)
+    program: "Program | None" = None
 
     @cached_property
     def single_names(self) -> tuple[str, ...] | None:
@@ -77,10 +94,199 @@ class Choice:
     pc: int = -1
     #: its legal actions, generated (``generate(state, player)``); ``None``: the
     #: engine expands the alternatives itself
-    generate: Callable[["State", int], list[Any]] | None = None
+    generate: Callable[["Position", int], list[Any]] | None = None
 
     @cached_property
     def bound_names(self) -> tuple[str, ...]:
         """Every name the actions' parameters bind (asked once the flow is compiled)."""
         return tuple(dict.fromkeys(name for alt in self.alternatives
                                    for names, _, _ in alt.params for name in names))
+
+
+class Deferred(Generic[T]):
+    """A value made when first asked for, by ``make()``, and kept (this object
+    owns its answer). An error ``make`` raises is raised again at each ask."""
+
+    __slots__ = ("_make", "_value", "_made")
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._made = False
+
+    def get(self) -> T:
+        if not self._made:
+            self._value = self._make()
+            self._made = True
+        return self._value
+
+
+class ActionNumbering(Protocol):
+    """The numbered actions of a program (made by the compiler): ``size`` ids
+    ``0 .. size - 1``, an id for each action and back."""
+
+    size: int
+
+    def id_of(self, action: "Action") -> int: ...
+
+    def decode(self, ident: int) -> tuple[int, int, tuple[Any, ...]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """What is known of one instruction of the flow.
+
+    :param location: where its statement stands in the ruleset.
+    :param statement: the statement's kind (``move``, ``shuffle``, ``let``...).
+    :param subject: what it names, for a chance node's text: the zone a
+        ``shuffle`` shuffles, the name a ``let``/``set`` of a ``random`` binds.
+    :param draws: whether it may draw a chance event itself (not counting the
+        statements of its bodies).
+    :param one_draw: whether it draws once only (a ``shuffle``, a ``let``/``set`` of
+        one ``random``), so that the flow can go on from it at a chance node.
+    """
+
+    location: Location
+    statement: str | None = None
+    subject: str | None = None
+    draws: bool = False
+    one_draw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRule:
+    """The ruleset's ``score(p) = ...``.
+
+    :param of: ``of(position, player) -> number`` (generated code, the player an
+        argument).
+    :param location: where it is declared (errors are located there).
+    :param secret: ``"owner"``/``"nobody"`` when it reads a variable seen by its
+        owner / by nobody (so a player sees only their own / nobody's score until
+        the game ends), else ``None``.
+    :param declared_range: ``scores from LO to HI``, if declared, and where.
+    :param declared_sum: ``scores sum to N``, if declared, and where.
+    :param bounds: the range of the scores, declared or derived from the formula
+        (``None``: unknown).
+    """
+
+    of: Callable[["Position", "Player"], Any]
+    location: Location
+    secret: str | None = None
+    declared_range: tuple[Any, Any] | None = None
+    range_location: Location | None = None
+    declared_sum: Any = None
+    sum_location: Location | None = None
+    bounds: tuple[Any, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HeuristicRule:
+    """A ruleset's ``heuristic(p) = ...`` (the bots' estimate of a position).
+
+    :param of: ``of(position, player) -> number``.
+    :param location: where it is declared.
+    :param after: random decisions a bot's playout takes before it reads it.
+    :param search: the search bots' own heuristic (``heuristic(p) = ... after N
+        random decisions`` declared beside a plain one), else ``None``.
+    """
+
+    of: Callable[["Position", "Player"], Any]
+    location: Location
+    after: int = 0
+    search: "HeuristicRule | None" = None
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    """A ruleset compiled for one player count and options: everything the engine
+    runs a game of it from. Built by the compiler; shared by every game of it
+    and never changed.
+
+    Seats: ``num_players``, ``seats`` (each a :class:`~rulepack.engine.values.Player`),
+    ``seat_names`` (the ruleset's, or none), ``seat_orders`` (the seats clockwise
+    from each), ``next_seat``, ``teams`` (tuples of seats, or ``None``).
+    Components: ``pieces`` (by id), ``kind_pieces`` (component → its pieces),
+    ``zones`` (:class:`~rulepack.engine.zones.ZoneInfo` by index; the box is 0),
+    ``zone_kinds``, ``zone_refs``, ``patterns`` (the compiled patterns, by index)
+    and ``pattern_refs`` (by name). Flow: ``code`` (what the engine runs at each
+    instruction), ``steps`` (one function per instruction, for entering and
+    probing the flow an instruction at a time), ``instructions`` (what is known of
+    each), ``choices``, ``chance_positions`` (a block with one drawing statement →
+    that statement's ``[line, column]``), ``replayable`` (every draw lets the flow
+    go on from its instruction: see :mod:`rulepack.engine.chance`), ``start``
+    (where every game starts, whatever its seed: :mod:`rulepack.engine.start`).
+    Variables: ``initial`` (name → ``(per player, f(position))``), ``flow_names``
+    (the names the flow binds: ``let``, loops, action parameters), ``variable_locations``,
+    ``private_vars`` (name → ``"owner"``/``"nobody"``). Results: ``score``,
+    ``heuristic``, ``winner_rule`` (``"highest"``/``"lowest"`` score or ``None``),
+    ``longest`` (``at most N decisions``) and its ``longest_location``. Static facts:
+    ``has_chance`` (a ``shuffle``, ``roll`` or ``random`` anywhere), ``may_hide``
+    (a statement can turn a piece face down), ``words`` (the ruleset's symbols and
+    texts, for tensors). Programs compare and hash by identity. Deferred: ``action_numbering`` (its stable action ids)
+    and ``chance_bound`` (the most outcomes a chance node can have).
+    """
+
+    name: str
+    file: str
+    options: Mapping[str, Any]
+    num_players: int
+    seats: "tuple[Player, ...]"
+    seat_names: tuple[str, ...]
+    seat_orders: "tuple[tuple[Player, ...], ...]"
+    next_seat: "tuple[Player, ...]"
+    teams: tuple[tuple[int, ...], ...] | None
+    pieces: "tuple[Piece, ...]"
+    kind_pieces: "Mapping[str, tuple[Piece, ...]]"
+    zones: "tuple[ZoneInfo, ...]"
+    zone_kinds: tuple[str, ...]
+    zone_refs: "tuple[ZoneRef, ...]"
+    patterns: "tuple[Pattern, ...]"
+    pattern_refs: "Mapping[str, PatternRef]"
+    code: tuple[Instr, ...]
+    steps: tuple[Instr, ...]
+    instructions: tuple[Instruction, ...]
+    choices: tuple[Choice, ...]
+    chance_positions: Mapping[int, list[int]]
+    replayable: bool
+    start: "tuple[Position, int] | None"
+    initial: Mapping[str, tuple[bool, Fn]]
+    flow_names: tuple[str, ...]
+    variable_locations: Mapping[str, Location]
+    private_vars: Mapping[str, str]
+    score: ScoreRule | None
+    heuristic: HeuristicRule | None
+    winner_rule: str | None
+    longest: int | None
+    longest_location: Location
+    has_chance: bool
+    may_hide: bool
+    words: frozenset[str]
+    action_numbering: "Deferred[ActionNumbering]"
+    chance_bound: Deferred[int]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Program":
+        return self         # never changed: a copy of a position shares its program
+
+    def num_distinct_actions(self) -> int:
+        """The number of distinct action ids (ids are ``0 .. n-1``; the same action
+        has the same id in every position and game of this program).
+
+        :raises SemanticError: some action's parameter has no finite domain
+            (code ``unbounded-actions``), located at it."""
+        return int(self.action_numbering.get().size)
+
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes any chance node of this program can have.
+
+        :raises SemanticError: a ``random`` with no bound on its outcomes."""
+        return int(self.chance_bound.get())
+
+    def location(self, pc: int) -> Location:
+        """Where instruction ``pc``'s statement stands (the file alone if none)."""
+        if 0 <= pc < len(self.instructions):
+            return self.instructions[pc].location
+        return Location(self.file)
+
+
+def frozen_map(items: Mapping[Any, T]) -> Mapping[Any, T]:
+    """A read-only view of a copy of ``items``."""
+    return MappingProxyType(dict(items))

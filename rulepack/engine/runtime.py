@@ -13,7 +13,7 @@ from rulepack.engine.values import Cell, Piece, ZoneRef
 from rulepack.patterns.budget import EVAL_STEPS as EVAL_STEPS  # (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
 
 class RuleValueError(Exception):
@@ -125,7 +125,7 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def items(st: "State", value: Any) -> list[Any]:
+def items(st: "Position", value: Any) -> list[Any]:
     """The elements a value stands for when used as a collection.
 
     A zone gives its pieces (grids: occupied cells only, row-major), a list or
@@ -138,7 +138,7 @@ def items(st: "State", value: Any) -> list[Any]:
         return same
     if t is ZoneRef:
         zone = st.zones[value.index]
-        if st.inst.zone_kinds[value.index] == "grid":
+        if st.program.zone_kinds[value.index] == "grid":
             return [p for p in zone if p is not None]
         return zone
     if t is tuple:
@@ -150,12 +150,12 @@ def items(st: "State", value: Any) -> list[Any]:
     return [value]
 
 
-def count(st: "State", value: Any) -> int:
+def count(st: "Position", value: Any) -> int:
     """Number of elements of :func:`items`; fast for zones."""
     t = type(value)
     if t is ZoneRef:
         zone = st.zones[value.index]
-        if st.inst.zone_kinds[value.index] == "grid":
+        if st.program.zone_kinds[value.index] == "grid":
             return len(zone) - zone.count(None)
         return len(zone)
     if t is list or t is tuple or t is dict:
@@ -168,7 +168,7 @@ def count(st: "State", value: Any) -> int:
 PSEUDO_ATTRIBUTES = ("face", "owner", "zone", "name", "kind", "cell", "row", "col")
 
 
-def attribute(st: "State", value: Any, name: str) -> Any:
+def attribute(st: "Position", value: Any, name: str) -> Any:
     """``value.name``: a piece's attribute or pseudo-attribute, a cell's row or
     column; over a list or zone, the list of each element's attribute."""
     t = type(value)
@@ -194,21 +194,21 @@ def attribute(st: "State", value: Any, name: str) -> Any:
     raise RuleValueError(f"{show(value)} has no attribute {show(name)}")
 
 
-def _pseudo(st: "State", piece: Piece, name: str) -> Any:
+def _pseudo(st: "Position", piece: Piece, name: str) -> Any:
     if name == "face":
         return "up" if st.face[piece.id] else "down"
     if name == "owner":
         return st.owner[piece.id]
     if name == "zone":
-        return st.inst.zone_refs[st.loc[piece.id]]
+        return st.program.zone_refs[st.loc[piece.id]]
     if name == "name":
         return piece.name
     if name == "kind":
         return piece.kind
     if name == "cell":
-        return st.cell_of(piece)
+        return piece_cells(st)[piece.id]
     if name in ("row", "col"):
-        cell = st.cell_of(piece)
+        cell = piece_cells(st)[piece.id]
         return None if cell is None else attribute(st, cell, name)
     rolls = piece.rolls
     if rolls is not None and name == rolls[0]:
@@ -217,7 +217,23 @@ def _pseudo(st: "State", piece: Piece, name: str) -> Any:
     raise RuleValueError(f"{piece.name} has no attribute {show(name)}")
 
 
-def contains(st: "State", container: Any, element: Any) -> bool:
+def piece_cells(st: "Position") -> list[Cell | None]:
+    """Piece id → the cell it lies in (``None`` off the grids), made now if the
+    grids changed since it was last made (``st.cells``). Do not change the list."""
+    cells = st.cells
+    if cells is None:
+        cells = [None] * len(st.program.pieces)
+        for info in st.program.zones:
+            if info.kind == "grid":
+                objects = info.cell_objects
+                for i, p in enumerate(st.zones[info.index]):
+                    if p is not None:
+                        cells[p.id] = objects[i]
+        st.cells = cells
+    return cells
+
+
+def contains(st: "Position", container: Any, element: Any) -> bool:
     """``element in container`` for lists, tuples, maps and zones."""
     t = type(container)
     if t is ZoneRef:
@@ -226,7 +242,7 @@ def contains(st: "State", container: Any, element: Any) -> bool:
             return st.loc[element.id] == index
         return False
     if t is Cell:
-        return st.piece_at(container) is element
+        return st.zones[container.zone][container.slot] is element
     if container is None:
         return False
     if t is list or t is tuple or t is dict or t is str:

@@ -1,7 +1,7 @@
-"""State ⇄ JSON: everything about a position, hidden information included.
+"""Position ⇄ JSON: everything about a position, hidden information included.
 
-``state_to_json`` gives plain data; ``state_from_json`` (used by
-``Game.state_from_json``) rebuilds an equal state, so tests, puzzles and bug
+:func:`position_to_json` gives plain data; :func:`position_from_json` (used by
+``Game.state_from_json``) rebuilds an equal position, so tests, puzzles and bug
 reports can set up any position. Values are encoded with tags:
 ``{"piece": id}``, ``{"player": n}``, ``{"zone": index}``,
 ``{"cell": [zone, slot]}``, ``{"pattern": name}``, ``{"tuple": [...]}``,
@@ -13,12 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine.actions import Action, ChanceEvent, Narration, Reveal
+from rulepack.engine.log import Log
+from rulepack.engine.position import Position
+from rulepack.engine.rng import Rng
 from rulepack.engine.templates import parts
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
+from rulepack.errors import Location, RulesetRuntimeError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.compiler.instance import Instance
-    from rulepack.engine.state import State
+    from rulepack.engine.program import Program
 
 FORMAT = "rulepack-state/1"
 
@@ -58,44 +61,43 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def decode(inst: "Instance", data: Any) -> Any:
+def decode(program: "Program", data: Any) -> Any:
     if isinstance(data, list):
-        return [decode(inst, v) for v in data]
+        return [decode(program, v) for v in data]
     if isinstance(data, dict):
         if "piece" in data:
-            return inst.pieces[data["piece"]]
+            return program.pieces[data["piece"]]
         if "player" in data:
             seat = data["player"]
-            if type(seat) is not int or not 0 <= seat < inst.num_players:
-                raise ValueError(f"no seat {seat!r} in a game of {inst.num_players} players")
-            return inst.seats[seat]     # a Player is always one of the instance's seats
+            if type(seat) is not int or not 0 <= seat < program.num_players:
+                raise ValueError(f"no seat {seat!r} in a game of {program.num_players} players")
+            return program.seats[seat]     # a Player is always one of the program's seats
         if "zone" in data:
-            return inst.zone_refs[data["zone"]]
+            return program.zone_refs[data["zone"]]
         if "cell" in data:
             zone, slot = data["cell"]
-            return inst.zones[zone].cell_objects[slot]
+            return program.zones[zone].cell_objects[slot]
         if "pattern" in data:
-            g = inst.globals[data["pattern"]]
-            return g.value
+            return program.pattern_refs[data["pattern"]]
         if "tuple" in data:
-            return tuple(decode(inst, v) for v in data["tuple"])
+            return tuple(decode(program, v) for v in data["tuple"])
         if "map" in data:
-            return {decode(inst, k): decode(inst, v) for k, v in data["map"]}
+            return {decode(program, k): decode(program, v) for k, v in data["map"]}
     return data
 
 
-def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
+def position_to_json(st: Position, history: bool = True) -> dict[str, Any]:
     """Everything about the position; ``history=False`` leaves the history out
     (the position alone, the same whatever path led to it)."""
-    inst = st.inst
+    program = st.program
     data = {
         "format": FORMAT,
-        "ruleset": inst.name,
-        "players": inst.num_players,
-        "options": dict(inst.options),
+        "ruleset": program.name,
+        "players": program.num_players,
+        "options": dict(program.options),
         "seed": st.seed,
         "zones": [[None if p is None else p.id for p in z] for z in st.zones],
-        "face_up": [p.id for p in inst.pieces if st.face[p.id]],
+        "face_up": [p.id for p in program.pieces if st.face[p.id]],
         "owner": [[i, encode(o)] for i, o in enumerate(st.owner) if o is not None],
         "active": list(st.active),
         "variables": {k: encode(v) for k, v in st.vars.items()},
@@ -103,14 +105,14 @@ def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
         "pending": st.pending is not None,
         "rng": st.rng.state,
         "terminal": st.terminal,
-        "winners": st.explicit_winners,
+        "winners": st.winners,
         "decisions": st.decisions,
-        "turns": st.turn_count,
+        "turns": st.turns,
         "history": [encode_event(h) for h in st.history] if history else None,
         "groupings": [[z, list(sizes)] for z, sizes in sorted(st.groupings.items())],
         # what the numbers above name: zones by index, pieces by id
-        "labels": {"zones": [z.label for z in inst.zones],
-                   "pieces": [p.name for p in inst.pieces]},
+        "labels": {"zones": [z.label for z in program.zones],
+                   "pieces": [p.name for p in program.pieces]},
     }
     if st.rolled:
         # the faces rolled dice show (a die never rolled shows its first face)
@@ -118,6 +120,58 @@ def state_to_json(st: "State", history: bool = True) -> dict[str, Any]:
     if not history:
         del data["history"]
     return data
+
+
+def position_from_json(program: "Program", data: dict[str, Any],
+                       max_decisions: int) -> Position:
+    """The position :func:`position_to_json` gave ``data`` of, its flow not run
+    yet (its pending decision, if ``data["pending"]``, is reached by running the
+    flow from ``pc``).
+
+    :raises RulesetRuntimeError: the data does not fit this program.
+    """
+    def bad(message: str) -> RulesetRuntimeError:
+        return RulesetRuntimeError.at(f"cannot load this state: {message}",
+                                      Location(program.file), code="bad-state")
+    try:
+        st = Position.empty(program, 0, max_decisions)
+        zones = data["zones"]
+        if len(zones) != len(program.zones):
+            raise bad(f"{len(zones)} zones, the ruleset has {len(program.zones)}")
+        st.zones = [[None if i is None else program.pieces[i] for i in z] for z in zones]
+        seen = 0
+        for zi, z in enumerate(st.zones):
+            for p in z:
+                if p is not None:
+                    st.loc[p.id] = zi
+                    seen += 1
+        if seen != len(program.pieces):
+            raise bad(f"{seen} pieces placed, the game has {len(program.pieces)}")
+        for i in data.get("face_up", []):
+            st.face[i] = True
+        for i, o in data.get("owner", []):
+            st.owner[i] = decode(program, o)
+        rolled = {int(i): decode(program, v) for i, v in data.get("rolled", [])}
+        for i, v in rolled.items():
+            rolls = program.pieces[i].rolls
+            if rolls is None or v not in rolls[1]:
+                raise bad(f"{program.pieces[i].name} cannot show {v!r}")
+        st.rolled = rolled
+        st.active = list(data.get("active", [True] * program.num_players))
+        st.vars = {k: decode(program, v) for k, v in data["variables"].items()}
+        st.rng = Rng(int(data.get("rng", 0)))
+        st.seed = data.get("seed", 0)
+        st.pc = int(data.get("pc", 0))
+        st.terminal = bool(data.get("terminal", False))
+        st.winners = data.get("winners")
+        st.history = Log(decode_event(program, h) for h in data.get("history", []))
+        st.decisions = int(data.get("decisions", 0))
+        st.turns = int(data.get("turns", 0))
+        st.groupings = {int(z): tuple(int(n) for n in sizes)
+                        for z, sizes in data.get("groupings", [])}
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise bad(f"{type(exc).__name__}: {exc}") from None
+    return st
 
 
 def encode_event(event: Any) -> dict[str, Any]:
@@ -139,21 +193,21 @@ def encode_event(event: Any) -> dict[str, Any]:
     raise TypeError(f"unknown history entry {event!r}")  # pragma: no cover
 
 
-def decode_event(inst: "Instance", data: dict[str, Any]) -> Any:
+def decode_event(program: "Program", data: dict[str, Any]) -> Any:
     """The inverse of :func:`encode_event`."""
     if "action" in data:
         a = data["action"]
-        alt = inst.choices[a["choice"]].alternatives[a["alt"]]
-        return Action(a["choice"], alt, tuple(decode(inst, v) for v in a["values"]), a["player"])
+        alt = program.choices[a["choice"]].alternatives[a["alt"]]
+        return Action(a["choice"], alt, tuple(decode(program, v) for v in a["values"]), a["player"])
     if "chance" in data:
-        return ChanceEvent(data["chance"], data["detail"], decode(inst, data.get("outcome")),
+        return ChanceEvent(data["chance"], data["detail"], decode(program, data.get("outcome")),
                            data.get("at"))
     if "say" in data:
         to = data.get("to")
         if not isinstance(data["say"], str):
             raise TypeError(f"a narration's text must be a text, not {data['say']!r:.60}")
         parts(data["say"])      # a text with fields by name only (TemplateError)
-        return Narration(data["say"], {k: decode(inst, v) for k, v in data["values"].items()},
+        return Narration(data["say"], {k: decode(program, v) for k, v in data["values"].items()},
                          None if to is None else tuple(to))
-    return Reveal(data["reveal"], [inst.pieces[i] for i in data["pieces"]],
+    return Reveal(data["reveal"], [program.pieces[i] for i in data["pieces"]],
                   list(data.get("places") or []))

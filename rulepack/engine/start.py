@@ -6,7 +6,7 @@ more (the pieces gathered before the first shuffle). :func:`find_start` runs
 that prefix once per instance, an instruction at a time (the compiler's
 closures), with a generator that refuses every draw, and keeps the position as
 it was before the instruction that first drew (or at the first decision, if
-nothing drew before it). ``State`` then starts a game from a copy of that
+nothing drew before it). A game then starts from a copy of that
 position and runs the flow on from that instruction with the game's own
 generator (the instance starts a generated block there): the same position,
 history and draws as running the whole flow from the start, for less.
@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TypeVar
 
+from rulepack.engine.flow import DEFAULT_MAX_DECISIONS, initial_values
+from rulepack.engine.position import Position
 from rulepack.engine.rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.program import Program
 
 T = TypeVar("T")
 
@@ -66,39 +68,49 @@ class RefusingRng(Rng):
 PROBE_LIMIT = 10_000
 
 #: a start: the position before instruction ``pc`` (``pc == -1``: at a decision)
-Start = tuple["State", int]
+Start = tuple["Position", int]
 
 
-def find_start(fresh: "Callable[[], State]", limit: int) -> Start | None:
-    """Run the seed-free prefix of the flow of the state ``fresh()`` makes (its
-    fields and variables set, its flow not yet run, ``rng`` a :class:`RefusingRng`).
+def find_start(fresh: "Callable[[], Position]", limit: int) -> Start | None:
+    """Run the seed-free prefix of the flow of the position ``fresh()`` makes (its
+    variables set, its flow not yet run, ``rng`` a :class:`RefusingRng`).
 
     :param limit: the most instructions to run (:data:`PROBE_LIMIT`).
     :returns: ``(position, pc)``: the position before instruction ``pc`` drew,
-        never to be changed (copy it with ``clone()``), or at a decision (``pc == -1``);
+        never to be changed (copy it with ``copy()``), or at a decision (``pc == -1``);
         ``None`` when there is no such start (see the module's text).
     """
     try:
         st = fresh()
     except (Exception, FirstDraw):
         return None
-    code = st.inst.steps        # one instruction at a time
+    code = st.program.steps        # one instruction at a time
     pc = 0
     try:
         for _ in range(limit):
-            before, at = st.clone(), pc
-            st._block = pc
+            before, at = st.copy(), pc
+            st.block = pc
             pc = code[pc](st)
             if pc < 0:
                 break
         else:
             return None
     except FirstDraw:
-        before._block = None
         return before, at
     except Exception:
         return None
-    st._block = None
+    st.block = None
     if pc != -1 or st.pending is None:
         return None         # the game ended before its first decision
     return st, -1
+
+
+def find_program_start(program: "Program") -> Start | None:
+    """Where every game of ``program`` starts, whatever its seed (see
+    :func:`find_start`), found on its instructions one at a time."""
+    def unstarted() -> Position:
+        st = Position.empty(program, 0, DEFAULT_MAX_DECISIONS)
+        st.rng = RefusingRng()
+        initial_values(st)
+        return st
+    return find_start(unstarted, PROBE_LIMIT)

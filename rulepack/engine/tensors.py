@@ -54,14 +54,17 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from weakref import WeakKeyDictionary
+
 from rulepack.engine.actions import Action
+from rulepack.engine.flow import current_player
+from rulepack.engine.queries import groups, visible
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.engine.views import scores_seen
-from rulepack.ir import nodes
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.compiler.instance import Instance
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
+    from rulepack.engine.program import Program
 
 #: a history block longer than this many floats is left out (a game too long for it)
 MAX_HISTORY = 1_000_000
@@ -202,19 +205,24 @@ class _Vocabulary:
     face_offsets: dict[int, int]
 
 
-def tensor_layout(inst: "Instance") -> TensorLayout:
-    """The tensor layout of an instance (made once)."""
-    return _made(inst)[0]
+def tensor_layout(program: "Program") -> TensorLayout:
+    """The tensor layout of a program (made once)."""
+    return _made(program)[0]
 
 
-def _made(inst: "Instance") -> tuple[TensorLayout, _Vocabulary]:
-    made: tuple[TensorLayout, _Vocabulary] | None = inst.__dict__.get("_tensors")
+#: each program's layout and vocabulary, made when first asked for (this
+#: module's: a program holds no cache)
+_MADE: "WeakKeyDictionary[Program, tuple[TensorLayout, _Vocabulary]]" = WeakKeyDictionary()
+
+
+def _made(program: "Program") -> tuple[TensorLayout, _Vocabulary]:
+    made = _MADE.get(program)
     if made is None:
-        made = inst.__dict__["_tensors"] = _make(inst)
+        made = _MADE[program] = _make(program)
     return made
 
 
-def _make(inst: "Instance") -> tuple[TensorLayout, _Vocabulary]:
+def _make(inst: "Program") -> tuple[TensorLayout, _Vocabulary]:
     cell_offsets: list[int] = []
     cells = 0
     for z in inst.zones:
@@ -233,16 +241,14 @@ def _make(inst: "Instance") -> tuple[TensorLayout, _Vocabulary]:
         p.look(up) for p in inst.pieces for up in (False, True)))}
     words: set[str] = {str(v) for p in inst.pieces for v in p.attrs.values()
                        if isinstance(v, str)}
-    words |= {name for name, g in inst.globals.items() if g.kind == "symbol"}
+    words |= inst.words                     # symbols and texts of the ruleset
     words |= {str(v) for v in inst.options.values() if isinstance(v, str)}
-    words |= {n["value"] for n in nodes(inst.ir) if n.get("k") == "lit"
-              and isinstance(n.get("value"), str)}
     texts = {w: i for i, w in enumerate(sorted(words))}
     n = inst.num_players
     slots: list[tuple[str, int | None]] = [("current", None), ("round", None)]
-    for name, (per_player, _) in inst.var_inits.items():
+    for name, (per_player, _) in inst.initial.items():
         slots += [(name, p) for p in range(n)] if per_player else [(name, None)]
-    slots += [(name, None) for name in getattr(inst, "flow_names", ())]
+    slots += [(name, None) for name in inst.flow_names]
     templates = {t: i for i, t in enumerate(dict.fromkeys(
         alt.text for choice in inst.choices for alt in choice.alternatives))}
     params = max([0] + [len(alt.params) for choice in inst.choices
@@ -267,11 +273,11 @@ def _make(inst: "Instance") -> tuple[TensorLayout, _Vocabulary]:
     return layout, vocab
 
 
-def _placed(st: "State") -> list[tuple[Piece, int, int | None, int]]:
+def _placed(st: "Position") -> list[tuple[Piece, int, int | None, int]]:
     """Every piece with its zone, global cell index (``None`` off grids) and
     place in its zone."""
-    offsets = _made(st.inst)[1].cell_offsets
-    kinds = st.inst.zone_kinds
+    offsets = _made(st.program)[1].cell_offsets
+    kinds = st.program.zone_kinds
     out: list[tuple[Piece, int, int | None, int]] = []
     for z, content in enumerate(st.zones):
         if kinds[z] == "grid":
@@ -283,9 +289,9 @@ def _placed(st: "State") -> list[tuple[Piece, int, int | None, int]]:
     return out
 
 
-def observation_entries(st: "State", p: int) -> dict[int, float]:
+def observation_entries(st: "Position", p: int) -> dict[int, float]:
     """The non-zero entries of ``p``'s observation tensor (``p`` a seat)."""
-    inst = st.inst
+    inst = st.program
     lay, vocab = _made(inst)
     out: dict[int, float] = {}
     width = lay.piece_width
@@ -297,11 +303,11 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
     grouped = {}
     for z in ordered:
         if inst.zone_kinds[z] == "groups":
-            for g, group in enumerate(st.groups(z) or ()):
+            for g, group in enumerate(groups(st, z) or ()):
                 for piece in group:
                     grouped[piece.id] = g + 1
     for piece, z, cell, place in _placed(st):
-        if st.visible(piece, p):
+        if _visible(st, piece, p):
             row = piece.id * width
             out[row] = 1.0
             out[row + 1 + z] = 1.0
@@ -327,7 +333,7 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
                 if z in ordered:
                     out[places_at + ordered[z] * lay.pieces + place] = float(look + 1)
     at = lay.decider_at
-    current = st.current_player
+    current = current_player(st)
     if current >= 0:
         out[at + current] = 1.0
     elif st.rng.node is not None:
@@ -344,7 +350,7 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
         elif score:
             out[at + seat] = _number(score)
     at = lay.flow_at
-    for i, number in enumerate((st.pc, st.decisions, st.turn_count,
+    for i, number in enumerate((st.pc, st.decisions, st.turns,
                                 int(st.pending is not None))):
         if number:
             out[at + i] = float(number)
@@ -353,9 +359,9 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
         if active:
             out[at + seat] = 1.0
     at += lay.players
-    if st.explicit_winners is not None:
+    if st.winners is not None:
         out[at] = 1.0
-        for seat in st.explicit_winners:
+        for seat in st.winners:
             out[at + 1 + int(seat)] = 1.0
     private = inst.private_vars
     variables = st.vars
@@ -373,13 +379,13 @@ def observation_entries(st: "State", p: int) -> dict[int, float]:
         at = lay.faces_at
         for pid, offset in vocab.face_offsets.items():
             die = inst.pieces[pid]
-            if st.visible(die, p):
+            if _visible(st, die, p):
                 faces = die.rolls[1]  # type: ignore[index]
                 out[at + offset + faces.index(st.rolled.get(pid, faces[0]))] = 1.0
     return out
 
 
-def value_entries(st: "State", p: int, value: Any, out: dict[int, float], base: int,
+def value_entries(st: "Position", p: int, value: Any, out: dict[int, float], base: int,
                   seen: Any = None) -> None:
     """Add the entries of ``value`` as ``p`` sees it (in ``seen``, default ``st``)
     to a value slot starting at ``base`` (see the module's description)."""
@@ -403,7 +409,7 @@ def value_entries(st: "State", p: int, value: Any, out: dict[int, float], base: 
         _atom(st, p, value, out, base, seen or st)
 
 
-def _inner(st: "State", p: int, value: Any, out: dict[int, float], base: int,
+def _inner(st: "Position", p: int, value: Any, out: dict[int, float], base: int,
            seen: Any) -> None:
     items = [x for kv in value.items() for x in kv] if type(value) is dict else value
     for x in items:
@@ -425,15 +431,15 @@ def _inner(st: "State", p: int, value: Any, out: dict[int, float], base: int,
             _atom(st, p, x, out, base, seen)
 
 
-def _atom(st: "State", p: int, x: Any, out: dict[int, float], base: int,
+def _atom(st: "Position", p: int, x: Any, out: dict[int, float], base: int,
           seen: Any) -> None:
-    vocab = _made(st.inst)[1]
+    vocab = _made(st.program)[1]
     at = base + SLOT_FLAGS
     t = type(x)
     if t is Player:
         at += vocab.seats_at + int(x)
     elif t is Piece:
-        if seen.visible(x, p):
+        if _visible(seen, x, p):
             at += vocab.pieces_at + x.id
         else:
             at += vocab.looks_at + vocab.looks[x.look(seen.face[x.id])]
@@ -466,25 +472,25 @@ def _add(out: dict[int, float], at: int, value: float) -> None:
         out.pop(at, None)
 
 
-def last_seen(st: "State", p: int) -> list[tuple[int, int | None] | None]:
+def last_seen(st: "Position", p: int) -> list[tuple[int, int | None] | None]:
     """Per piece, the zone and cell where ``p`` last saw it (kept with each
     position of an explicit-chance game, so each is computed once)."""
-    cache = st.__dict__.setdefault("_last_seen", {})
+    cache = said(st, "seen")
     seen = cache.get(p)
     if seen is None:
         previous = getattr(st.rng, "previous", None)
         seen = list(last_seen(previous, p)) if previous is not None \
-            else [None] * len(st.inst.pieces)
+            else [None] * len(st.program.pieces)
         for piece, z, cell, _ in _placed(st):
-            if st.visible(piece, p):
+            if _visible(st, piece, p):
                 seen[piece.id] = (z, cell)
         cache[p] = seen
     return list(seen)
 
 
-def information_state_entries(st: "State", p: int) -> dict[int, float]:
+def information_state_entries(st: "Position", p: int) -> dict[int, float]:
     """The non-zero entries of ``p``'s information-state tensor (``p`` a seat)."""
-    lay, vocab = _made(st.inst)
+    lay, vocab = _made(st.program)
     out = observation_entries(st, p)
     width = lay.memory_width
     at = lay.size
@@ -511,13 +517,13 @@ def information_state_entries(st: "State", p: int) -> dict[int, float]:
     return out
 
 
-def _history(st: "State", p: int, out: dict[int, float], lay: TensorLayout,
+def _history(st: "Position", p: int, out: dict[int, float], lay: TensorLayout,
              vocab: _Vocabulary) -> None:
     """The decisions of the game as ``p`` saw them (the history block), each as
     the information-state string tells it: what ``p`` saw of a step is decided
     by the position after it (a step under way at a chance node is the chance
     block's)."""
-    steps: list[tuple[Action, "State"]] = []
+    steps: list[tuple[Action, "Position"]] = []
     at: Any = st
     while at is not None:
         previous = getattr(at.rng, "previous", None)
@@ -532,8 +538,8 @@ def _history(st: "State", p: int, out: dict[int, float], lay: TensorLayout,
                   True)
 
 
-def _decision(st: "State", p: int, out: dict[int, float], lay: TensorLayout,
-              vocab: _Vocabulary, slot: int, action: Action, seen: "State",
+def _decision(st: "Position", p: int, out: dict[int, float], lay: TensorLayout,
+              vocab: _Vocabulary, slot: int, action: Action, seen: "Position",
               told: bool) -> None:
     """One decision as ``p`` saw it at ``seen``: who took it, and if ``told``,
     its text and parameters (all of them for ``p``'s own)."""
@@ -552,8 +558,26 @@ class _Everything:
     """Stands in for a position where the player sees every piece (their own
     action names the pieces they chose)."""
 
-    def __init__(self, st: "State") -> None:
+    def __init__(self, st: "Position") -> None:
         self.face = st.face
+        self.program = st.program
 
     def visible(self, piece: Piece, player: int) -> bool:
         return True
+
+
+def _visible(st: Any, piece: Piece, player: int) -> bool:
+    """Whether ``player`` sees ``piece`` in ``st`` (a position, or :class:`_Everything`)."""
+    return True if type(st) is _Everything else visible(st, piece, player)
+
+
+def said(st: "Position", kind: str) -> dict[Any, Any]:
+    """What was noted of position ``st`` of one kind (by player), kept with the
+    position until it changes (``Position.said``)."""
+    notes = st.said
+    if notes is None:
+        notes = st.said = {}
+    kept: dict[Any, Any] | None = notes.get(kind)
+    if kept is None:
+        kept = notes[kind] = {}
+    return kept

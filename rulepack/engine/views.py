@@ -1,4 +1,4 @@
-"""Views: what one player may know of a state, as JSON-able data.
+"""Views: what one player may know of a position, as JSON-able data.
 
 A piece is shown to a player when it is face up, or when its zone lets that
 player see face-down pieces (``seen by owner`` for the zone's owner, ``seen by
@@ -16,14 +16,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.flow import current_player, legal
+from rulepack.engine.outcome import outcome, scores
+from rulepack.engine.queries import describe_for, groups, visible
 from rulepack.engine.serialize import encode
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label, describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.position import Position
 
 
-def piece_json(st: "State", piece: Piece) -> dict[str, Any]:
+def piece_json(st: "Position", piece: Piece) -> dict[str, Any]:
     """A visible piece: id, kind, name, attributes and face; a die also the face
     it shows, under its attribute's name, and that name as ``"rolls"``
     (``{"name": "red die", "pips": 4, "rolls": "pips", ...}``)."""
@@ -50,11 +53,11 @@ def hidden_json(piece: Piece, up: bool = False) -> dict[str, Any]:
             "shows": {a: piece.attrs[a] for a in shown}, "look": piece.look(up)}
 
 
-def masked_value(st: "State", value: Any, player: int) -> Any:
+def masked_value(st: "Position", value: Any, player: int) -> Any:
     """A variable's value with pieces the player cannot see hidden."""
     t = type(value)
     if t is Piece:
-        return piece_json(st, value) if st.visible(value, player) else \
+        return piece_json(st, value) if visible(st, value, player) else \
             hidden_json(value, st.face[value.id])
     if t is Player:
         return {"player": int(value)}
@@ -65,7 +68,7 @@ def masked_value(st: "State", value: Any, player: int) -> Any:
     if t is ZoneRef:
         return {"zone": value.label}
     if t is Cell:
-        return {"cell": str(value), "zone": st.inst.zones[value.zone].label}
+        return {"cell": str(value), "zone": st.program.zones[value.zone].label}
     if t is PatternRef:
         return {"pattern": value.name}
     return value
@@ -77,11 +80,11 @@ HIDDEN_VALUE: dict[str, Any] = {"hidden": True}
 SECRET_VALUE: dict[str, Any] = {"secret": True}
 
 
-def private_value(st: "State", name: str, value: Any, player: int, hidden: Any) -> Any:
+def private_value(st: "Position", name: str, value: Any, player: int, hidden: Any) -> Any:
     """``value`` of variable ``name`` with what ``player`` may not see replaced by
     ``hidden``: all of it for a variable ``seen by nobody``, the other players'
     entries for one ``seen by owner``; any other value as it is."""
-    who = st.inst.private_vars.get(name)
+    who = st.program.private_vars.get(name)
     if who is None:
         return value
     if who == "owner" and type(value) is list:
@@ -89,12 +92,12 @@ def private_value(st: "State", name: str, value: Any, player: int, hidden: Any) 
     return hidden
 
 
-def encode_masked(st: "State", value: Any, player: int) -> Any:
+def encode_masked(st: "Position", value: Any, player: int) -> Any:
     """A value with the tags of :func:`rulepack.engine.serialize.encode`, except
     that a piece the player cannot see becomes ``{"hidden": kind}``."""
     t = type(value)
     if t is Piece:
-        if st.visible(value, player):
+        if visible(st, value, player):
             return {"piece": value.id}
         return {"hidden": value.look(st.face[value.id])}
     if t is list:
@@ -107,8 +110,8 @@ def encode_masked(st: "State", value: Any, player: int) -> Any:
     return encode(value)
 
 
-def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
-    info = st.inst.zones[index]
+def zone_json(st: "Position", index: int, player: int) -> dict[str, Any]:
+    info = st.program.zones[index]
     content = st.zones[index]
     data: dict[str, Any] = {"name": info.name, "kind": info.kind}
     if info.owner is not None:
@@ -118,7 +121,7 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         for (r, c), piece in zip(info.cells, content):
             if piece is None:
                 entry = None
-            elif st.visible(piece, player):
+            elif visible(st, piece, player):
                 entry = piece_json(st, piece)
             else:
                 entry = hidden_json(piece, st.face[piece.id])
@@ -126,10 +129,10 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         data.update(rows=info.rows, cols=info.cols, cells=cells)
         return data
     if info.kind == "pile":
-        shown = [piece_json(st, p) for p in content if st.visible(p, player)]
+        shown = [piece_json(st, p) for p in content if visible(st, p, player)]
         hidden_kinds: dict[str, int] = {}
         for p in content:
-            if not st.visible(p, player):
+            if not visible(st, p, player):
                 look = p.look(st.face[p.id])
                 hidden_kinds[look] = hidden_kinds.get(look, 0) + 1
         data["pieces"] = shown
@@ -137,29 +140,30 @@ def zone_json(st: "State", index: int, player: int) -> dict[str, Any]:
         data["hidden_kinds"] = hidden_kinds
         data["count"] = len(content)
         return data
-    data["pieces"] = [piece_json(st, p) if st.visible(p, player) else
+    data["pieces"] = [piece_json(st, p) if visible(st, p, player) else
                       hidden_json(p, st.face[p.id]) for p in content]
     data["count"] = len(content)
     if info.kind == "groups":
-        groups = st.groups(index)
-        data["groups"] = None if groups is None else [
-            [piece_json(st, p) if st.visible(p, player) else hidden_json(p, st.face[p.id])
+        in_groups = groups(st, index)
+        data["groups"] = None if in_groups is None else [
+            [piece_json(st, p) if visible(st, p, player) else hidden_json(p, st.face[p.id])
              for p in g]
-            for g in groups]
+            for g in in_groups]
     return data
 
 
-def scores_seen(st: "State", player: int) -> list[Any] | None:
+def scores_seen(st: "Position", player: int) -> list[Any] | None:
     """The scores, except those computed from variables the player may not see
     (``None`` in their place) while the game goes on."""
-    scores = st.scores()
-    secret = st.inst.secret_score
-    if scores is None or secret is None or st.terminal:
-        return scores
-    return [s if secret == "owner" and p == player else None for p, s in enumerate(scores)]
+    every = scores(st)
+    rule = st.program.score
+    secret = None if rule is None else rule.secret
+    if every is None or secret is None or st.terminal:
+        return every
+    return [s if secret == "owner" and p == player else None for p, s in enumerate(every)]
 
 
-def build_view(st: "State", player: int) -> dict[str, Any]:
+def build_view(st: "Position", player: int) -> dict[str, Any]:
     """The information set of ``player`` as JSON-able data.
 
     :returns: ``{"ruleset", "player", "players", "seats", "current_player",
@@ -171,24 +175,24 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         pieces as ``{"hidden": kind}``.
     :raises ValueError: ``player`` is not a seat.
     """
-    inst = st.inst
-    if not isinstance(player, int) or not 0 <= player < inst.num_players:
+    program = st.program
+    if not isinstance(player, int) or not 0 <= player < program.num_players:
         raise ValueError(f"{player!r} is not a seat of this game")
-    seats = [describe(Player(p), inst.seat_names) for p in range(inst.num_players)]
-    zones = {inst.zones[i].label: zone_json(st, i, player) for i in range(len(inst.zones))}
-    private = inst.private_vars
-    variables = {name: masked_value(st, st.vars.get(name), player) for name in inst.var_inits}
+    seats = [describe(Player(p), program.seat_names) for p in range(program.num_players)]
+    zones = {program.zones[i].label: zone_json(st, i, player) for i in range(len(program.zones))}
+    private = program.private_vars
+    variables = {name: masked_value(st, st.vars.get(name), player) for name in program.initial}
     flow_vars = {k: encode_masked(st, v, player) for k, v in st.vars.items()}
     for name in private:
         variables[name] = private_value(st, name, variables[name], player, HIDDEN_VALUE)
         flow_vars[name] = private_value(st, name, flow_vars[name], player, SECRET_VALUE)
     current = st.vars.get("current")
     view: dict[str, Any] = {
-        "ruleset": inst.name,
+        "ruleset": program.name,
         "player": player,
-        "players": inst.num_players,
+        "players": program.num_players,
         "seats": seats,
-        "current_player": st.current_player,
+        "current_player": current_player(st),
         "turn": None if current is None else int(current),
         "round": st.vars.get("round"),
         "active": list(st.active),
@@ -197,20 +201,20 @@ def build_view(st: "State", player: int) -> dict[str, Any]:
         "variables": variables,
         "scores": scores_seen(st, player),
         "legal_actions": [],
-        "options": dict(inst.options),
+        "options": dict(program.options),
         # where the flow stands (public), enough to rebuild a state from this view
         "flow": {
             "pc": st.pc,
             "pending": st.pending is not None,
             "decisions": st.decisions,
-            "turns": st.turn_count,
-            "winners": st.explicit_winners,
+            "turns": st.turns,
+            "winners": st.winners,
             "vars": flow_vars,
         },
     }
-    if st.current_player == player:
-        render = st.describe_for(player)
-        view["legal_actions"] = [a.render(render) for a in st.legal_actions()]
+    if current_player(st) == player:
+        render = describe_for(st, player)
+        view["legal_actions"] = [a.render(render) for a in legal(st)]
     if st.terminal:
-        view["result"] = st.result()
+        view["result"] = outcome(st)
     return view

@@ -26,7 +26,7 @@ class PatternBudgetError(Exception):
 class Budget:
     """What a search may still spend of the steps between two decisions.
 
-    :param left: the steps left (``State.steps_left``; a search writes back what
+    :param left: the steps left (``Position.steps_left``; a search writes back what
         is left when it ends, see :mod:`rulepack.patterns.partition`).
     :param what: the search, for the message (``"partition by 'run'"``).
     """

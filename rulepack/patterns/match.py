@@ -18,14 +18,16 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final, Sequence
 
 from rulepack.patterns.budget import Budget, PatternBudgetError
-from rulepack.patterns.partition import Index, can_partition, find_partition, usable_pieces
+from rulepack.patterns.partition import (Index, Indexes, can_partition, find_partition,
+                                        usable_pieces)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
-    from rulepack.engine.values import Piece
+    from rulepack.patterns.subjects import Piece, Position
 
-#: A condition on one piece, ``f(state, piece)`` (``each`` and ``wild`` constraints).
-Predicate = Callable[["State", "Piece"], bool]
+#: A condition on one piece, ``f(position, piece)`` (``each`` and ``wild``
+#: constraints): called with the position and a piece the search was given, as
+#: the engine has them
+Predicate = Callable[[Any, Any], bool]
 
 #: Most candidate groups one ``best`` search may examine before it is an error.
 SEARCH_BUDGET = 200_000
@@ -98,9 +100,10 @@ class Pattern:
         self._known: dict[Any, Any] = {}     # piece -> its value of _attr (_values)
         self._direct = self._shape() if alternatives is None else _GENERIC
         # per game instance: the partition index (see rulepack.patterns.partition)
-        self._partition_index: dict[int, tuple[object, Index]] = {}
+        #: its indexes for the partition searches, one per program (if pure)
+        self.indexes = Indexes()
 
-    def matches(self, st: "State", group: Sequence[Piece]) -> bool:
+    def matches(self, st: "Position", group: Sequence[Piece]) -> bool:
         """True if the whole group matches the pattern."""
         lo, hi = self.size
         if not lo <= len(group) <= hi:     # before any key or search: the common no
@@ -116,7 +119,7 @@ class Pattern:
             return hit
         return self._matches(st, group)
 
-    def _matches(self, st: "State", group: Sequence[Piece]) -> bool:
+    def _matches(self, st: "Position", group: Sequence[Piece]) -> bool:
         if self.alternatives is not None:
             return any(p.matches(st, group) for p in self.alternatives)
         lo, hi = self.size
@@ -164,7 +167,7 @@ class Pattern:
                 return False
         return True
 
-    def best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
+    def best(self, st: "Position", pieces: Sequence[Piece]) -> list[Piece]:
         """The largest sub-group of ``pieces`` that matches, or ``[]``.
 
         Among groups of the same size the first in the collection's order wins
@@ -194,20 +197,20 @@ class Pattern:
             return span(group)
         return _best_consecutive(self._attr, self._order, self._lo, self._hi, group)
 
-    def _best(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
+    def _best(self, st: "Position", pieces: Sequence[Piece]) -> list[Piece]:
         """:meth:`best` by the generic search alone (what the direct searches must equal)."""
         if self.alternatives is not None:
             return max((p._best(st, pieces) for p in self.alternatives), key=len, default=[])
         return self._search(st, self._candidates(st, pieces))
 
-    def _candidates(self, st: "State", pieces: Sequence[Piece]) -> list[Piece]:
+    def _candidates(self, st: "Position", pieces: Sequence[Piece]) -> list[Piece]:
         """The pieces that may be members: wild ones and those passing every ``each``."""
         if not self.each:
             return list(pieces)
         return [x for x in pieces if (self.wild is not None and self.wild(st, x))
                 or all(f(st, x) for f in self.each)]
 
-    def _search(self, st: "State", candidates: list[Piece]) -> list[Piece]:
+    def _search(self, st: "Position", candidates: list[Piece]) -> list[Piece]:
         """The generic search: every combination, largest first, within the budget
         (SEARCH_BUDGET combinations, and what the decision has left of its steps,
         ``st.steps_left``: each combination examined is one)."""
@@ -220,7 +223,7 @@ class Pattern:
         finally:
             st.steps_left = decision.left
 
-    def _combinations(self, st: "State", candidates: list[Piece],
+    def _combinations(self, st: "Position", candidates: list[Piece],
                       decision: Budget | None) -> list[Piece]:
         if self.same and self.wild is None:
             attr = self.same[0]
@@ -275,18 +278,18 @@ class Pattern:
             self._span = _SpanTable(self._attr, self._order, self._lo, self._hi)
         return _CONSECUTIVE
 
-    def partition(self, st: "State", mandatory: Sequence[Piece],
+    def partition(self, st: "Position", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
         """Groups matching this pattern using every mandatory piece and any optional
         ones, or ``None`` (see :mod:`rulepack.patterns.partition`)."""
         return find_partition(st, self, mandatory, optional)
 
-    def partitionable(self, st: "State", mandatory: Sequence[Piece],
+    def partitionable(self, st: "Position", mandatory: Sequence[Piece],
                       optional: Sequence[Piece] = ()) -> bool:
         """Is there such a partition? (See :func:`~rulepack.patterns.partition.can_partition`.)"""
         return can_partition(st, self, mandatory, optional)
 
-    def usable(self, st: "State", mandatory: Sequence[Piece],
+    def usable(self, st: "Position", mandatory: Sequence[Piece],
                optional: Sequence[Piece]) -> list[Piece]:
         """The optional pieces that can be made mandatory and still leave a partition
         (see :func:`~rulepack.patterns.partition.usable_pieces`)."""

@@ -23,7 +23,7 @@ which of the optional pieces can be made mandatory and still leave a split?
   (:mod:`rulepack.patterns.cover`), group by group, which is quicker on few
   pieces and when a split is near at hand. :class:`_Question` chooses. What
   a game's questions share (usable-piece answers, the sweep's lane options:
-  :class:`GameMemo`) lives with the game and its clones (``State.memo``) and
+  :class:`GameMemo`) lives with the game and its clones (``Position.memo``) and
   changes no answer; nothing outlives the game, so the same games played again
   cost what they cost the first time.
 
@@ -36,7 +36,7 @@ backtracks.
 
 The general search is bounded by :data:`PARTITION_BUDGET` steps (groups tried)
 when it answers alone. Every question also spends the steps the decision that
-asks it has left (``State.steps_left``, shared with the loops of expressions:
+asks it has left (``Position.steps_left``, shared with the loops of expressions:
 :mod:`rulepack.patterns.budget`): one per piece it reads, per group a search
 examines, per state the sweep builds; an answer the game's memo remembers costs
 what it cost the first time, so a decision's steps never depend on what was
@@ -46,7 +46,7 @@ asked before.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from rulepack.patterns.budget import Budget, PatternBudgetError
 from rulepack.patterns.cover import CoverSearch, Layout, Templates, wild_bit
@@ -54,8 +54,7 @@ from rulepack.patterns.first_split import first_split
 from rulepack.patterns.sweep import Refuted, SharedOptions, SweepSearch, shape_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
-    from rulepack.engine.values import Piece
+    from rulepack.patterns.subjects import Piece, Position
     from rulepack.patterns.match import Pattern
 
 #: Most search steps (groups tried) one question may take in the general search
@@ -101,7 +100,7 @@ class Index:
     :param budget: spent by each group tried (an index built for one question).
     """
 
-    def __init__(self, st: "State", pattern: "Pattern", pieces: Sequence[Piece],
+    def __init__(self, st: "Position", pattern: "Pattern", pieces: Sequence[Piece],
                  budget: Budget | None = None) -> None:
         self.pattern = pattern
         alternatives = pattern.alternatives if pattern.alternatives is not None else [pattern]
@@ -277,7 +276,7 @@ class Index:
                                       f"{PARTITION_BUDGET} steps")
         return CoverSearch(self.search_templates, PARTITION_BUDGET, over, charge)
 
-    def _matches(self, st: "State", alt: "Pattern", types: tuple[int, ...], wilds: int) -> bool:
+    def _matches(self, st: "Position", alt: "Pattern", types: tuple[int, ...], wilds: int) -> bool:
         group = [self.reps[t] for t in types]
         if wilds:
             assert self.wild_rep is not None
@@ -285,19 +284,32 @@ class Index:
         return alt.matches(st, group)
 
 
-def index_for(st: "State", pattern: "Pattern", pieces: Sequence[Piece],
+def index_for(st: "Position", pattern: "Pattern", pieces: Sequence[Piece],
               budget: Budget | None = None) -> Index:
     """The index of ``pattern`` for this game instance (built once for a pure
     pattern), or a fresh one over ``pieces`` when the pattern reads the state
     (spending ``budget``: it is built for the question)."""
     if pattern.pure:
-        cached = pattern._partition_index.get(id(st.inst))
-        if cached is None or cached[0] is not st.inst:
-            index = Index(st, pattern, st.inst.pieces)
-            pattern._partition_index[id(st.inst)] = (st.inst, index)
+        program = st.program
+        return pattern.indexes.of(program, lambda: Index(st, pattern, program.pieces))
+    return Index(st, pattern, pieces, budget)
+
+
+class Indexes:
+    """A pure pattern's indexes, one per program (each made when first asked for:
+    this object owns them)."""
+
+    def __init__(self) -> None:
+        self._by_program: dict[int, tuple[object, Index]] = {}
+
+    def of(self, program: object, make: Callable[[], Index]) -> Index:
+        """The index for ``program``, made by ``make()`` the first time."""
+        cached = self._by_program.get(id(program))
+        if cached is None or cached[0] is not program:
+            index = make()
+            self._by_program[id(program)] = (program, index)
             return index
         return cached[1]
-    return Index(st, pattern, pieces, budget)
 
 
 class GameMemo:
@@ -306,7 +318,7 @@ class GameMemo:
     (:meth:`_Question.reach`) and the sweep's lane options
     (:meth:`rulepack.patterns.sweep.SweepSearch.shared_options`). Every search
     is exact, so they change no answer, only its cost. They live with the game
-    (``State.memo``, shared by its clones and nothing else), so a new game, or
+    (``Position.memo``, shared by its clones and nothing else), so a new game, or
     the same games played again, starts from nothing and costs what the first
     did."""
 
@@ -318,7 +330,7 @@ class GameMemo:
         self.options: SharedOptions = {}
 
 
-def memo_of(st: "State", idx: Index) -> GameMemo:
+def memo_of(st: "Position", idx: Index) -> GameMemo:
     """The game's memo for ``idx`` (a fresh one, kept by no one, for an index
     built for one question: a pattern that reads the state)."""
     if not idx.pattern.pure:
@@ -339,7 +351,7 @@ class _Question:
     It spends ``budget`` (see :func:`_budget`), one step for each piece it is
     given to begin with."""
 
-    def __init__(self, st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+    def __init__(self, st: "Position", pattern: "Pattern", mandatory: Sequence[Piece],
                  optional: Sequence[Piece], budget: Budget) -> None:
         self.budget = budget
         budget.spend(len(mandatory) + len(optional))
@@ -533,13 +545,13 @@ def _unique(pieces: Sequence[Piece]) -> list[Piece]:
     return out
 
 
-def _budget(st: "State", pattern: "Pattern") -> Budget:
+def _budget(st: "Position", pattern: "Pattern") -> Budget:
     """The steps a question of ``pattern`` may take: what the decision has left
     (``st.steps_left``, written back when the question ends)."""
     return Budget(st.steps_left, f"partition by {pattern.name!r}")
 
 
-def can_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+def can_partition(st: "Position", pattern: "Pattern", mandatory: Sequence[Piece],
                   optional: Sequence[Piece] = ()) -> bool:
     """Is there a split of every mandatory piece and any optional ones into
     groups that each match ``pattern``? (True for no mandatory piece.)
@@ -554,7 +566,7 @@ def can_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
         st.steps_left = budget.left
 
 
-def usable_pieces(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+def usable_pieces(st: "Position", pattern: "Pattern", mandatory: Sequence[Piece],
                   optional: Sequence[Piece]) -> list[Piece]:
     """The optional pieces ``x``, in their order, for which
     ``can_partition(mandatory + [x], optional without x)`` holds — answered for
@@ -585,7 +597,7 @@ def usable_pieces(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
     return out
 
 
-def find_partition(st: "State", pattern: "Pattern", mandatory: Sequence[Piece],
+def find_partition(st: "Position", pattern: "Pattern", mandatory: Sequence[Piece],
                    optional: Sequence[Piece] = ()) -> list[list[Piece]] | None:
     """Groups, each matching ``pattern``, that use every mandatory piece and
     any optional ones; ``None`` if there are none. ``[]`` for no mandatory piece.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from rulepack.engine.views import build_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -28,12 +27,12 @@ def seat_view(state: "State", seat: int | None, components: list[dict[str, Any]]
     """
     if seat is None:
         return table_view(state, components)
-    return build_view(state, seat)
+    return state.view(seat)
 
 
 def table_view(state: "State", components: list[dict[str, Any]]) -> dict[str, Any]:
     """What every seat sees (see the module's docstring); ``"player"`` is None."""
-    views = [build_view(state, p) for p in range(state.num_players)]
+    views = [state.view(p) for p in range(state.program.num_players)]
     return meet(views, backs_of(components))
 
 

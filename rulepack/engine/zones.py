@@ -1,0 +1,96 @@
+"""The zones of a compiled game: what each one is, and a grid's cells.
+
+:class:`ZoneInfo` describes one zone of a :class:`~rulepack.engine.program.Program`:
+its kind, label, owner, who sees it and, for a grid, its cells. The compiler
+makes them (:mod:`rulepack.compiler.instance`); every game of the program shares
+them and none changes them. A grid keeps the tables of its cells' neighbours by
+direction, made the first time a direction is asked for (a cache this object
+owns: the answers never change).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulepack.engine.values import Cell
+
+#: the kinds of zone: ``stack`` (ordered, top is last), ``row`` (ordered), ``pile``
+#: (kept in piece order), ``grid`` (cells, some of them holes), ``groups``
+ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
+
+#: who sees the faces of face-down pieces in a zone
+VISIBILITIES = ("owner", "nobody", "everyone")
+
+#: for a direction (row step, column step): the neighbour of each slot, ``None``
+#: off the grid or on a hole
+Neighbours = list["Cell | None"]
+
+
+class ZoneInfo:
+    """One zone of a program.
+
+    :param index: its index among the program's zones (the ``box`` is 0).
+    :param name: the name the ruleset gives it (``hand``).
+    :param label: its name with its key for a zone of a family (``hand[player 1]``).
+    :param kind: one of :data:`ZONE_KINDS`.
+    :param key: for a zone of a family, its key (a seat, an attribute's value).
+    :param owner: the seat owning a per-player zone, else ``None``.
+    :param seen_by: who sees face-down pieces here (one of :data:`VISIBILITIES`).
+    :param rows: for a grid, its rows (0 otherwise).
+    :param cols: for a grid, its columns.
+    :param cells: for a grid, the (row, col) of each slot, 0-based, row-major
+        (the holes left out).
+    """
+
+    __slots__ = ("index", "name", "label", "kind", "key", "owner", "seen_by", "rows", "cols",
+                 "cells", "slot_of", "cell_objects", "_neighbours", "_ends")
+
+    def __init__(self, index: int, name: str, label: str, kind: str, key: Any = None,
+                 owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
+                 cols: int = 0, cells: list[tuple[int, int]] | None = None) -> None:
+        self.index = index
+        self.name = name
+        self.label = label
+        self.kind = kind
+        self.key = key
+        self.owner = owner
+        self.seen_by = seen_by
+        self.rows = rows
+        self.cols = cols
+        self.cells: list[tuple[int, int]] = list(cells or [])
+        #: (row, col) → slot
+        self.slot_of: dict[tuple[int, int], int] = {rc: i for i, rc in enumerate(self.cells)}
+        #: the cells as values, by slot (made once: every game shares them)
+        self.cell_objects: tuple[Cell, ...] = tuple(
+            Cell(index, r, c, i) for i, (r, c) in enumerate(self.cells))
+        self._neighbours: dict[tuple[int, int], Neighbours] = {}
+        self._ends: dict[tuple[int, int], tuple[Neighbours, Neighbours]] = {}
+
+    def __repr__(self) -> str:
+        return f"<ZoneInfo {self.index} {self.label} {self.kind}>"
+
+    def neighbours(self, direction: tuple[int, int]) -> Neighbours:
+        """For each slot, the cell one step away in ``direction`` (row step, column
+        step), or ``None`` off the grid or on a hole (do not change the list)."""
+        table = self._neighbours.get(direction)
+        if table is None:
+            dr, dc = direction
+            table = []
+            for r, c in self.cells:
+                to = self.slot_of.get((r + dr, c + dc))
+                table.append(None if to is None else self.cell_objects[to])
+            self._neighbours[direction] = table
+        return table
+
+    def ends_tables(self, direction: tuple[int, int]) -> tuple[Neighbours, Neighbours]:
+        """The neighbour tables against ``direction`` and along it (for ``ends``
+        and maximal runs)."""
+        tables = self._ends.get(direction)
+        if tables is None:
+            back = (-direction[0], -direction[1])
+            tables = self._ends[direction] = (self.neighbours(back), self.neighbours(direction))
+        return tables
+
+    def neighbour(self, slot: int, direction: tuple[int, int]) -> Cell | None:
+        """The cell one step from ``slot`` in ``direction``, or ``None``."""
+        return self.neighbours(direction)[slot]
