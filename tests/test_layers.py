@@ -1,9 +1,10 @@
 """The package layout: layers that import only downward, and no import cycles.
 
-DESIGN.md, "Layout": each package imports only from packages below it. The
-import-linter contract in ``pyproject.toml`` states the layers; this test runs it.
-Cycles between modules of one package are checked here too, counting imports
-inside functions (imports under ``TYPE_CHECKING`` do not count).
+DESIGN.md, "Layout": each package imports only from packages below it, type-only
+imports (under ``TYPE_CHECKING``) included. The import-linter contract in
+``pyproject.toml`` states the layers; this test runs it. Cycles between modules of
+one package are checked here too, counting imports inside functions (imports under
+``TYPE_CHECKING`` do not count: two modules may name each other's types).
 """
 
 from __future__ import annotations
@@ -83,3 +84,17 @@ def test_the_old_interpreter_package_is_gone():
     """``rulepack.interpreter`` (the import paths of an unreleased 0.1.0) no longer exists."""
     import importlib.util
     assert importlib.util.find_spec("rulepack.interpreter") is None
+
+
+def test_the_contract_counts_type_only_imports():
+    """A package may not name a type of a package above it, even for type checking:
+    the contract counts imports under ``TYPE_CHECKING``."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    assert config.get("exclude_type_checking_imports") is False
+    graph = grimp.build_graph("rulepack", exclude_type_checking_imports=False, cache_dir=None)
+    # the engine names nothing of the compiler, the pattern searches nothing of the engine
+    assert not graph.find_shortest_chain("rulepack.engine", "rulepack.compiler",
+                                         as_packages=True)
+    assert not graph.find_shortest_chain("rulepack.patterns", "rulepack.engine",
+                                         as_packages=True)
