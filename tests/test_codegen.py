@@ -997,3 +997,16 @@ def test_top_and_bottom_of_a_zones_list_are_read_as_on_the_closures(expr, n, mon
     ''')
     generated, closures = generated_and_closures(src, monkeypatch)
     assert generated == closures
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_every_instruction_runs_as_generated_code(name):
+    """A game runs on generated code only: every instruction has a generated step
+    (``S<pc>``, the flow an instruction at a time), every block start its block
+    (``B<pc>``), every decision its generated legal actions; the compiler's
+    closures are the reference backend (``RULEPACK_CODEGEN=0``) and run nothing."""
+    game = rulepack.load(name)
+    program = game.instance(game.min_players, {}).program()
+    assert [f.__name__ for f in program.steps] == [f"S{pc}" for pc in range(len(program.steps))]
+    assert all(f.__name__ in (f"B{pc}", f"S{pc}") for pc, f in enumerate(program.code))
+    assert all(c.generate is not None for c in program.choices)

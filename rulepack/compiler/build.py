@@ -139,12 +139,14 @@ def _static_facts(inst: "Instance") -> tuple[bool, bool, frozenset[str]]:
 
 
 def build_program(inst: "Instance", code: list[Instr],
-                  blocks: dict[int, list[int]] | None) -> Program:
+                  blocks: dict[int, list[int]] | None, steps: list[Instr]) -> Program:
     """The program of ``inst`` running ``code`` (the generated blocks where they
-    start, or the instructions' closures), with no start yet.
+    start, ``steps`` elsewhere), with no start yet.
 
     :param blocks: each generated block's first instruction → the instructions it
-        runs (``None``: ``code`` is the closures, one per instruction).
+        runs (``None``: ``code`` is one function per instruction).
+    :param steps: one function per instruction (generated; the closures where
+        generation is off).
     """
     instructions = tuple(instruction(inst, node) for node in inst.code_nodes)
     chance, hiding, words = _static_facts(inst)
@@ -161,7 +163,7 @@ def build_program(inst: "Instance", code: list[Instr],
         zones=tuple(inst.zones), zone_kinds=tuple(inst.zone_kinds),
         zone_refs=tuple(inst.zone_refs), patterns=tuple(inst.patterns),
         pattern_refs=frozen_map(patterns),
-        code=tuple(code), steps=tuple(inst.steps), instructions=instructions,
+        code=tuple(code), steps=tuple(steps), instructions=instructions,
         choices=tuple(inst.choices),
         chance_positions=frozen_map(block_positions(
             inst.code_nodes, blocks or {pc: [pc] for pc in range(len(inst.code_nodes))},

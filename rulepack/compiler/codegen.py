@@ -33,7 +33,7 @@ from functools import cached_property
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulepack.engine import effects, flow, moves, ops, outcome, queries
+from rulepack.engine import dice, effects, flow, moves, ops, outcome, queries
 from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
@@ -64,7 +64,8 @@ BASE_NAMESPACE: dict[str, Any] = {
     "_move": moves.move, "_flip": moves.flip,
     # the runtime functions of a position (rulepack.engine.effects, queries, flow, outcome)
     "_move_one": effects.move_one, "_flip_one": effects.flip_one, "_shuffle": effects.shuffle,
-    "_end_game": effects.end_game, "_suspend": flow.suspend, "_score": outcome.score,
+    "_end_game": effects.end_game, "_claim": effects.claim, "_arrange": effects.arrange,
+    "_eliminate": effects.eliminate, "_roll": dice.roll, "_suspend": flow.suspend, "_score": outcome.score,
     "_seats_from": queries.seats_from, "_next_active": queries.next_active,
     "_seat": queries.seat, "_grid_cells": queries.cells, "_knows": queries.knows,
     "_step": queries.step, "_piece_cells": queries.piece_cells,

@@ -20,7 +20,7 @@ from rulepack.errors import SemanticError
 from rulepack.ir import names_in, nodes as ir_nodes
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
-from rulepack.engine import dice, effects, flow, queries
+from rulepack.engine import dice, effects, flow, ops, queries
 from rulepack.engine.actions import Narration
 from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
@@ -91,11 +91,15 @@ class FlowCompiler:
         nodes = [node for _, node in self.factories]
         return steps, nodes
 
+    def generate_steps(self, closures: list[Instr], nodes: list[Any]) -> list[Instr]:
+        """One generated function per instruction (see ``FlowGen.steps``); the
+        expressions' generated code must be ready (``SourceGen.prepare``)."""
+        return self.gen.steps(closures, self.fragments, nodes)
+
     def generate(self, steps: list[Instr], nodes: list[Any],
                  more: frozenset[int] = frozenset()) -> list[Instr]:
-        """The program with the generated blocks where they start (the closures
-        elsewhere), and each decision's generated legal actions; the expressions'
-        generated code must be ready (``SourceGen.prepare``).
+        """The program with the generated blocks where they start (``steps``
+        elsewhere), and each decision's generated legal actions.
 
         :param more: instructions that must start a block too (where games start).
         """
@@ -236,7 +240,10 @@ class FlowCompiler:
                 dice.roll(st, list(items(st, what(st))))
                 return nxt
             return roll
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"_roll(st, list({g.items(what)}))"], False
+        self.emit(factory, node, src)
 
     def _s_let(self, node: dict[str, Any], scope: Scope) -> Scope:
         value = self.exprs.compile(node["expr"], scope)
@@ -762,28 +769,29 @@ class FlowCompiler:
                 effects.claim(st, items(st, what(st)), player(st))
                 return nxt
             return claim
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"W = {g.items(what)}", f"_claim(st, W, {g.expr(player)})"], False
+        self.emit(factory, node, src)
 
     def _s_arrange(self, node: dict[str, Any], scope: Scope) -> None:
-        zone = self._destination(node["zone"], scope)
-        pattern = self.exprs._pattern_arg(self.exprs.compile(node["into"], scope))
+        zone = self.exprs.compile(node["zone"], scope)
+        into = self.exprs.compile(node["into"], scope)
+        patterns = self.inst.patterns
 
         def factory(pc: int) -> Instr:
             nxt = pc + 1
 
             def arrange(st: "Position") -> int:
                 z = zone(st)
-                if type(z) is not ZoneRef or st.program.zone_kinds[z.index] != "groups":
-                    raise RuleValueError(f"only a 'groups' zone can be arranged, not {z}")
-                p = pattern(st)
-                groups = p.partition(st, list(st.zones[z.index]))
-                if groups is None:
-                    raise RuleValueError(f"the pieces of {z.label} cannot be arranged into "
-                                         f"groups that are each a {p.name}")
-                effects.set_groups(st, z.index, groups)
+                effects.arrange(st, z, ops.pattern(patterns, into(st)))
                 return nxt
             return arrange
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"W = {g.expr(zone)}",
+                    f"_arrange(st, W, _pattern({g.const(patterns)}, {g.expr(into)}))"], False
+        self.emit(factory, node, src)
 
     def _s_say(self, node: dict[str, Any], scope: Scope) -> None:
         text = node["text"]
@@ -825,7 +833,10 @@ class FlowCompiler:
                 effects.eliminate(st, player(st))
                 return nxt
             return eliminate
-        self.emit(factory, node)
+
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"_eliminate(st, {g.expr(player)})"], False
+        self.emit(factory, node, src)
 
 
 def told_players(value: Any, players: int) -> tuple[int, ...]:

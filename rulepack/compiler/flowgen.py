@@ -124,6 +124,16 @@ def _self_loop(body: list[Line], start: int, rounds: int) -> list[Line]:
     return out
 
 
+def _function(name: str, comment: str, refs: frozenset[str], body: list[Line]) -> str:
+    """The source of a generated function ``name(st)`` running ``body``, which
+    leaves the instruction it runs (``P``) in ``st.fault`` when an error passes."""
+    head = [f"def {name}(st):  # {comment}", *table_locals(refs)]
+    rendered = [text for line in body for text in line.render("        ")]
+    return "\n".join(head + ["    try:"] + rendered
+                     + ["    except BaseException:", "        st.fault = P",
+                        "        raise"]) + "\n"
+
+
 class FlowGen:
     """Generates the block functions of one instance's flow.
 
@@ -143,6 +153,9 @@ class FlowGen:
         #: (their local functions), and the locals those expressions read
         self._lines: list[Line] = []
         self._refs: frozenset[str] = frozenset()
+        #: each instruction's lines and what they read (see :meth:`_parts`)
+        self._made_parts: tuple[list[tuple[list[Line], bool]],
+                                list[frozenset[str]]] | None = None
         #: the generated module's text (``rulepack compile --format python``)
         self.module = ""
         #: blocks whose source did not compile (a generator bug; closures used)
@@ -217,20 +230,7 @@ class FlowGen:
         if not codegen.ENABLED or not code:
             return code
         n = len(code)
-        parts: list[tuple[list[Line], bool]] = []
-        refs: list[frozenset[str]] = []
-        for pc in range(n):
-            self._lines = []
-            self._refs = frozenset()
-            frag = fragments[pc]
-            if frag is None:
-                name = self.const(code[pc])
-                lines: Lines = [f"N = {name}(st)", f"if N != {pc + 1}:", "    return N"]
-                ends = False
-            else:
-                lines, ends = frag(pc, self)
-            parts.append((self._lines + _lines(lines), ends))
-            refs.append(self._refs)
+        parts, refs = self._parts(fragments)
         leaders = sorted({0, *entries} | {pc + 1 for pc, (_, ends) in enumerate(parts)
                                           if ends and pc + 1 < n})
         # jump threading: a block that only jumps is jumped over
@@ -273,14 +273,66 @@ class FlowGen:
             read: frozenset[str] = frozenset()
             for pc in merged[start][1]:
                 read |= refs[pc]
-            head = [f"def B{start}(st):  # {self._comment(nodes[start])}", *table_locals(read)]
-            rendered = [text for line in body for text in line.render("        ")]
-            src = "\n".join(head + ["    try:"] + rendered
-                            + ["    except BaseException:", "        st.fault = P",
-                               "        raise"]) + "\n"
-            sources.append((f"B{start}", src))
+            sources.append((f"B{start}", _function(f"B{start}", self._comment(nodes[start]),
+                                                   read, body)))
         for choice in choices:
             sources.append((f"A{choice.index}", self.legal(choice)))
+        module = "\n\n".join(src for _, src in sources)
+        namespace = self._compile(module)
+        if namespace is None:   # pragma: no cover - a bug of the generator
+            return code
+        for name, _ in sources:
+            if name[0] == "B":
+                out[int(name[1:])] = namespace[name]
+        for choice in choices:
+            choice.generate = namespace[f"A{choice.index}"]
+        self.module = module
+        return out
+
+    def steps(self, code: list[Instr], fragments: list[Fragment | None],
+              nodes: list[Any]) -> list[Instr]:
+        """One generated function per instruction, ``S<pc>(st) -> next_pc`` (its
+        fragment alone: the flow entered and probed an instruction at a time, by
+        :mod:`rulepack.engine.start` and the engine's check for endless loops);
+        ``code`` (the closures) when generation is off."""
+        if not codegen.ENABLED or not code:
+            return code
+        n = len(code)
+        parts, refs = self._parts(fragments)
+        sources = []
+        for pc, (lines, ends) in enumerate(parts):
+            body = [Line(f"P = {pc}"), *lines]
+            if not ends:
+                body.append(jump(pc + 1) if pc + 1 < n else Line("return -2"))
+            sources.append(_function(f"S{pc}", self._comment(nodes[pc]), refs[pc], body))
+        namespace = self._compile("\n\n".join(sources))
+        if namespace is None:   # pragma: no cover - a bug of the generator
+            return code
+        return [namespace[f"S{pc}"] for pc in range(n)]
+
+    def _parts(self, fragments: list[Fragment | None]
+               ) -> tuple[list[tuple[list[Line], bool]], list[frozenset[str]]]:
+        """Each instruction's lines (and whether they always return) and the locals
+        they read, from its fragment (asked once: the steps and the blocks share them).
+
+        :raises AssertionError: an instruction without generated source."""
+        if self._made_parts is not None:
+            return self._made_parts
+        parts: list[tuple[list[Line], bool]] = []
+        refs: list[frozenset[str]] = []
+        for pc, frag in enumerate(fragments):
+            assert frag is not None, f"instruction {pc} has no generated source"
+            self._lines = []
+            self._refs = frozenset()
+            lines, ends = frag(pc, self)
+            parts.append((self._lines + _lines(lines), ends))
+            refs.append(self._refs)
+        self._made_parts = parts, refs
+        return self._made_parts
+
+    def _compile(self, module: str) -> dict[str, Any] | None:
+        """The namespace of the generated ``module`` once run (``None``, and the
+        failure noted, if it does not compile: a bug of the generator)."""
         namespace = dict(BASE_NAMESPACE)
         namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
                                      "BaseException": BaseException, "KeyError": KeyError,
@@ -292,20 +344,13 @@ class FlowGen:
         namespace["_new_action"] = _new_action
         namespace["_recharge"] = recharge
         namespace.update(self.ns)
-        module = "\n\n".join(src for _, src in sources)
         try:
             compiled = compile(module, "<rulepack generated flow>", "exec")
         except SyntaxError as exc:  # pragma: no cover - a bug of the generator
             self.failures.append(str(exc))
-            return code
+            return None
         exec(compiled, namespace)  # noqa: S102 - our own source, ruleset text only as reprs
-        for name, _ in sources:
-            if name[0] == "B":
-                out[int(name[1:])] = namespace[name]
-        for choice in choices:
-            choice.generate = namespace[f"A{choice.index}"]
-        self.module = module
-        return out
+        return namespace
 
     def _reads(self, fn: Callable[["Position"], Any], names: list[str]) -> bool:
         """Whether the expression ``fn`` may read one of the variables ``names``: its

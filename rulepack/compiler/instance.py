@@ -909,17 +909,19 @@ class Instance:
             # score(p) with p an argument, not a variable set and put back
             self.score_of = self.exprs.source.of_one("score_of", score["expr"],
                                                      self._score_scope, score["player"])
-        # where every game starts, found (on the closures) before the blocks are
-        # made: a game that starts inside a block (at the instruction that first
-        # draws) enters a block of its own there
-        first = build_program(self, self.steps, None)
-        start = find_program_start(first)
+        # the flow an instruction at a time, generated; where every game starts,
+        # found on it before the blocks are made: a game that starts inside a block
+        # (at the instruction that first draws) enters a block of its own there
         flow.gen.drawing = self.drawing_calls
-        self.code = flow.generate(self.steps, self.code_nodes,
+        steps = flow.generate_steps(self.steps, self.code_nodes)
+        first = build_program(self, steps, None, steps)
+        start = find_program_start(first)
+        self.code = flow.generate(steps, self.code_nodes,
                                   frozenset([start[1]] if start and start[1] >= 0 else []))
         self.flow_source = flow.gen.module
         blocks = getattr(flow.gen, "blocks", None)
-        self._program = with_start(build_program(self, self.code, blocks), start, self.code)
+        self._program = with_start(build_program(self, self.code, blocks, steps), start,
+                                   self.code)
         _MADE_FROM[self._program] = self
 
     def program(self, generate: bool = True) -> Program:
@@ -934,7 +936,7 @@ class Instance:
         if self._program is not None:
             return self._program
         if self._closures is None:
-            self._closures = build_program(self, self.steps, None)
+            self._closures = build_program(self, self.steps, None, self.steps)
             _MADE_FROM[self._closures] = self
         return self._closures
 
@@ -954,7 +956,7 @@ class Instance:
                 effects.end_game(st, None)
                 return HALT
             return end
-        flow.emit(game_over, None)
+        flow.emit(game_over, None, lambda pc, g: (["_end_game(st, None)", f"return {HALT}"], True))
         for phase in self.ir.get("phases", []):
             if phase["name"] not in flow.phases_used:
                 # compile it anyway (never reached) so mistakes inside are reported

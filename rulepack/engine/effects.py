@@ -11,7 +11,7 @@ and flips of several pieces run compiled (:mod:`rulepack.engine.moves`).
 from __future__ import annotations
 
 from bisect import insort
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from rulepack.engine import moves
 from rulepack.engine.actions import ChanceEvent, Reveal
@@ -22,6 +22,7 @@ from rulepack.engine.values import Cell, Piece, Player, ZoneRef, piece_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
+    from rulepack.patterns.match import Pattern
 
 def move(st: "Position", pieces: Sequence[Any], dest: ZoneRef | Cell, face_up: bool | None,
          bottom: bool = False) -> None:
@@ -141,6 +142,24 @@ def set_groups(st: "Position", zone: int, groups: list[list[Piece]]) -> None:
     st.zones[zone] = [p for g in groups for p in g]
     st.owned.add(zone)
     st.groupings[zone] = tuple(len(g) for g in groups)
+
+
+def arrange(st: "Position", zone: Any, pattern: "Pattern") -> None:
+    """Arrange a ``groups`` zone into groups that each match ``pattern`` (a
+    partition of its pieces; see :meth:`rulepack.patterns.match.Pattern.partition`).
+
+    :raises RuleValueError: ``zone`` is not a ``groups`` zone, or its pieces cannot
+        be so arranged."""
+    if type(zone) is not ZoneRef and type(zone) is not Cell:
+        raise RuleValueError(f"cannot move pieces to {show(zone)}: not a zone or a cell")
+    if type(zone) is not ZoneRef or st.program.zone_kinds[zone.index] != "groups":
+        raise RuleValueError(f"only a 'groups' zone can be arranged, not {zone}")
+    # (the searches give back the pieces they were given)
+    groups = cast("list[list[Piece]] | None", pattern.partition(st, list(st.zones[zone.index])))
+    if groups is None:
+        raise RuleValueError(f"the pieces of {zone.label} cannot be arranged into groups "
+                             f"that are each a {pattern.name}")
+    set_groups(st, zone.index, groups)
 
 
 def eliminate(st: "Position", player: Any) -> None:
