@@ -105,7 +105,8 @@ def test_version_tells_whether_the_searches_run_compiled():
     from rulepack.engine import rng
     assert lines[2] == "random numbers: " + rng.describe()
     from rulepack.engine import native as engine_native
-    assert lines[3] == "moves: " + engine_native.describe()
+    assert lines[3] == "moves: " + engine_native.describe("moves")
+    assert lines[4] == "history log: " + engine_native.describe("log")
 
 
 # ------------------------------------------------------------------ the random number generator

@@ -111,7 +111,7 @@ def max_decisions_flag(f: Any) -> Any:
 
 def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``--version``: the version, and whether the pattern searches, the random
-    number generator and the moves run compiled."""
+    number generator, the moves and the history log run compiled."""
     if not value or ctx.resilient_parsing:
         return
     import rulepack.patterns.match  # noqa: F401  (the package decides on import)
@@ -119,7 +119,8 @@ def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     from rulepack.engine import native as engine_native
     from rulepack.patterns.native import describe
     click.echo(f"rulepack, version {__version__}\npattern searches: {describe()}\n"
-               f"random numbers: {rng.describe()}\nmoves: {engine_native.describe()}")
+               f"random numbers: {rng.describe()}\nmoves: {engine_native.describe('moves')}"
+               f"\nhistory log: {engine_native.describe('log')}")
     ctx.exit()
 
 

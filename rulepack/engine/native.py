@@ -1,10 +1,13 @@
-"""Whether the engine's moves run compiled, and a guard against stale builds.
+"""Whether the engine's moves and history log run compiled, and a guard against stale builds.
 
-``setup.py`` compiles :mod:`rulepack.engine.moves` with mypyc beside its source
-and records the source's SHA-256 in this folder's ``native.sums`` (with
+``setup.py`` compiles the modules named in :data:`COMPILED` —
+:mod:`rulepack.engine.moves` (moving and flipping several pieces of a
+position) and :mod:`rulepack.engine.log` (the
+history every applied action appends to) — with mypyc beside their sources and
+records the sources' SHA-256 in this folder's ``native.sums`` (with
 ``splitmix``'s, which :mod:`rulepack.engine.rng` checks itself). The package's
-``__init__`` imports this module first, so that a build older than its source,
-or ``RULEPACK_PURE_PYTHON=1``, makes the moves run from their source (as
+``__init__`` imports this module first, so that a build older than its sources,
+or ``RULEPACK_PURE_PYTHON=1``, makes them run from their sources (as
 :mod:`rulepack.patterns.native` does for the pattern searches): the same results
 either way.
 """
@@ -16,18 +19,23 @@ from pathlib import Path
 from rulepack.patterns.native import guard_modules, loaded_compiled
 
 #: the modules of this package that run the same compiled or not (setup.py reads it)
-COMPILED = ("moves",)
+COMPILED = ("moves", "log")
 
 #: why the sources are used ("" when the compiled modules are)
 REASON = guard_modules(__name__.rpartition(".")[0], Path(__file__).resolve().parent, COMPILED)
 
 
-def compiled() -> bool:
-    """Do the moves run compiled? (For reports: ``rulepack --version``, benchmarks.)"""
-    import rulepack.engine.moves  # noqa: F401  (imported here if not yet)
-    return loaded_compiled("rulepack.engine.moves")
+def compiled(module: str | None = None) -> bool:
+    """Does ``module`` (one of :data:`COMPILED`; by default every one) run compiled?
+    (For reports: ``rulepack --version``, benchmarks.)"""
+    import importlib
+    names = COMPILED if module is None else (module,)
+    for name in names:
+        importlib.import_module(f"rulepack.engine.{name}")  # imported here if not yet
+    return all(loaded_compiled(f"rulepack.engine.{name}") for name in names)
 
 
-def describe() -> str:
-    """``"compiled (mypyc)"`` or ``"pure Python (REASON)"``."""
-    return "compiled (mypyc)" if compiled() else f"pure Python ({REASON or 'not compiled'})"
+def describe(module: str | None = None) -> str:
+    """``"compiled (mypyc)"`` or ``"pure Python (REASON)"``, for ``module`` (one of
+    :data:`COMPILED`; by default every one)."""
+    return "compiled (mypyc)" if compiled(module) else f"pure Python ({REASON or 'not compiled'})"
