@@ -41,23 +41,26 @@ class Decision:
         self.player = player
         self.count = len(state.legal_actions()) if count is None else count
         self._state = state
-        self._view: dict[str, Any] | None = None
-        self._texts: list[str] | None = None
+        # _view and _texts are set when first asked for (most bots ask for neither)
 
     @property
     def view(self) -> dict[str, Any]:
         """The player's view (see :func:`rulepack.engine.views.build_view`)."""
-        if self._view is None:
-            self._view = self._state.view(self.player)
-        return self._view
+        try:
+            return self._view
+        except AttributeError:
+            self._view: dict[str, Any] = self._state.view(self.player)
+            return self._view
 
     @property
     def actions(self) -> list[str]:
         """Texts of the legal actions in canonical order, hidden pieces masked."""
-        if self._texts is None:
+        try:
+            return self._texts
+        except AttributeError:
             render = describe_for(self._state.position, self.player)
-            self._texts = [a.render(render) for a in self._state.legal_actions()]
-        return self._texts
+            self._texts: list[str] = [a.render(render) for a in self._state.legal_actions()]
+            return self._texts
 
 
 class Agent(Protocol):
@@ -334,10 +337,11 @@ def play_out(state: "State", agents: list[Any],
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     watched = bool(observers) or on_action is not None or after_action is not None
     if not watched:              # nobody watches (simulations): no bookkeeping
-        over, legal_actions, apply = state.is_terminal, state.legal_actions, state.apply_index
-        while not over():
-            player = state.current_player
+        legal_actions, apply = state.legal_actions, state.apply_index
+        while (player := state.current_player) >= 0:     # (a seat: not the end or chance)
             apply(agents[player].choose(Decision(state, player, len(legal_actions()))))
+        if not state.is_terminal():
+            raise ValueError("play_out() plays games whose chance is sampled, not explicit")
         return state
     while not state.is_terminal():
         player = state.current_player

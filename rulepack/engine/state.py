@@ -133,7 +133,13 @@ class State:
     def current_player(self) -> int:
         """The seat that must decide now, :data:`CHANCE` at a chance node
         (explicit chance only), or :data:`TERMINAL`."""
-        return current_player(self._position)
+        st = self._position
+        decider = st.decider
+        if decider is None or st.terminal:
+            return current_player(st)
+        # flow.current_player's common case, inline: it is asked before every decision
+        # (``+ 0`` makes the seat a plain int at half the cost of int())
+        return decider + 0
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -167,7 +173,8 @@ class State:
         :raises RulesetRuntimeError: the player has no legal action, or a guard or
             parameter of an action cannot be computed (located at the ``choose``).
         """
-        return flow.legal(self._position)
+        legal = self._position.legal
+        return flow.legal(self._position) if legal is None else legal
 
     def legal_action_ids(self) -> list[int]:
         """The stable ids of the legal actions, ascending (empty when no player
@@ -189,7 +196,9 @@ class State:
         :raises RulesetRuntimeError: the ruleset fails while running (located).
         """
         st = self._position
-        legal = flow.legal(st)
+        legal = st.legal
+        if legal is None:
+            legal = flow.legal(st)
         if type(action) is Action:
             # the legal actions come from the program's action tables, so the one
             # asked for is usually the very object listed (found by identity)
@@ -209,18 +218,32 @@ class State:
             action = matches[0]
         else:
             raise IllegalActionError(f"{action!r} is not legal now")
-        return self._take(action)
+        start = len(st.history)
+        if st.rng.explicit:
+            explicit.take(st, action)  # (stops at chance nodes: rulepack.engine.chance)
+        else:
+            flow.take(st, action)      # (what _take does, without its call: apply is hot)
+        return st.history.since(start)
 
-    def apply_index(self, index: int) -> list[Any]:
+    def apply_index(self, index: int) -> None:
         """Take the legal action at ``index`` of :meth:`legal_actions` (as a bot that
-        chose among them does), as :meth:`apply`.
+        chose among them does), as :meth:`apply` but returning nothing (as OpenSpiel's
+        ``apply_action``: playouts and searches do not read what it ran through;
+        :attr:`history` has it).
 
-        :raises IllegalActionError: no legal action there."""
-        legal = flow.legal(self._position)
+        :raises IllegalActionError: no legal action there.
+        :raises RulesetRuntimeError: as :meth:`apply`."""
+        st = self._position
+        legal = st.legal
+        if legal is None:
+            legal = flow.legal(st)
         if type(index) is not int or not 0 <= index < len(legal):
             raise IllegalActionError(f"no legal action at index {index!r} "
                                      f"(there are {len(legal)})")
-        return self._take(legal[index])
+        if st.rng.explicit:
+            explicit.take(st, legal[index])
+        else:
+            flow.take(st, legal[index])
 
     def apply_id(self, ident: int) -> list[Any]:
         """Take the legal action with this stable id, or at a chance node apply
