@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeAlias
+
+#: an IR node: JSON data (``{"k": "op", ...}``, a statement, a zone...) as
+#: ``schemas/ruleset.schema.json`` shapes it. Its fields are ``Any`` to Python
+#: because the schema, not the type checker, checks them.
+Node: TypeAlias = dict[str, Any]
 
 
 #: the keys of source positions (``[line, column]``)

@@ -1,25 +1,25 @@
-"""The flow's program → generated Python: one function per basic block.
+"""The flow's program → generated Python: a function per instruction and per basic block.
 
-:class:`~rulepack.compiler.flow.FlowCompiler` emits each instruction twice: as a
-closure ``ins(state) -> next_pc`` and, where it can, as Python statements (a
-*fragment*). This module cuts the program into basic blocks — runs of
-instructions entered only at their first one: the start, every jump target and
-decision, and the instruction after an unconditional jump — and turns each block
-into one generated function ``B<pc>(st) -> next_pc`` that runs the fragments one
-after another, with the expressions they evaluate inlined (the generated source
-of :mod:`rulepack.compiler.codegen`). The engine runs a block where it used to
-run its first instruction: ``code[pc]`` is the block's function for the first
-instruction of a block and the closure for the others, so entering anywhere
-(a restored position resumes at its decision) still works.
+:class:`~rulepack.compiler.flow.FlowCompiler` emits each instruction as a closure
+``ins(state) -> next_pc`` (the reference backend) and as Python statements (a
+*fragment*). This module turns each instruction's fragment into a function
+``S<pc>(st) -> next_pc`` (the flow an instruction at a time: where a game
+starts, explicit chance's snapshots and the probes of the start run on these),
+cuts the program into basic blocks — runs of instructions entered only at their
+first one: the start, every jump target and decision, and the instruction
+after an unconditional jump — and turns each block into one generated function
+``B<pc>(st) -> next_pc`` that runs the fragments one after another, with the
+expressions they evaluate inlined (the generated source of
+:mod:`rulepack.compiler.codegen`). ``code[pc]`` is the block's function for the
+first instruction of a block and the instruction's step for the others, so
+entering anywhere (a restored position resumes at its decision) still works.
 
 A block that always goes on to a short block takes that block's body in instead
 of returning its number (:meth:`FlowGen._merge`): an action's body, the end of the
 turn and the next decision run as one function. The block itself still exists
 for the other ways in.
 
-An instruction with no fragment is called as its closure inside the block: the
-block goes on if it returns the next instruction and returns what it returned
-otherwise. A block remembers the instruction it is running (``P``) and leaves it
+A block remembers the instruction it is running (``P``) and leaves it
 in ``st.fault`` when an error passes, so errors are located at the rule that
 failed, as with closures.
 

@@ -3,8 +3,8 @@
 Every game of an instance begins the same way until the flow first draws a
 chance event (a ``shuffle``, ``random(...)``, a ``roll``): the setup, and often
 more (the pieces gathered before the first shuffle). :func:`find_start` runs
-that prefix once per instance, an instruction at a time (the compiler's
-closures), with a generator that refuses every draw, and keeps the position as
+that prefix once per instance, an instruction at a time (the program's
+generated steps), with a generator that refuses every draw, and keeps the position as
 it was before the instruction that first drew (or at the first decision, if
 nothing drew before it). A game then starts from a copy of that
 position and runs the flow on from that instruction with the game's own
