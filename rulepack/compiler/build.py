@@ -6,8 +6,10 @@ zones, choices, the flow's code and the IR of each instruction — and turns it
 into the engine's frozen value: per instruction its place in the ruleset and
 what it draws (no IR), the score and heuristic as functions of ``(position,
 player)``, what the tensors' vocabulary needs, and the deferred numbering of
-actions. :func:`with_start` adds where every game starts (found by running the
-flow's seed-free prefix on a first program).
+actions, for a program that runs one function per instruction;
+:func:`with_blocks` makes it run the generated blocks, and :func:`with_start`
+adds where every game starts (found by running the flow's seed-free prefix on
+the first program).
 """
 
 from __future__ import annotations
@@ -178,6 +180,20 @@ def build_program(inst: "Instance", code: list[Instr],
         chance_bound=Deferred(inst.max_chance_outcomes))
     _own_actions(program)
     return program
+
+
+def with_blocks(inst: "Instance", program: Program, code: list[Instr],
+                blocks: dict[int, list[int]] | None) -> Program:
+    """``program`` (built by :func:`build_program` on one function per instruction)
+    running ``code``: the generated blocks where they start. Only what the blocks
+    change is computed again (the code, where chance nodes stand in them).
+
+    :param blocks: each generated block's first instruction → the instructions it
+        runs (``None``: ``code`` is one function per instruction)."""
+    return dataclasses.replace(program, code=tuple(code), chance_positions=frozen_map(
+        block_positions(inst.code_nodes,
+                        blocks or {pc: [pc] for pc in range(len(inst.code_nodes))},
+                        inst.drawing_calls)))
 
 
 def with_start(program: Program, start: "tuple[Position, int] | None",

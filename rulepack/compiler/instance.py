@@ -25,7 +25,7 @@ from rulepack.compiler.bounds import score_bounds
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler, Fn)
 from rulepack.compiler.dice import compile_rolls
-from rulepack.compiler.build import build_program, with_start
+from rulepack.compiler.build import build_program, with_blocks, with_start
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine import effects
 from rulepack.engine.drawn import drawing_calls
@@ -920,7 +920,7 @@ class Instance:
                                   frozenset([start[1]] if start and start[1] >= 0 else []))
         self.flow_source = flow.gen.module
         blocks = getattr(flow.gen, "blocks", None)
-        self._program = with_start(build_program(self, self.code, blocks, steps), start,
+        self._program = with_start(with_blocks(self, first, self.code, blocks), start,
                                    self.code)
         _MADE_FROM[self._program] = self
 
