@@ -64,7 +64,9 @@ def _check(read: Callable[[], dict[str, Any]], display: str) -> list[Diagnostic]
             return warnings(ir, None, display)
         game = game_from_ir(ir, display, check=True)
         # a dry run: set the game up to its first decision and compute the scores,
-        # so mistakes that show only when a game starts are found now
+        # so mistakes that show only when a game starts are found now (on the
+        # reference backend, the closures: the same values and errors as the
+        # generated code, which would cost this check about 40% more to generate)
         state = game.new_game(game.min_players, seed=0, generate=False)
         state.scores()
     except RulepackError as exc:
