@@ -469,7 +469,6 @@ def _with_shown(st: "State", shown: list[tuple[str, Any, int]],
     program = st.program
     position = out.position
     labels = {z.label: z.index for z in program.zones}
-    moved = False
     for label, pos, pid in shown:
         if pos is None or (label, pos) not in was_hidden:
             continue
@@ -483,18 +482,9 @@ def _with_shown(st: "State", shown: list[tuple[str, Any, int]],
         if other is piece:
             continue
         zj = position.loc[pid]
-        home = position.writable(zj)
-        at = home.index(piece)
-        here = position.writable(zi)
-        home[at], here[pos] = other, piece
-        position.loc[pid], position.loc[other.id] = zi, zj
-        position.face[pid], position.face[other.id] = position.face[other.id], position.face[pid]
-        if program.zones[zj].kind == "pile":
-            home.sort(key=lambda p: p.id)
-        moved = True
-    if moved:
-        position.cells = None
-        position.legal = None
+        at = position.zones[zj].index(piece)
+        position.put([(zj, at), (zi, pos)], [other, piece],
+                     [position.face[pid], position.face[other.id]])
     return out
 
 

@@ -193,34 +193,22 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
         if z.kind == "pile":
             zones[z.index].sort(key=lambda p: p.id)
 
-    st = Position.empty(program, 0, max_decisions)
-    st.zones = zones
-    for zi, zone in enumerate(zones):
-        for p in zone:
-            if p is not None:
-                st.loc[p.id] = zi
-    st.face = face
-    st.owner = owner
     # a die the player cannot see shows a face rolled from the player's generator
     for piece in program.pieces:
         if piece.rolls is not None and piece.id not in rolled:
             _, faces, weights = piece.rolls
             rolled[piece.id] = faces[rng.roll(faces, weights, piece.name)]
-    st.rolled = rolled
-    st.active = list(view["active"])
     flow = view["flow"]
     hidden_pick = _HiddenPicker(program, zones, seen, rng, face)
-    st.vars = {k: _decode_masked(program, v, hidden_pick) for k, v in flow["vars"].items()}
-    st.rng = Rng(rng.below(1 << 62))
-    st.pc = int(flow["pc"])
-    st.terminal = bool(view["terminal"])
-    st.winners = flow.get("winners")
-    st.decisions = int(flow.get("decisions", 0))
-    st.turns = int(flow.get("turns", 0))
-    st.knowledge = (player, frozenset(known))
-    for label, zv in view["zones"].items():
-        if zv.get("groups") is not None:
-            st.groupings[labels[label]] = tuple(len(g) for g in zv["groups"])
+    variables = {k: _decode_masked(program, v, hidden_pick) for k, v in flow["vars"].items()}
+    st = Position.of(
+        program, max_decisions, zones=zones, face=face, owner=owner, rolled=rolled,
+        active=list(view["active"]), variables=variables, rng=Rng(rng.below(1 << 62)),
+        pc=int(flow["pc"]), terminal=bool(view["terminal"]), winners=flow.get("winners"),
+        decisions=int(flow.get("decisions", 0)), turns=int(flow.get("turns", 0)),
+        groupings={labels[label]: tuple(len(g) for g in zv["groups"])
+                   for label, zv in view["zones"].items() if zv.get("groups") is not None},
+        knowledge=(player, frozenset(known)))
     _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
         run(st, st.pc)
@@ -383,30 +371,19 @@ class Sampler:
                 if p is not None and p.id not in sure:
                     groups.setdefault((p.back, link_of.get(p.id, -1)), []).append((zi, pos))
         self.groups = [g for g in groups.values() if len(g) > 1]
-        #: the zones a sample deals pieces into (made the sample's own first)
-        self.touched = sorted({zi for g in self.groups for zi, _ in g})
-        self.piles = {zi for g in self.groups for zi, _ in g
-                      if program.zones[zi].kind == "pile"}
-        self.grids = any(program.zones[zi].kind == "grid" for g in self.groups for zi, _ in g)
 
     def sample(self, rnd: Any) -> "State":
         """A new determinization; ``rnd`` is a :class:`random.Random`."""
         state = self.base.clone()
-        st = state.position
-        zones = st.zones
-        loc = st.loc
-        for zi in self.touched:
-            st.writable(zi)
+        zones = state.position.zones
+        places: list[tuple[int, int]] = []
+        pieces: list[Piece] = []
         for group in self.groups:
-            pieces = [zones[zi][pos] for zi, pos in group]
-            rnd.shuffle(pieces)
-            for (zi, pos), p in zip(group, pieces):
-                zones[zi][pos] = p
-                loc[p.id] = zi
-        for zi in self.piles:
-            zones[zi].sort(key=_piece_id)
-        if self.grids:
-            st.cells = None
+            dealt = [zones[zi][pos] for zi, pos in group]
+            rnd.shuffle(dealt)
+            places += group
+            pieces += dealt
+        state.position.put(places, pieces)
         return state
 
 
@@ -418,7 +395,3 @@ def _where(st: Position, pid: int) -> tuple[str, Any]:
         return (info.label, None)
     return (info.label, next(pos for pos, p in enumerate(st.zones[zi])
                              if p is not None and p.id == pid))
-
-
-def _piece_id(p: Piece) -> int:
-    return p.id

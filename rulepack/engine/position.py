@@ -9,7 +9,8 @@ not change. Its fields are typed and slotted so that compiled code (mypyc) can
 read them as native fields.
 
 There is one way to make each kind of position — :meth:`Position.empty` (before
-the setup), :meth:`Position.copy` (a clone: lists of references copied, zones
+the setup), :meth:`Position.of` (from its parts: read back from JSON, a
+determinization), :meth:`Position.copy` (a clone: lists of references copied, zones
 shared until written), :meth:`Position.assign` (take over another's fields, as
 explicit chance does when it goes back to a snapshot) and
 :mod:`rulepack.engine.serialize` (to and from JSON) — and every field is listed
@@ -18,7 +19,7 @@ once, in :data:`FIELDS`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
@@ -153,6 +154,48 @@ class Position:
         p.said = None
         return p
 
+    @classmethod
+    def of(cls, program: "Program", max_decisions: int, *, zones: list[list[Any]],
+           face: list[bool], owner: list[Any], rolled: dict[int, Any], active: list[bool],
+           variables: dict[str, Any], rng: Rng, seed: int = 0, pc: int = 0,
+           terminal: bool = False, winners: list[int] | None = None,
+           history: Log | None = None, decisions: int = 0, turns: int = 0,
+           groupings: dict[int, tuple[int, ...]] | None = None,
+           knowledge: tuple[int, frozenset[int]] | None = None) -> "Position":
+        """A position from its parts: one read back from JSON
+        (:func:`rulepack.engine.serialize.position_from_json`) or one seat's guess
+        of the hidden pieces (:mod:`rulepack.agents.determinize`). Its flow is not
+        run: no decision is pending until it runs from ``pc``. ``loc`` is made
+        from ``zones``; every other field is as :meth:`empty` makes it.
+
+        :param zones: the pieces of each zone (a grid's list: one slot per cell).
+        :param face: piece id → face up; ``owner``: piece id → seat or ``None``.
+        :param rolled: die id → the face it shows; ``active``: seat → in the game.
+        """
+        p = cls.empty(program, seed, max_decisions)
+        p.zones = zones
+        loc = p.loc
+        for zi, zone in enumerate(zones):
+            for piece in zone:
+                if piece is not None:
+                    loc[piece.id] = zi
+        p.face = face
+        p.owner = owner
+        p.rolled = rolled
+        p.active = active
+        p.vars = variables
+        p.rng = rng
+        p.pc = pc
+        p.terminal = terminal
+        p.winners = winners
+        if history is not None:
+            p.history = history
+        p.decisions = decisions
+        p.turns = turns
+        p.groupings = {} if groupings is None else groupings
+        p.knowledge = knowledge
+        return p
+
     def copy(self) -> "Position":
         """An independent copy: lists of references copied, pieces shared, each
         zone's list shared until one side writes it (both forget they own it);
@@ -205,3 +248,41 @@ class Position:
         self.zones[z] = zone
         self.owned.add(z)
         return zone
+
+    def put(self, places: "Sequence[tuple[int, int]]", pieces: "Sequence[Piece]",
+            faces: "Sequence[bool] | None" = None) -> None:
+        """Put each piece at its place, as a seat's guess of the hidden pieces
+        deals them anew (:mod:`rulepack.agents.determinize`,
+        :mod:`rulepack.agents.belief`).
+
+        :param places: ``(zone index, index in the zone's list)`` for each piece of
+            ``pieces``: the places these pieces hold now, in another order (so
+            every piece stays somewhere once).
+        :param faces: each piece's face after (``True``: up); by default unchanged.
+
+        A pile stays in id order; what was derived from where pieces lie (the
+        cells, the legal actions, the observers' notes) is dropped."""
+        zones = self.zones
+        loc = self.loc
+        written: set[int] = set()
+        for (zi, i), piece in zip(places, pieces):
+            if zi not in written:
+                self.writable(zi)
+                written.add(zi)
+            zones[zi][i] = piece
+            loc[piece.id] = zi
+        if faces is not None:
+            for piece, up in zip(pieces, faces):
+                self.face[piece.id] = up
+        kinds = self.program.zones
+        for zi in written:
+            if kinds[zi].kind == "pile":
+                zones[zi].sort(key=_piece_id)
+            elif kinds[zi].kind == "grid":
+                self.cells = None
+        self.legal = None
+        self.said = None
+
+
+def _piece_id(piece: Piece) -> int:
+    return piece.id

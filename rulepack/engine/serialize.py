@@ -134,41 +134,35 @@ def position_from_json(program: "Program", data: dict[str, Any],
         return RulesetRuntimeError.at(f"cannot load this state: {message}",
                                       Location(program.file), code="bad-state")
     try:
-        st = Position.empty(program, 0, max_decisions)
         zones = data["zones"]
         if len(zones) != len(program.zones):
             raise bad(f"{len(zones)} zones, the ruleset has {len(program.zones)}")
-        st.zones = [[None if i is None else program.pieces[i] for i in z] for z in zones]
-        seen = 0
-        for zi, z in enumerate(st.zones):
-            for p in z:
-                if p is not None:
-                    st.loc[p.id] = zi
-                    seen += 1
+        pieces = [[None if i is None else program.pieces[i] for i in z] for z in zones]
+        seen = sum(1 for z in pieces for piece in z if piece is not None)
         if seen != len(program.pieces):
             raise bad(f"{seen} pieces placed, the game has {len(program.pieces)}")
+        face = [False] * len(program.pieces)
         for i in data.get("face_up", []):
-            st.face[i] = True
+            face[i] = True
+        owner: list[Any] = [None] * len(program.pieces)
         for i, o in data.get("owner", []):
-            st.owner[i] = decode(program, o)
+            owner[i] = decode(program, o)
         rolled = {int(i): decode(program, v) for i, v in data.get("rolled", [])}
         for i, v in rolled.items():
             rolls = program.pieces[i].rolls
             if rolls is None or v not in rolls[1]:
                 raise bad(f"{program.pieces[i].name} cannot show {v!r}")
-        st.rolled = rolled
-        st.active = list(data.get("active", [True] * program.num_players))
-        st.vars = {k: decode(program, v) for k, v in data["variables"].items()}
-        st.rng = Rng(int(data.get("rng", 0)))
-        st.seed = data.get("seed", 0)
-        st.pc = int(data.get("pc", 0))
-        st.terminal = bool(data.get("terminal", False))
-        st.winners = data.get("winners")
-        st.history = Log(decode_event(program, h) for h in data.get("history", []))
-        st.decisions = int(data.get("decisions", 0))
-        st.turns = int(data.get("turns", 0))
-        st.groupings = {int(z): tuple(int(n) for n in sizes)
-                        for z, sizes in data.get("groupings", [])}
+        st = Position.of(
+            program, max_decisions, zones=pieces, face=face, owner=owner, rolled=rolled,
+            active=list(data.get("active", [True] * program.num_players)),
+            variables={k: decode(program, v) for k, v in data["variables"].items()},
+            rng=Rng(int(data.get("rng", 0))), seed=data.get("seed", 0),
+            pc=int(data.get("pc", 0)), terminal=bool(data.get("terminal", False)),
+            winners=data.get("winners"),
+            history=Log(decode_event(program, h) for h in data.get("history", [])),
+            decisions=int(data.get("decisions", 0)), turns=int(data.get("turns", 0)),
+            groupings={int(z): tuple(int(n) for n in sizes)
+                       for z, sizes in data.get("groupings", [])})
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise bad(f"{type(exc).__name__}: {exc}") from None
     return st
