@@ -23,7 +23,7 @@ from rulepack.files import (DATA_TOKEN, MAX_DATA_NESTING, MAX_DATA_TOKENS, MAX_R
                             token_limit_error)
 from rulepack.grammar.parser import parse_rules
 from rulepack.game import Game
-from rulepack.ir import strip_positions  # noqa: F401 - also importable from here
+from rulepack.ir import strip_positions as strip_positions  # noqa: F401 - also importable from here
 from rulepack.schemas.validate import validate_ir, validate_parsed
 from rulepack.versions import check_language
 

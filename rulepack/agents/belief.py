@@ -180,11 +180,11 @@ class Belief:
         for pid in rest:
             by_back.setdefault(self._backs.get(pid, ""), ([], []))[0].append(pid)
         for place in new_places:
-            back = hidden.get(place) if place[1] is not None else None
-            if back is None:
-                back = next((b for (lab, b), n in piles.items() if lab == place[0] and
-                             n > was_piles.get((lab, b), 0)), "")
-            by_back.setdefault(back, ([], []))[1].append(place)
+            its_back = hidden.get(place) if place[1] is not None else None
+            if its_back is None:
+                its_back = next((b for (lab, b), n in piles.items() if lab == place[0] and
+                                 n > was_piles.get((lab, b), 0)), "")
+            by_back.setdefault(its_back, ([], []))[1].append(place)
         for pids, places in by_back.values():
             if len(pids) == 1 and len(places) == 1:
                 self.places[pids[0]] = places[0]
@@ -277,10 +277,10 @@ class Belief:
                 after.apply(a)
                 if any(isinstance(e, ChanceEvent) for e in after.history[start:]):
                     return None
-                places = [_place_of(after, pid) for pid in pids]
-                if any(pl is None for pl in places):
+                places = [pl for pid in pids if (pl := _place_of(after, pid)) is not None]
+                if len(places) < len(pids):     # one of them is not where it can be told
                     return None
-                reading = sorted(places, key=repr)       # type: ignore[arg-type]
+                reading = sorted(places, key=repr)
                 if outcome is None:
                     outcome = reading
                 elif reading != outcome:

@@ -143,7 +143,7 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
                 pool.setdefault(piece.back, []).append(piece)
             else:
                 sided.append(piece)
-    known = set(seen)
+    known_ids = set(seen)
     remaining: list[tuple[int, Any, str]] = []
     memory = dict(memory or {})
     in_pile: dict[str, list[int]] = {}
@@ -166,18 +166,18 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
             if remembered is not None else None
         if hit is not None:
             candidates.remove(hit)
-            known.add(hit.id)
+            known_ids.add(hit.id)
             _put(zones, zi, pos, hit)
         else:
             remaining.append((zi, pos, kind))
     for kind in pool:
         rng.shuffle(pool[kind])
     for zi, pos, kind in remaining:
-        candidates = pool.get(kind)
-        if not candidates:
+        left = pool.get(kind)
+        if not left:
             raise RulesetRuntimeError.at(f"the view shows more hidden {kind}s than the game has",
                                          Location(program.file), code="bad-view")
-        _put(zones, zi, pos, candidates.pop())
+        _put(zones, zi, pos, left.pop())
     if sided_holes:
         rng.shuffle(sided)
         chosen = _match([[p for p in sided if p.look(up) == look]
@@ -208,7 +208,7 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
         decisions=int(flow.get("decisions", 0)), turns=int(flow.get("turns", 0)),
         groupings={labels[label]: tuple(len(g) for g in zv["groups"])
                    for label, zv in view["zones"].items() if zv.get("groups") is not None},
-        knowledge=(player, frozenset(known)))
+        knowledge=(player, frozenset(known_ids)))
     _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
         run(st, st.pc)

@@ -589,14 +589,15 @@ class Search:
         return rewards(st)
 
 
-def _choose(kids: list[Node], keys: list[Any], legal: list[Any], own: dict[Any, Node],
+def _choose(kids: list[Node | None], keys: list[Any], legal: list[Any], own: dict[Any, Node],
             split: bool, c: float) -> tuple[Node, int, int]:
     """UCB1 among ``kids`` (the child of each key; equal keys share one), each
     counted available once more. With ``split``, the statistics are those of
     the twin children in ``own`` (keyed by observations too; made where
     missing), each starting with up to :data:`OUTCOME_PRIOR` virtual visits
     worth its child's mean. Returns the best child, the first index of its
-    key and how many distinct children there are."""
+    key and how many distinct children there are. Every key has its child by
+    then (the callers expand or widen first): ``kids`` holds no ``None``."""
     log, sqrt = math.log, math.sqrt
     best = None
     best_value = -1.0
@@ -605,6 +606,7 @@ def _choose(kids: list[Node], keys: list[Any], legal: list[Any], own: dict[Any, 
     for i, child in enumerate(kids):
         if child in seen:
             continue
+        assert child is not None, "a key without its child"
         seen.add(child)
         child.avail += 1
         visits = child.visits

@@ -141,7 +141,8 @@ class PIMCAgent(SearchAgent):
         rnd = random.Random(self.rng.below(1 << 62))
         for _ in range(samples):
             base = sampler.sample(rnd)
-            root = Search(lambda r, b=base: b.clone(), decision.player, exact_key, opts,
+            # the search runs (and is dropped) within this sample: it roots at this base
+            root = Search(lambda _: base.clone(), decision.player, exact_key, opts,
                           self.rng).run(budget)
             tally = votes_of(root, decision.player, base)
             total = sum(tally.values()) or 1.0

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.errors import Location, RulesetRuntimeError
-from rulepack.patterns.match import PatternBudgetError
+from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.outcome import score
 from rulepack.engine.program import HeuristicRule
 from rulepack.engine.runtime import EVAL_STEPS, RuleValueError

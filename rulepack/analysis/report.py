@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from rulepack.analysis.rules import phases_reached
 from rulepack.analysis.stats import distribution, rate
@@ -42,7 +42,7 @@ def balance(records: Sequence[dict[str, Any]], seat_names: Sequence[str],
     seats = [{"seat": p + 1, "name": seat_names[p], **rate(seat_wins[p], n)}
              for p in range(players)]
     fair = sum(seat_wins) / (players * n) if n else 0.0
-    first = seats[0]
+    first = rate(seat_wins[0], n)      # seats[0]'s
     out: dict[str, Any] = {
         "seats": seats,
         "first_player": {"rate": first["rate"], "ci95": first["ci95"], "fair": fair,
@@ -182,8 +182,15 @@ def variant_report(records: Sequence[dict[str, Any]], rules: dict[str, Any],
     }
 
 
-def finite(value: Any) -> Any:
-    """``value`` with every non-finite float replaced by ``None`` (JSON has no NaN)."""
+@overload
+def finite(value: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def finite(value: object) -> object: ...
+
+
+def finite(value: object) -> object:
+    """``value`` with every non-finite float replaced by ``None`` (JSON has no NaN);
+    a dict stays a dict."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):

@@ -173,7 +173,7 @@ def _start_worker(work: "Work | tuple[Game, Any]") -> None:
     gc.freeze()
 
 
-def _play_span(keys: list[Any]) -> ChunkResult:
+def _play_span(keys: Sequence[Any]) -> ChunkResult:
     assert _worker is not None, "worker not started"
     return play_chunk(_worker[0], _worker[1], keys)
 
@@ -199,6 +199,7 @@ def run_in_processes(work: Work, keys: Sequence[Any], workers: int,
     """
     chunks = spans(keys, workers)
     start: Work | tuple[Game, Any] = work
+    context: multiprocessing.context.BaseContext
     if game is not None and can_fork():
         context = multiprocessing.get_context("fork")
         start = (game, work.task)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TypedDict
 
 #: The standard normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -67,7 +68,16 @@ def distribution(values: Sequence[float]) -> dict[str, float | int | None]:
             "p95": percentile(ordered, 95), "min": ordered[0], "max": ordered[-1]}
 
 
-def rate(successes: int, trials: int) -> dict[str, float | int | list[float]]:
+class Rate(TypedDict):
+    """A proportion (:func:`rate`): successes, their share of the trials, and its 95%
+    Wilson interval ``[low, high]``."""
+
+    count: int
+    rate: float
+    ci95: list[float]
+
+
+def rate(successes: int, trials: int) -> Rate:
     """``{"count", "rate", "ci95": [low, high]}``: a proportion with its Wilson interval
     (``rate`` 0.0 when there are no trials)."""
     lo, hi = wilson_interval(successes, trials)

@@ -33,7 +33,15 @@ def seat_kinds() -> list[str]:
     return list(AGENT_NAMES) + [HUMAN]
 
 
-class AgentSpec(click.ParamType):
+if TYPE_CHECKING:  # pragma: no cover
+    # click 8.5 types a ParamType by the value it makes and the input it takes; older
+    # versions (the dependency allows click 8.1) cannot subscript it at run time
+    _TextParamType = click.ParamType[str, object]
+else:
+    _TextParamType = click.ParamType
+
+
+class AgentSpec(_TextParamType):
     """A ``--seat`` value: an agent name, ``human`` (if allowed), or a search agent
     with options, ``mcts:iterations=300,c=1.4``. Converted to its canonical text
     (lower case, no spaces); a bad one is a usage error (exit 2)."""
@@ -46,7 +54,7 @@ class AgentSpec(click.ParamType):
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "KIND" if self.human else "AGENT"
 
-    def convert(self, value: Any, param: click.Parameter | None,
+    def convert(self, value: object, param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
         text = str(value).strip().lower()
         if self.human and text == HUMAN:

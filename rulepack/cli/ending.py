@@ -85,8 +85,8 @@ def ending(game: "Game") -> list[str]:
                    + ("lost" if solo else "a draw"))
     teams = (ir.get("game") or {}).get("teams")
     if teams:
-        shown = _quote(lines, teams[0])        # from the first team to the end of the line
+        quoted = _quote(lines, teams[0])       # from the first team to the end of the line
         out.append("Teams: partners share one result; a team's score is the sum of its "
                    "players' scores, and the winner rule compares teams"
-                   + (f" ({shown})" if shown else ""))
+                   + (f" ({quoted})" if quoted else ""))
     return out

@@ -13,6 +13,7 @@ cannot tell which one the action meant (see :func:`step`). A viewer of
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -48,7 +49,7 @@ def _action_pieces(action: Action) -> list[Piece]:
     return [p for v in action.values for p in pieces_of(v)]
 
 
-def _visible_ids(state: "State", pieces: list[Piece], viewer: Viewer) -> set[int]:
+def _visible_ids(state: "State", pieces: Sequence[Piece], viewer: Viewer) -> set[int]:
     if viewer is None:
         return {p.id for p in pieces}
     return {p.id for p in pieces if visible(state.position, p, viewer)}
@@ -81,7 +82,7 @@ def chance_text(state: "State", event: ChanceEvent, viewer: Viewer) -> str:
     return f"{event.text}: {renderer(state, viewer)(event.outcome)}"
 
 
-def describe_entries(state: "State", entries: list[Any], viewer: Viewer) -> list[Event]:
+def describe_entries(state: "State", entries: Iterable[object], viewer: Viewer) -> list[Event]:
     """Events for history entries, rendered against the current state (used for
     the chance events of the setup, before any decision)."""
     out: list[Event] = []

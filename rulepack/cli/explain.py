@@ -27,7 +27,7 @@ RULING = re.compile(r"\b(?i:rulings?)(?:\.md)?:?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z
 
 def rulings_cited(path: Path) -> list[tuple[int, str, str]]:
     """(line, ruling ids, the comment) for every comment of a ``.rules`` file citing rulings."""
-    out = []
+    out: list[tuple[int, str, str]] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):

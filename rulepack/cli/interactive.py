@@ -45,9 +45,9 @@ def actions_naming(texts: Sequence[str], cell: str) -> list[int]:
 def first_cell(texts: Sequence[str]) -> str | None:
     """The first cell an action text names (so a coordinate may be typed), or ``None``."""
     for t in texts:
-        for w in re.findall(r"\w+", t.lower()):
-            if COORDINATE.fullmatch(w):
-                return w
+        for word in re.finditer(r"\w+", t.lower()):
+            if COORDINATE.fullmatch(word[0]):
+                return word[0]
     return None
 
 

@@ -23,6 +23,8 @@ from rulepack.cli.errors import InvalidInput, echo, reported
 from rulepack.printable import printable_json
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from rich.console import Console
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -265,13 +267,13 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int | 
         if record_path:
             from rulepack.records import RecordWriter
             try:
-                recorder = RecordWriter(record_path, game, state,
-                                        cli_args.ruleset_source(ruleset), kinds)
+                writer = RecordWriter(record_path, game, state,
+                                      cli_args.ruleset_source(ruleset), kinds)
             except OSError as exc:
                 raise InvalidInput(f"cannot write the record {record_path}: "
                                    f"{exc.strerror}") from None
             with reported():
-                play_recorded(state, bots, recorder)
+                play_recorded(state, bots, writer)
         else:
             with reported():
                 play_out(state, [bots[p] for p in range(len(kinds))])
@@ -286,7 +288,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int | 
     if not no_record and (record_path or cli_args.HUMAN in kinds):
         from rulepack.cli.recording import default_record_path
         from rulepack.records import RecordWriter
-        path = record_path or "the records folder"
+        path: str | Path = record_path or "the records folder"
         try:
             path = record_path or default_record_path(game)
             recorder = RecordWriter(path, game, state, cli_args.ruleset_source(ruleset), kinds)

@@ -7,6 +7,7 @@ cairosvg), imported here only when a picture is asked for, so that ``rulepack
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,8 +29,8 @@ MISSING_EXTRA = ("pictures need the render extra (drawsvg, cairosvg): "
 def need_render() -> None:
     """Exit 1 with a clear message when the render extra is not installed."""
     try:
-        import cairosvg  # noqa: F401
-        import drawsvg  # noqa: F401
+        importlib.import_module("cairosvg")
+        importlib.import_module("drawsvg")
     except (ImportError, OSError) as exc:   # OSError: no libcairo
         raise InvalidInput(f"{MISSING_EXTRA} ({exc})") from None
 

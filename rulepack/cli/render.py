@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulepack.cli.events import Event
-from rulepack.ir import chance_names  # noqa: F401  (its home is rulepack.ir: pictures use it)
+from rulepack.ir import chance_names as chance_names  # noqa: F401  (its home is rulepack.ir: pictures use it)
 from rulepack.printable import printable, printable_data
 
 _PLURALS = {"die": "dice", "child": "children"}
@@ -408,13 +408,13 @@ def view_renderable(view: dict[str, Any], title: str,
     for label, zone in (view.get("zones") or {}).items():
         if compact and not is_shown(zone):
             continue
-        name = Text(str(label))
+        heading = Text(str(label))
         if zone.get("owner") is not None and zone.get("owner") == viewer:
-            name = Text(f"{label} (yours)", style="bold green")
+            heading = Text(f"{label} (yours)", style="bold green")
         count = zone.get("count")
         if zone.get("kind") == "grid":
             count = sum(1 for c in zone.get("cells") or [] if c.get("piece") is not None)
-        table.add_row(name, Text("" if count is None else str(count)),
+        table.add_row(heading, Text("" if count is None else str(count)),
                       zone_contents(zone, viewer, seats, compact))
     parts.append(table)
     variables = {name: value for name, value in (view.get("variables") or {}).items()

@@ -147,7 +147,7 @@ class Session:
         source = self.game.ir.get("file")
         self.console.print(explain(self.game, Path(source) if source else None))
 
-    def view(self, player: int | None) -> RenderableType:
+    def view(self, player: int) -> RenderableType:
         """The screen of ``player`` (compact unless verbose)."""
         view = self.state.view(player)
         return render.view_renderable(view, self.game.title, self.per_player, self.chance,
@@ -230,8 +230,8 @@ class Session:
         elif self.humans:
             viewer = self.humans[0]
             self.console.print(self.view(viewer))
-        viewer = self.humans[0] if len(self.humans) == 1 else None
-        self.console.print(render.result_renderable(result, self.seats, self.kinds, viewer))
+        solo = self.humans[0] if len(self.humans) == 1 else None
+        self.console.print(render.result_renderable(result, self.seats, self.kinds, solo))
         ending = f" · seed {self.state.position.seed}" if self.humans else ""   # hidden until now
         self.console.print(Text(f"{self.state.decisions} decisions{ending}", style="dim"))
         return result
