@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rulepack.analysis.runner import Backend, Work, resolve_jobs, run_in_processes
+from rulepack.analysis.runner import Backend, Task, Work, resolve_jobs, run_in_processes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.game import Game
 
 
-def run(game: "Game", task: Any, keys: Sequence[Any], backend: Backend,
+def run(game: "Game", task: Task, keys: Sequence[Any], backend: Backend,
         on_result: Callable[[Any, Any], None]) -> None:
     """Play the games of ``keys``; ``on_result(key, record)`` is called for each as it
     finishes (in any order, except in one process where it is key order).

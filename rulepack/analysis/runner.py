@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rulepack.errors import Diagnostic, RulepackError
+from rulepack.ir import Node
 from rulepack.engine.rng import mix_seed
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,9 +101,9 @@ class Backend:
 class Work:
     """A run as workers get it: the ruleset as IR (never compiled closures) and the task."""
 
-    ir: dict[str, Any]
+    ir: Node
     file: str
-    task: Any
+    task: Task
 
 
 #: A chunk's outcome: its first key, the ``(key, record)`` pairs it played, and the
@@ -110,7 +111,7 @@ class Work:
 ChunkResult = tuple[Any, list[tuple[Any, Any]], tuple[Any, list[Diagnostic]] | None]
 
 
-def play_chunk(game: "Game", task: Any, keys: Sequence[Any]) -> ChunkResult:
+def play_chunk(game: "Game", task: Task, keys: Sequence[Any]) -> ChunkResult:
     """Play the games of ``keys`` in order until one fails."""
     played: list[tuple[Any, Any]] = []
     for key in keys:
@@ -153,10 +154,10 @@ def collect(chunks: Any, pending: set[Any], on_result: Callable[[Any, Any], None
 # ---------------------------------------------------------------------- local processes
 
 #: This worker process's game and task, set by :func:`_start_worker`.
-_worker: tuple[Any, Any] | None = None
+_worker: tuple[Game, Task] | None = None
 
 
-def _start_worker(work: "Work | tuple[Game, Any]") -> None:
+def _start_worker(work: "Work | tuple[Game, Task]") -> None:
     """Set a worker process up: compile the game again from its IR (a spawned
     worker) or keep the parent's compiled game (a forked one), and leave Ctrl-C
     to the parent process (which then stops the workers). What exists then lives
@@ -198,7 +199,7 @@ def run_in_processes(work: Work, keys: Sequence[Any], workers: int,
     :raises RulepackError: the failing game with the lowest key.
     """
     chunks = spans(keys, workers)
-    start: Work | tuple[Game, Any] = work
+    start: Work | tuple[Game, Task] = work
     context: multiprocessing.context.BaseContext
     if game is not None and can_fork():
         context = multiprocessing.get_context("fork")

@@ -98,7 +98,7 @@ def describe_entries(state: "State", entries: Iterable[object], viewer: Viewer) 
     return out
 
 
-def _gained_text(state: "State", new: list[Any], start: int, during: dict[int, int],
+def _gained_text(state: "State", new: Sequence[object], start: int, during: dict[int, int],
                  before: set[int], named: list[Piece], viewer: int) -> str:
     """What the actor came to see by the action itself (the tile drawn), as
     ``" → 4 of moons"``: pieces first seen before the step's first chance event

@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulepack.cli.args import HUMAN
 from rulepack.cli.session import bot_index, make_agents
 from rulepack.errors import Diagnostic, Location
-from rulepack.agents.bots import make_agent, notify, seen_before
+from rulepack.agents.bots import Agent, make_agent, notify, seen_before
 from rulepack.records import Record, RecordWriter, replay
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -86,7 +86,7 @@ class Resumed:
         # (so its random numbers are where they were); a seat given another kind
         # gets a new one
         recorded_bots = make_agents(list(header["agents"]), self.seed)
-        self.agents: dict[int, Any] = {}
+        self.agents: dict[int, Agent] = {}
         for seat, kind in enumerate(self.kinds):
             if kind == HUMAN:
                 continue

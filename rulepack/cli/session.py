@@ -22,9 +22,9 @@ from rich.text import Text
 
 from rulepack.cli import render
 from rulepack.cli.args import HUMAN
-from rulepack.cli.events import Viewer, describe_entries, step
+from rulepack.cli.events import Event, Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
-from rulepack.agents.bots import Decision, make_agent, notify, seen_before
+from rulepack.agents.bots import Agent, Decision, make_agent, notify, seen_before
 from rulepack.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,12 +33,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
 
 
-def make_agents(kinds: list[str], seed: int) -> dict[int, Any]:
+def make_agents(kinds: list[str], seed: int) -> dict[int, Agent]:
     """A seeded agent for every bot seat."""
     return {seat: make_agent(kind, seed, seat) for seat, kind in enumerate(kinds) if kind != HUMAN}
 
 
-def bot_index(agent: Any, state: "State", player: int) -> int:
+def bot_index(agent: Agent, state: "State", player: int) -> int:
     """The index an agent chooses, checked."""
     decision = Decision(state, player)
     index = agent.choose(decision)
@@ -66,7 +66,7 @@ class Session:
 
     def __init__(self, game: "Game", state: "State", kinds: list[str], seed: int,
                  console: Console, show_chance: bool = True,
-                 agents: dict[int, Any] | None = None, recorder: "RecordWriter | None" = None,
+                 agents: dict[int, Agent] | None = None, recorder: "RecordWriter | None" = None,
                  resumed: bool = False, verbose: bool = False) -> None:
         self.game = game
         self.state = state
@@ -105,7 +105,7 @@ class Session:
             for item in items:
                 self.console.print(item, soft_wrap=True)
 
-    def _event_lines(self, events: list[Any], viewer: Viewer) -> list[RenderableType]:
+    def _event_lines(self, events: list[Event], viewer: Viewer) -> list[RenderableType]:
         return [render.event_text(e, self.seats, viewer) for e in events
                 if self.show_chance or e.kind != "chance"]
 
