@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulepack.agents.bots import pieces_of
 from rulepack.engine.actions import Narration
@@ -55,12 +55,13 @@ def _visible_ids(state: "State", pieces: Sequence[Piece], viewer: Viewer) -> set
     return {p.id for p in pieces if visible(state.position, p, viewer)}
 
 
-def renderer(state: "State", viewer: Viewer, shown: set[int] | None = None) -> Callable[[Any], str]:
+def renderer(state: "State", viewer: Viewer,
+             shown: set[int] | None = None) -> Callable[[object], str]:
     """A value renderer naming a piece only if its id is in ``shown`` (or, when
     ``shown`` is ``None``, if the viewer can see it in ``state`` now)."""
     plain = describe_for(state.position, None)
 
-    def render(value: Any) -> str:
+    def render(value: object) -> str:
         if type(value) is Piece:
             if viewer is None:
                 return value.name

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -27,6 +27,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from rich.console import Console
 
+    from rulepack.agents.bots import Agent
+    from rulepack.engine.state import State
+    from rulepack.game import Game
+    from rulepack.records import RecordWriter
+
+#: A command's function, as a click option decorator takes and returns it.
+Command = TypeVar("Command", bound=Callable[..., object])
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -37,23 +45,23 @@ def make_console() -> "Console":
     return safe_console()
 
 
-def print_json(data: Any) -> None:
+def print_json(data: object) -> None:
     """JSON on stdout; texts in it carry no character a terminal acts on."""
     click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
-def option_flag(f: Any) -> Any:
+def option_flag(f: Command) -> Command:
     return click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
                         help="Set a game option (repeatable), e.g. -o rounds=3.")(f)
 
 
-def ruleset_flag(f: Any) -> Any:
+def ruleset_flag(f: Command) -> Command:
     return click.option("--ruleset", metavar="RULESET", default=None,
                         help="Use this ruleset (a bundled name or a path) instead of the one "
                              "the record names.")(f)
 
 
-def verbose_flag(f: Any) -> Any:
+def verbose_flag(f: Command) -> Command:
     return click.option("--verbose", "-v", is_flag=True,
                         help="Show every zone (empty ones too), every variable (those named "
                              "_x too) and every piece of a stack; the default screen is "
@@ -61,7 +69,7 @@ def verbose_flag(f: Any) -> Any:
 
 
 
-def seat_lineup(game: Any, agents: tuple[str, ...], players: int | None) -> tuple[int, list[str]]:
+def seat_lineup(game: Game, agents: tuple[str, ...], players: int | None) -> tuple[int, list[str]]:
     """The player count and one agent name per seat, from ``--seat`` options (none or
     one: every seat plays it; else one per seat) and ``--players``.
 
@@ -77,7 +85,7 @@ def seat_lineup(game: Any, agents: tuple[str, ...], players: int | None) -> tupl
     return players, names
 
 @contextmanager
-def progress_bar(console: Any, label: str, total: int) -> Iterator[Callable[[int], None]]:
+def progress_bar(console: Console, label: str, total: int) -> Iterator[Callable[[int], None]]:
     """A transient rich progress bar of ``total`` games; yields ``advance(done)``.
 
     It is redrawn by ``advance`` (at most ten times a second), not by a thread of
@@ -105,7 +113,7 @@ def progress_bar(console: Any, label: str, total: int) -> Iterator[Callable[[int
         yield advance
 
 
-def max_decisions_flag(f: Any) -> Any:
+def max_decisions_flag(f: Command) -> Command:
     return click.option("--max-decisions", type=click.IntRange(min=1),
                         default=cli_args.DEFAULT_MAX_DECISIONS, show_default=True,
                         help="Stop a game with an error after this many decisions.")(f)
@@ -297,7 +305,7 @@ def play(ruleset: str, seats: tuple[str, ...], players: int | None, seed: int | 
     run_session(game, state, kinds, seed, no_chance, recorder, verbose=verbose)
 
 
-def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
+def play_recorded(state: State, bots: dict[int, Agent], recorder: RecordWriter) -> None:
     """Bots play ``state`` to its end, every decision written to the record."""
     from rulepack.errors import RulepackError
     from rulepack.agents.bots import play_out
@@ -312,8 +320,8 @@ def play_recorded(state: Any, bots: dict[int, Any], recorder: Any) -> None:
     recorder.finish(state)
 
 
-def run_session(game: Any, state: Any, kinds: list[str], seed: int, no_chance: bool,
-                recorder: Any, agents: dict[int, Any] | None = None,
+def run_session(game: Game, state: State, kinds: list[str], seed: int, no_chance: bool,
+                recorder: RecordWriter | None, agents: dict[int, Agent] | None = None,
                 resumed: bool = False, verbose: bool = False) -> None:
     """Play at the console to the end or to a quit; the record (if any) ends with
     the result, or a stop line and the command that resumes it."""
@@ -626,7 +634,7 @@ def analyze(ruleset: str, games: int, players: int | None, seed: int,
     console = make_console()
     backend = Backend(jobs=jobs, cluster=cluster)
 
-    def go(on_game: Any = None) -> dict[str, Any]:
+    def go(on_game: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         try:
             return run(game, games, names, seed, columns, max_decisions, not no_rotate,
                        team_seats, backend, out_path, resume, on_game)

@@ -23,7 +23,8 @@ from rich.table import Table
 from rich.text import Text
 
 from rulepack.cli.events import Event
-from rulepack.ir import chance_names as chance_names  # noqa: F401  (its home is rulepack.ir: pictures use it)
+# its home is rulepack.ir (pictures use it); re-exported for the session
+from rulepack.ir import chance_names as chance_names  # noqa: F401
 from rulepack.printable import printable, printable_data
 
 _PLURALS = {"die": "dice", "child": "children"}
