@@ -62,10 +62,10 @@ class Position:
     #: piece id → face up
     face: list[bool]
     #: piece id → its owner (a seat) or ``None``
-    owner: list[Any]
+    owner: list[Player | None]
     #: die id → the face its last roll shows (a die never rolled shows its first
     #: face); replaced, never changed in place, so copies share it
-    rolled: dict[int, Any]
+    rolled: dict[int, object]
     #: seat → still in the game
     active: list[bool]
     #: variable name → value (the flow's locals too)

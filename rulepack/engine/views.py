@@ -37,8 +37,9 @@ def piece_json(st: "Position", piece: Piece) -> dict[str, Any]:
         data[rolls[0]] = encode(st.rolled.get(piece.id, rolls[1][0]))
         data["rolls"] = rolls[0]
     data["face"] = "up" if st.face[piece.id] else "down"
-    if st.owner[piece.id] is not None:
-        data["owner"] = int(st.owner[piece.id])
+    owner = st.owner[piece.id]
+    if owner is not None:
+        data["owner"] = int(owner)
     return data
 
 
