@@ -304,7 +304,7 @@ class State:
         return rewards(self._position, scores)
 
     # ------------------------------------------------------------------ what a player knows
-    def view(self, player: int) -> dict[str, Any]:
+    def view(self, player: int) -> dict[str, object]:
         """What ``player`` may know, as JSON-able data (see :mod:`rulepack.engine.views`).
 
         :raises ValueError: ``player`` is not a seat."""
@@ -329,7 +329,7 @@ class State:
         the history shared until one side adds to it)."""
         return State(self._position.copy())
 
-    def to_json(self, history: bool = True) -> dict[str, Any]:
+    def to_json(self, history: bool = True) -> dict[str, object]:
         """Everything about the position, hidden information included (see
         :mod:`rulepack.engine.serialize`); ``history=False``: without the history."""
         return position_to_json(self._position, history)
