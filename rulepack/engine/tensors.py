@@ -379,8 +379,9 @@ def observation_entries(st: "Position", p: int) -> dict[int, float]:
         at = lay.faces_at
         for pid, offset in vocab.face_offsets.items():
             die = inst.pieces[pid]
-            if _visible(st, die, p):
-                faces = die.rolls[1]  # type: ignore[index]
+            rolls = die.rolls               # (a die's: face_offsets holds dice only)
+            if rolls is not None and _visible(st, die, p):
+                faces = rolls[1]
                 out[at + offset + faces.index(st.rolled.get(pid, faces[0]))] = 1.0
     return out
 
