@@ -4,7 +4,7 @@ narrations (``say``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Callable, Union
 
 from rulepack.engine.templates import fill
 from rulepack.engine.values import Cell, GridCell, describe
@@ -28,7 +28,7 @@ class Action:
     __slots__ = ("choice", "alt", "values", "player", "_template", "_names", "_id")
     _id: int
 
-    def __init__(self, choice: int, alt: "Alternative", values: tuple[Any, ...],
+    def __init__(self, choice: int, alt: "Alternative", values: tuple[object, ...],
                  player: int, ident: int | None = None) -> None:
         self.choice = choice
         self.alt = alt.index
@@ -69,7 +69,7 @@ class Action:
         in (``"take {t}"``)."""
         return self._template
 
-    def bindings(self) -> dict[str, Any]:
+    def bindings(self) -> dict[str, object]:
         """Parameter name → value, tuples destructured as the ruleset binds them;
         a cell (in a list or tuple too) as a :class:`GridCell`, its row and column
         counted from 1 as the rules count them; other values as the engine holds
@@ -78,32 +78,35 @@ class Action:
         assert program is not None
         zones = program.zones
 
-        def public(value: Any) -> Any:
-            t = type(value)
-            if t is Cell:
+        def public(value: object) -> object:
+            if type(value) is Cell:
                 return GridCell(zones[value.zone].label, value.row + 1, value.col + 1)
-            if t is list or t is tuple:
-                return t(public(v) for v in value)
+            if type(value) is list:
+                return [public(v) for v in value]
+            if type(value) is tuple:
+                return tuple(public(v) for v in value)
             return value
         return {name: public(value) for name, value in self._bound().items()}
 
-    def _bound(self) -> dict[str, Any]:
+    def _bound(self) -> dict[str, object]:
         """Parameter name → value as the engine holds it (tuples destructured)."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for (names, _, _), value in zip(self._names.params, self.values):
             if len(names) == 1:
                 out[names[0]] = value
-            else:
+            elif isinstance(value, (tuple, list)):     # (its binder checked it)
                 out.update(zip(names, value))
+            else:
+                raise TypeError(f"{value!r} does not unpack into {', '.join(names)}")
         return out
 
-    def render(self, describe_value: Any = None) -> str:
+    def render(self, describe_value: Callable[[object], str] | None = None) -> str:
         """The action's text with each parameter rendered by ``describe_value``
         (default: everything shown, seats by their names)."""
         if describe_value is None:
             seats = self._names.seats
 
-            def describe_value(v: Any) -> str:
+            def describe_value(v: object) -> str:
                 return describe(v, seats)
         return fill(self._template, {k: describe_value(v) for k, v in self._bound().items()})
 
@@ -127,7 +130,7 @@ class ChanceEvent:
 
     kind: str
     detail: str
-    outcome: Any = None
+    outcome: object = None
     at: list[int] | None = field(default=None, compare=False)
 
     @property
@@ -142,7 +145,7 @@ class Reveal:
 
     zone: str
     pieces: list[Piece]
-    places: list[Any] = field(default_factory=list)
+    places: list[int | None] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -156,14 +159,15 @@ class Narration:
     (``None``: everyone)."""
 
     template: str
-    values: dict[str, Any]
+    values: dict[str, object]
     to: tuple[int, ...] | None = None
 
-    def render(self, describe_value: Any = None, seats: tuple[str, ...] | None = None) -> str:
+    def render(self, describe_value: Callable[[object], str] | None = None,
+               seats: tuple[str, ...] | None = None) -> str:
         """The text with each value rendered by ``describe_value`` (default: shown,
         seats by ``seats``' names)."""
         if describe_value is None:
-            def describe_value(v: Any) -> str:
+            def describe_value(v: object) -> str:
                 return describe(v, seats)
         return fill(self.template, {k: describe_value(v) for k, v in self.values.items()})
 
@@ -175,3 +179,7 @@ class Narration:
         """Whether ``player`` is told (``None``, an onlooker seeing everything: yes)."""
         return player is None or self.to is None or player in self.to
 
+
+
+#: an entry of a game's history (:class:`~rulepack.engine.log.Log`)
+Event = Union[Action, ChanceEvent, Reveal, Narration]

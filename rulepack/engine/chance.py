@@ -40,7 +40,7 @@ elsewhere a step copies the position before it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from rulepack.engine import flow
 from rulepack.engine.actions import Action
@@ -82,7 +82,7 @@ class ChanceNeeded(BaseException):
     ``BaseException``: no ``except Exception`` of the flow may take it for an
     error of the ruleset."""
 
-    def __init__(self, kind: str, options: list[Any], draw: int = 0, of: int = 1,
+    def __init__(self, kind: str, options: list[object], draw: int = 0, of: int = 1,
                  weights: Sequence[int] | None = None, label: str | None = None) -> None:
         super().__init__(kind)
         self.kind = kind
@@ -107,7 +107,7 @@ class ChanceNode:
     """
 
     kind: str
-    options: list[Any]
+    options: list[object]
     statement: str
     location: Location
     draw: int = 0
@@ -116,7 +116,7 @@ class ChanceNode:
     #: the outcomes' texts, made when first asked for
     _texts: list[str] | None = field(default=None, repr=False, compare=False)
 
-    def next_draw(self, options: list[Any]) -> "ChanceNode":
+    def next_draw(self, options: list[object]) -> "ChanceNode":
         """The shuffle's draw after this one, among ``options`` (the pieces not
         drawn yet)."""
         return ChanceNode(self.kind, options, self.statement, self.location, self.draw + 1,
@@ -148,8 +148,9 @@ class ChanceNode:
         return f"{self.statement}: {shown}"
 
 
-def _explicit_rng(state: int, queue: list[int], pos: int, node: Any, resume: Any, step: Any,
-                  previous: Any, here: Any) -> "ExplicitRng":
+def _explicit_rng(state: int, queue: list[int], pos: int, node: "ChanceNode | None",
+                  resume: "_Resume | None", step: Action | None,
+                  previous: "Position | _Step | None", here: "_Step | None") -> "ExplicitRng":
     """An :class:`ExplicitRng` with these fields (unpickling, ``copy``)."""
     r = ExplicitRng(state, queue)
     r.pos, r.node, r.resume, r.step, r._previous, r.here = pos, node, resume, step, previous, here
@@ -194,7 +195,7 @@ class ExplicitRng(Rng):
     def previous(self, before: "Position | _Step | None") -> None:
         self._previous = before
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[Callable[..., "ExplicitRng"], tuple[object, ...]]:
         # copied and pickled field by field: a compiled base class would keep only
         # its own state (rulepack.engine.splitmix)
         return (_explicit_rng, (self.state, self.queue, self.pos, self.node, self.resume,
@@ -212,7 +213,7 @@ class ExplicitRng(Rng):
         r.here = self.here
         return r
 
-    def _draw(self, kind: str, options: list[Any], draw: int = 0, of: int = 1,
+    def _draw(self, kind: str, options: list[object], draw: int = 0, of: int = 1,
               weights: Sequence[int] | None = None, label: str | None = None) -> int:
         if len(options) == 1:
             return 0
@@ -222,7 +223,7 @@ class ExplicitRng(Rng):
             return i
         raise ChanceNeeded(kind, options, draw, of, weights, label)
 
-    def roll(self, faces: Sequence[Any], weights: Sequence[int] | None, label: str) -> int:
+    def roll(self, faces: Sequence[object], weights: Sequence[int] | None, label: str) -> int:
         return self._draw("roll", list(faces), weights=weights, label=label)
 
     def below(self, n: int) -> int:
@@ -242,7 +243,8 @@ class ExplicitRng(Rng):
         queue = self.queue
         for k in range(n - 1):
             if self.pos >= len(queue):
-                raise ChanceNeeded("shuffle", remaining[:], k, n)
+                left: list[object] = list(remaining)     # (a copy)
+                raise ChanceNeeded("shuffle", left, k, n)
             out.append(remaining.pop(queue[self.pos]))
             self.pos += 1
         items[:] = out + remaining
@@ -404,7 +406,7 @@ def _stop_at(st: "Position", at: _Resume, queue: list[int], node: ChanceNode) ->
     st.rng = rng
 
 
-def _node(program: "Program", need: ChanceNeeded, pc: Any) -> ChanceNode:
+def _node(program: "Program", need: ChanceNeeded, pc: object) -> ChanceNode:
     ins = program.instructions[pc] \
         if isinstance(pc, int) and 0 <= pc < len(program.instructions) else None
     location = ins.location if ins is not None else program.location(-1)

@@ -12,9 +12,10 @@ frames) and gives its statement's position.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from types import FrameType
+from typing import TYPE_CHECKING, Sequence
 
-from rulepack.ir import calls_in
+from rulepack.ir import Node, calls_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
@@ -31,7 +32,7 @@ _BODIES = frozenset({"body", "then", "else", "actions"})
 RANDOM = frozenset({"random"})
 
 
-def drawing_calls(ir: dict[str, Any]) -> frozenset[str]:
+def drawing_calls(ir: Node) -> frozenset[str]:
     """``random`` and the ruleset's defines that call it, however deeply."""
     defines = {d["name"]: calls_in(d.get("expr")) for d in ir.get("defines", [])}
     out = set(RANDOM)
@@ -45,7 +46,7 @@ def drawing_calls(ir: dict[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
-def draws(node: Any, calls: frozenset[str] = RANDOM) -> bool:
+def draws(node: object, calls: frozenset[str] = RANDOM) -> bool:
     """Whether the instruction of statement ``node`` itself may draw a chance
     event: a ``shuffle``, a ``roll``, or one of ``calls`` (:func:`drawing_calls`:
     ``random(...)`` and the defines that call it) in its own expressions."""
@@ -56,16 +57,16 @@ def draws(node: Any, calls: frozenset[str] = RANDOM) -> bool:
     return not calls.isdisjoint(calls_in({k: v for k, v in node.items() if k not in _BODIES}))
 
 
-def block_positions(nodes: list[Any], blocks: dict[int, list[int]],
+def block_positions(nodes: Sequence[object], blocks: dict[int, list[int]],
                     calls: frozenset[str] = RANDOM) -> dict[int, list[int]]:
     """For each block (its first instruction → the instructions it runs) with
     exactly one instruction that draws (``calls``: see :func:`draws`): that
     statement's ``[line, column]``."""
     out: dict[int, list[int]] = {}
     for start, instrs in blocks.items():
-        drawing = [pc for pc in instrs if draws(nodes[pc], calls)]
-        if len(drawing) == 1:
-            at = nodes[drawing[0]].get("at")
+        drawing = [nodes[pc] for pc in instrs if draws(nodes[pc], calls)]
+        if len(drawing) == 1 and isinstance(drawing[0], dict):     # (what draws is a dict)
+            at = drawing[0].get("at")
             if at and at[0]:
                 out[start] = [at[0], at[1]]
     return out
@@ -78,7 +79,7 @@ def drawn_at(st: "Position") -> list[int] | None:
         at = st.program.chance_positions.get(block)
         if at is not None:
             return list(at)
-    frame: Any = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     pc = None
     while frame is not None:
         code = frame.f_code

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
     from rulepack.patterns.match import Pattern
 
-def move(st: "Position", pieces: Sequence[Any], dest: ZoneRef | Cell, face_up: bool | None,
+def move(st: "Position", pieces: Sequence[object], dest: ZoneRef | Cell, face_up: bool | None,
          bottom: bool = False) -> None:
     """Move pieces, in order, to a zone (or one grid cell); set their face if
     given (:func:`rulepack.engine.moves.move`, compiled).
@@ -34,7 +34,7 @@ def move(st: "Position", pieces: Sequence[Any], dest: ZoneRef | Cell, face_up: b
     moves.move(st, pieces if type(pieces) is list else list(pieces), dest, face_up, bottom)
 
 
-def flip(st: "Position", pieces: Sequence[Any], up: bool | None) -> None:
+def flip(st: "Position", pieces: Sequence[object], up: bool | None) -> None:
     """Turn pieces face up, face down, or over (``up is None``); those turned face
     up are revealed (:func:`rulepack.engine.moves.flip`, compiled).
 
@@ -42,7 +42,7 @@ def flip(st: "Position", pieces: Sequence[Any], up: bool | None) -> None:
     moves.flip(st, pieces if type(pieces) is list else list(pieces), up)
 
 
-def chance_choice(st: "Position", options: list[Any]) -> Any:
+def chance_choice(st: "Position", options: list[object]) -> object:
     """A random element (a chance event, recorded in the history).
 
     :raises RuleValueError: ``options`` is empty."""
@@ -53,7 +53,7 @@ def chance_choice(st: "Position", options: list[Any]) -> Any:
     return value
 
 
-def shuffle(st: "Position", zone: Any) -> None:
+def shuffle(st: "Position", zone: object) -> None:
     """Shuffle a zone (a chance event). In a grid, the pieces change cells.
 
     :raises RuleValueError: ``zone`` is not a zone, or is a pile."""
@@ -64,7 +64,7 @@ def shuffle(st: "Position", zone: Any) -> None:
         raise RuleValueError(f"{zone.label} is a pile, which keeps no order to shuffle "
                              "(make it a stack or a row)")
     z = st.writable(zone.index)
-    outcome: list[Any]
+    outcome: list[Piece | None]
     if kind == "grid":
         slots = [i for i, p in enumerate(z) if p is not None]
         pieces = [z[i] for i in slots]
@@ -144,7 +144,7 @@ def set_groups(st: "Position", zone: int, groups: list[list[Piece]]) -> None:
     st.groupings[zone] = tuple(len(g) for g in groups)
 
 
-def arrange(st: "Position", zone: Any, pattern: "Pattern") -> None:
+def arrange(st: "Position", zone: object, pattern: "Pattern") -> None:
     """Arrange a ``groups`` zone into groups that each match ``pattern`` (a
     partition of its pieces; see :meth:`rulepack.patterns.match.Pattern.partition`).
 
@@ -162,7 +162,7 @@ def arrange(st: "Position", zone: Any, pattern: "Pattern") -> None:
     set_groups(st, zone.index, groups)
 
 
-def eliminate(st: "Position", player: Any) -> None:
+def eliminate(st: "Position", player: object) -> None:
     """Take a seat out of the game (``active`` false).
 
     :raises RuleValueError: ``player`` is not a seat."""
@@ -179,7 +179,7 @@ def end_game(st: "Position", winners: list[Any] | None) -> None:
         st.winners = [int(w) for w in winners]
 
 
-def claim(st: "Position", pieces: list[Any], player: Any) -> None:
+def claim(st: "Position", pieces: list[object], player: object) -> None:
     """Make ``player`` (a seat, or ``None``) the owner of pieces.
 
     :raises RuleValueError: ``player`` is not a seat, or an element not a piece."""

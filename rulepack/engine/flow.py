@@ -13,7 +13,7 @@ statement that failed (:func:`located`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulepack.engine.actions import Action
 from rulepack.engine.program import HALT, Alternative, Choice
@@ -221,7 +221,7 @@ def _generate(st: "Position", choice: Choice, player: int) -> list[Action]:
     return out
 
 
-def _expand(st: "Position", choice: Choice, alt: Alternative, i: int, values: tuple[Any, ...],
+def _expand(st: "Position", choice: Choice, alt: Alternative, i: int, values: tuple[object, ...],
             player: int, out: list[Action]) -> None:
     names, binder, source = alt.params[i]
     candidates = list(items(st, source(st)))

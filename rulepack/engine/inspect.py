@@ -16,7 +16,7 @@ engine inside changes: same labels, same zone order, same values.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulepack.engine.queries import cell_of, groups
 from rulepack.engine.runtime import attribute
@@ -83,7 +83,7 @@ def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:
     return groups(state.position, index)
 
 
-def piece_info(state: "State", piece: Piece) -> dict[str, Any]:
+def piece_info(state: "State", piece: Piece) -> dict[str, object]:
     """A piece as it lies: ``{"id": int, "name": str, "kind": str, "attributes":
     {name: value}, "rolls": str or None, "face": "up" | "down", "owner": seat number
     or None}``. ``id`` is the piece's number in its instance (from 0, as in views);
@@ -119,24 +119,24 @@ def piece_cell(state: "State", piece: Piece) -> str | None:
     return None if cell is None else str(cell)
 
 
-def placement(state: "State") -> list[dict[str, Any]]:
+def placement(state: "State") -> list[dict[str, object]]:
     """Where every piece lies, by id: ``{"piece": piece_info(...), "zone": label,
     "place": its index in the zone's order (a grid: its cell label)}`` — the whole
     table, the box included, in one list (an outside checker's starting point)."""
     position = state.position
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     for piece in state.program.pieces:
         z = position.loc[piece.id]
         info = state.program.zones[z]
         if info.kind == "grid":
-            place: Any = piece_cell(state, piece)
+            place: str | int | None = piece_cell(state, piece)
         else:
             place = position.zones[z].index(piece)
         out.append({"piece": piece_info(state, piece), "zone": info.label, "place": place})
     return out
 
 
-def variables(state: "State") -> dict[str, Any]:
+def variables(state: "State") -> dict[str, object]:
     """The ruleset's declared variables (``var``), name → value, in declaration
     order; a ``per player`` variable is a list by seat. Values are engine values;
     :func:`canonical` turns them into JSON data. The flow's own names (``let``,
@@ -144,7 +144,7 @@ def variables(state: "State") -> dict[str, Any]:
     return {name: state.position.vars.get(name) for name in state.program.initial}
 
 
-def flow_names(state: "State") -> dict[str, Any]:
+def flow_names(state: "State") -> dict[str, object]:
     """The flow's own names that hold a value now (``let``, loop variables,
     action parameters), name → engine value."""
     held = state.position.vars
@@ -167,7 +167,7 @@ def turn_player(state: "State") -> int | None:
     return None if current is None else int(current)
 
 
-def canonical(state: "State", value: Any) -> Any:
+def canonical(state: "State", value: object) -> object:
     """A value as canonical JSON data, the same for equal values whatever the
     engine's representation: ``None``, booleans, numbers and strings as they
     are; a list as a list; a piece ``{"piece": name}``; a seat ``{"seat": n}``;
@@ -177,25 +177,25 @@ def canonical(state: "State", value: Any) -> Any:
 
     :raises TypeError: a value of no kind the rules language has.
     """
-    t = type(value)
-    if value is None or t is bool or t is str or t is int or t is float:
+    if value is None or type(value) is bool or type(value) is str or type(value) is int \
+            or type(value) is float:
         return value
-    if t is Player:
+    if type(value) is Player:
         return {"seat": int(value)}
-    if t is Piece:
+    if type(value) is Piece:
         return {"piece": value.name}
-    if t is list:
+    if type(value) is list:
         return [canonical(state, v) for v in value]
-    if t is tuple:
+    if type(value) is tuple:
         return {"tuple": [canonical(state, v) for v in value]}
-    if t is dict:
+    if type(value) is dict:
         entries = [[canonical(state, k), canonical(state, v)] for k, v in value.items()]
         entries.sort(key=lambda kv: json.dumps(kv[0], sort_keys=True))
         return {"map": entries}
-    if t is ZoneRef:
+    if type(value) is ZoneRef:
         return {"zone": value.label}
-    if t is Cell:
+    if type(value) is Cell:
         return {"cell": [state.program.zones[value.zone].label, str(value)]}
-    if t is PatternRef:
+    if type(value) is PatternRef:
         return {"pattern": value.name}
     raise TypeError(f"no canonical form for {value!r}")

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rulepack.engine.actions import Action, ChanceEvent, Reveal
+from rulepack.engine.actions import Action, ChanceEvent, Event, Reveal
 from rulepack.engine.dice import roll_text
 from rulepack.engine.outcome import check_scores, outcome, scores as all_scores
 from rulepack.engine.queries import describe_for, visible
@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.program import Program
 
 
-def _seat(program: "Program", player: Any) -> int:
+def _seat(program: "Program", player: object) -> int:
     if type(player) is bool or not isinstance(player, int) \
             or not 0 <= player < program.num_players:
         raise ValueError(f"{player!r} is not a seat of this game")
@@ -99,7 +99,7 @@ class Observer:
         and its view now."""
         p = _seat(self.program, player)
         lines: list[str] = []
-        at: Any = st
+        at: "Position | None" = st
         while at is not None:
             lines.append(self._step_lines(at, p))
             at = getattr(at.rng, "previous", None)
@@ -240,7 +240,7 @@ def _who(st: "Position", seat: int) -> str:
     return describe(Player(seat), st.program.seat_names)
 
 
-def _event_text(st: "Position", event: Any, p: int) -> str:
+def _event_text(st: "Position", event: Event, p: int) -> str:
     if isinstance(event, Action):
         return _action_text(st, event, p)
     if isinstance(event, ChanceEvent):
@@ -256,7 +256,7 @@ def _event_text(st: "Position", event: Any, p: int) -> str:
 
 
 def game_type(program: "Program", start: "Position | None" = None,
-              returns: str = "outcome") -> dict[str, Any]:
+              returns: str = "outcome") -> dict[str, object]:
     """What kind of game an instance is, in OpenSpiel's terms.
 
     :param returns: ``"outcome"`` (+1/-1/0 by who won) or ``"score"`` (each
@@ -282,7 +282,7 @@ def game_type(program: "Program", start: "Position | None" = None,
     if start is not None and not hiding:
         hiding = any(start.loc[piece.id] != 0 and not visible(start, piece, p)
                      for piece in program.pieces for p in range(program.num_players))
-    info: dict[str, Any] = {
+    info: dict[str, object] = {
         "dynamics": "sequential",
         "chance_mode": "explicit_stochastic" if chance else "deterministic",
         "information": "imperfect" if hiding else "perfect",
@@ -299,7 +299,7 @@ def game_type(program: "Program", start: "Position | None" = None,
     return info
 
 
-def _score_utility(program: "Program") -> dict[str, Any]:
+def _score_utility(program: "Program") -> dict[str, object]:
     """The utility entries of :func:`game_type` for score returns."""
     rule = program.score
     if rule is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NoReturn, TYPE_CHECKING, Any, Callable, cast
 
 from rulepack.engine.runtime import (MAX_COLLECTION, MAX_INT_BITS, BudgetError, RuleValueError,
-                                     attribute, items, piece_cells, show)
+                                     SortRank, attribute, items, piece_cells, show)
 from rulepack.engine.effects import chance_choice
 from rulepack.engine.queries import cells, step
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
@@ -33,14 +33,14 @@ DIRECTIONS = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -
 
 # ---------------------------------------------------------------------- checks
 
-def number(x: Any, what: str) -> Any:
+def number(x: object, what: str) -> int | float:
     """``x`` if it is a number. :raises RuleValueError: otherwise (``what`` names the use)."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise RuleValueError(f"{what} needs a number, not {show(x)}")
     return x
 
 
-def as_cell(st: "Position", value: Any) -> Cell:
+def as_cell(st: "Position", value: object) -> Cell:
     """A cell, or the cell of a piece lying on a grid. :raises RuleValueError: otherwise."""
     if type(value) is Cell:
         return value
@@ -52,7 +52,7 @@ def as_cell(st: "Position", value: Any) -> Cell:
     raise RuleValueError(f"a cell is needed here, not {show(value)}")
 
 
-def direction(value: Any) -> tuple[int, int]:
+def direction(value: object) -> tuple[int, int]:
     """A (row step, column step) pair. :raises RuleValueError: otherwise."""
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value):
@@ -60,16 +60,16 @@ def direction(value: Any) -> tuple[int, int]:
     raise RuleValueError(f"a direction is written (row step, column step), not {show(value)}")
 
 
-def pieces(st: "Position", value: Any) -> list[Piece]:
+def pieces(st: "Position", value: object) -> list[Piece]:
     """The elements of ``value``, all pieces. :raises RuleValueError: otherwise."""
     xs = items(st, value)
     for x in xs:
         if type(x) is not Piece:
             raise RuleValueError(f"a pattern applies to pieces, not {show(x)}")
-    return xs
+    return cast("list[Piece]", xs)      # each checked above
 
 
-def unpack(value: Any, n: int, names: str) -> Any:
+def unpack(value: object, n: int, names: str) -> list[object] | tuple[object, ...]:
     """``value`` checked to destructure into ``n`` names (``names`` for the message)."""
     if not isinstance(value, (tuple, list)) or len(value) != n:
         raise RuleValueError(f"cannot unpack {show(value)} into ({names})")
@@ -78,15 +78,15 @@ def unpack(value: Any, n: int, names: str) -> Any:
 
 # ---------------------------------------------------------------------- operators
 
-def neg(x: Any) -> Any:
+def neg(x: object) -> int | float:
     return -number(x, "'-'")
 
 
-def plus(st: "Position", x: Any, y: Any) -> Any:
+def plus(st: "Position", x: object, y: object) -> object:
     """``x + y``: numbers add; collections (a zone stands for its pieces) join."""
-    tx, ty = type(x), type(y)
-    if tx is int and ty is int:
+    if type(x) is int and type(y) is int:
         return x + y
+    tx, ty = type(x), type(y)
     if tx is list or ty is list or tx is ZoneRef or ty is ZoneRef:
         a, b = as_list(st, x), as_list(st, y)
         if len(a) + len(b) > MAX_COLLECTION:
@@ -99,81 +99,100 @@ def plus(st: "Position", x: Any, y: Any) -> Any:
     raise RuleValueError(f"cannot add {show(x)} and {show(y)}")
 
 
-def as_list(st: "Position", x: Any) -> list[Any]:
+def as_list(st: "Position", x: object) -> list[object]:
     if type(x) is list or type(x) is tuple or type(x) is ZoneRef:
         return list(items(st, x))
     return [x]
 
 
-def _check_arith(op: str, x: Any, y: Any) -> None:
-    if not (type(x) is int or type(x) is Player) or not (type(y) is int or type(y) is Player):
-        if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) \
-                or not isinstance(y, (int, float)):
-            raise RuleValueError(f"cannot compute {show(x)} {op} {show(y)}")
+def _numbers(op: str, x: object, y: object) -> tuple[int | float, int | float]:
+    """``x`` and ``y`` if both are numbers. :raises RuleValueError: otherwise."""
+    if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) \
+            or not isinstance(y, (int, float)):
+        raise RuleValueError(f"cannot compute {show(x)} {op} {show(y)}")
+    return x, y
 
 
-def minus(x: Any, y: Any) -> Any:
-    _check_arith("-", x, y)
-    return x - y
+def minus(x: object, y: object) -> int | float:
+    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
+        return x - y
+    a, b = _numbers("-", x, y)
+    return a - b
 
 
-def times(x: Any, y: Any) -> Any:
-    _check_arith("*", x, y)
-    if type(x) is not float and type(y) is not float and \
-            int(x).bit_length() + int(y).bit_length() > MAX_INT_BITS:
+def times(x: object, y: object) -> int | float:
+    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
+        a: int | float = x
+        b: int | float = y
+    else:
+        a, b = _numbers("*", x, y)
+    if type(a) is not float and type(b) is not float and \
+            int(a).bit_length() + int(b).bit_length() > MAX_INT_BITS:
         raise BudgetError(f"a product of more than {MAX_INT_BITS:,} binary digits: a number "
                           "too large")
-    return x * y
+    return a * b
 
 
-def floordiv(x: Any, y: Any) -> Any:
-    _check_arith("//", x, y)
-    if y == 0:
+def floordiv(x: object, y: object) -> int | float:
+    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
+        a: int | float = x
+        b: int | float = y
+    else:
+        a, b = _numbers("//", x, y)
+    if b == 0:
         raise RuleValueError("division by zero")
-    return x // y
+    return a // b
 
 
-def mod(x: Any, y: Any) -> Any:
-    _check_arith("%", x, y)
-    if y == 0:
+def mod(x: object, y: object) -> int | float:
+    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
+        a: int | float = x
+        b: int | float = y
+    else:
+        a, b = _numbers("%", x, y)
+    if b == 0:
         raise RuleValueError("division by zero")
-    return x % y
+    return a % b
 
 
-def divide(x: Any, y: Any) -> Any:
+def divide(x: object, y: object) -> int | float:
     """``x / y``: a whole number when it divides exactly."""
-    _check_arith("/", x, y)
-    if y == 0:
+    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
+        a: int | float = x
+        b: int | float = y
+    else:
+        a, b = _numbers("/", x, y)
+    if b == 0:
         raise RuleValueError("division by zero")
-    return x // y if x % y == 0 else x / y
+    return a // b if a % b == 0 else a / b
 
 
-def _compare_error(op: str, x: Any, y: Any) -> RuleValueError:
+def _compare_error(op: str, x: object, y: object) -> RuleValueError:
     return RuleValueError(f"cannot compare {show(x)} {op} {show(y)}")
 
 
-def lt(x: Any, y: Any) -> bool:
+def lt(x: Any, y: object) -> bool:
     try:
         return bool(x < y)
     except TypeError:
         raise _compare_error("<", x, y) from None
 
 
-def le(x: Any, y: Any) -> bool:
+def le(x: Any, y: object) -> bool:
     try:
         return bool(x <= y)
     except TypeError:
         raise _compare_error("<=", x, y) from None
 
 
-def gt(x: Any, y: Any) -> bool:
+def gt(x: Any, y: object) -> bool:
     try:
         return bool(x > y)
     except TypeError:
         raise _compare_error(">", x, y) from None
 
 
-def ge(x: Any, y: Any) -> bool:
+def ge(x: Any, y: object) -> bool:
     try:
         return bool(x >= y)
     except TypeError:
@@ -182,13 +201,13 @@ def ge(x: Any, y: Any) -> bool:
 
 #: Binary operators by the language's symbol (``and``, ``or``, ``==``, ``!=``,
 #: ``in`` are written inline by both compilers).
-ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
+ARITHMETIC: dict[str, Callable[[object, object], object]] = {
     "-": minus, "*": times, "//": floordiv, "%": mod, "/": divide,
     "<": lt, "<=": le, ">": gt, ">=": ge,
 }
 
 
-def make_range(a: Any, b: Any) -> list[int]:
+def make_range(a: object, b: object) -> list[int]:
     """``a..b``, both ends included."""
     if not isinstance(a, int) or not isinstance(b, int):
         raise RuleValueError(f"a range needs whole numbers, not {show(a)}..{show(b)}")
@@ -198,24 +217,33 @@ def make_range(a: Any, b: Any) -> list[int]:
     return list(range(a, b + 1))
 
 
-def index(st: "Position", container: Any, key: Any) -> Any:
-    """``container[key]`` for lists, tuples, maps and zones."""
+def index(st: "Position", container: object, key: object) -> object:
+    """``container[key]`` for lists, tuples, maps and zones (and words)."""
     try:
         if type(container) is dict:
             return container[key]
-        if type(container) is ZoneRef:
-            return items(st, container)[key]
-        return container[key]
+        if isinstance(key, int):    # a whole number (a bool and a player are ints too)
+            if type(container) is ZoneRef:
+                return items(st, container)[key]
+            if isinstance(container, (list, tuple, str)):
+                return container[key]
     except (KeyError, IndexError, TypeError):
         raise RuleValueError(f"no element [{show(key)}] in {show(container)}") from None
+    raise RuleValueError(f"no element [{show(key)}] in {show(container)}")
 
 
-def zone_of_family(family: Any, key: Any, name: str) -> ZoneRef:
-    """``name[key]`` of a zone declared per player or per value."""
+def zone_of_family(family: dict[object, ZoneRef] | list[ZoneRef], key: object,
+                   name: str) -> ZoneRef:
+    """``name[key]`` of a zone declared per player (a list by seat) or per value (a
+    map)."""
     try:
-        return family[key]  # type: ignore[no-any-return]
+        if type(family) is dict:
+            return family[key]
+        if isinstance(key, int) and type(family) is list:
+            return family[key]
     except (KeyError, IndexError, TypeError):
         raise RuleValueError(f"zone {name} has no [{key}]") from None
+    raise RuleValueError(f"zone {name} has no [{key}]")
 
 
 # ---------------------------------------------------------------------- built-in functions
@@ -223,11 +251,11 @@ def zone_of_family(family: Any, key: Any, name: str) -> ZoneRef:
 _INT = {int}
 
 
-def total(st: "Position", value: Any) -> Any:
+def total(st: "Position", value: object) -> int | float:
     """``sum()``: ``none`` elements are skipped."""
     xs = items(st, value)
     if set(map(type, xs)) <= _INT:        # whole numbers only (the common case): at C speed
-        return sum(xs)
+        return sum(cast("list[int]", xs))
     s: int | float = 0
     for x in xs:
         if x is None:
@@ -238,8 +266,10 @@ def total(st: "Position", value: Any) -> Any:
     return s
 
 
-def extreme(pick: Any, xs: list[Any]) -> Any:
-    """``max()``/``min()`` of a list; ``none`` when it is empty."""
+def extreme(pick: Callable[[list[Any]], object], xs: list[object]) -> object:
+    """``max()``/``min()`` (``pick``: the builtin, which compares the elements as
+    they are, raising TypeError where they cannot be) of a list; ``none`` when it
+    is empty."""
     if not xs:
         return None
     try:
@@ -250,31 +280,31 @@ def extreme(pick: Any, xs: list[Any]) -> Any:
                              "'by', or use a numeric attribute)") from None
 
 
-def distinct(st: "Position", value: Any) -> list[Any]:
-    seen: list[Any] = []
+def distinct(st: "Position", value: object) -> list[object]:
+    seen: list[object] = []
     for x in items(st, value):
         if x not in seen:
             seen.append(x)
     return seen
 
 
-def only(st: "Position", value: Any) -> Any:
+def only(st: "Position", value: object) -> object:
     xs = items(st, value)
     return xs[0] if len(xs) == 1 else None
 
 
-def first(st: "Position", value: Any) -> Any:
+def first(st: "Position", value: object) -> object:
     xs = items(st, value)
     return xs[0] if xs else None
 
 
-def last(st: "Position", value: Any) -> Any:
+def last(st: "Position", value: object) -> object:
     xs = items(st, value)
     return xs[-1] if xs else None
 
 
-def flatten(st: "Position", value: Any) -> list[Any]:
-    out: list[Any] = []
+def flatten(st: "Position", value: object) -> list[object]:
+    out: list[object] = []
     for x in items(st, value):
         if type(x) is list or type(x) is tuple:
             out.extend(x)
@@ -283,7 +313,7 @@ def flatten(st: "Position", value: Any) -> list[Any]:
     return out
 
 
-def hashable(x: Any) -> Any:
+def hashable(x: object) -> object:
     if isinstance(x, (list, tuple)):
         return tuple(hashable(v) for v in x)
     if isinstance(x, dict):
@@ -291,9 +321,9 @@ def hashable(x: Any) -> Any:
     return x
 
 
-def unique(st: "Position", value: Any) -> list[Any]:
+def unique(st: "Position", value: object) -> list[object]:
     """One element of each kind: pieces alike for every pattern count as one."""
-    seen: set[Any] = set()
+    seen: set[object] = set()
     out = []
     for x in items(st, value):
         key = type_key(x) if type(x) is Piece else hashable(x)
@@ -303,64 +333,66 @@ def unique(st: "Position", value: Any) -> list[Any]:
     return out
 
 
-def pattern(patterns: list["Pattern"], ref: Any) -> "Pattern":
+def pattern(patterns: list["Pattern"], ref: object) -> "Pattern":
     """The compiled pattern a pattern value names."""
     if type(ref) is not PatternRef:
         raise RuleValueError(f"{show(ref)} is not a pattern")
     return patterns[ref.index]
 
 
-def partitionable(st: "Position", pat: "Pattern", group: Any, optional: Any) -> bool:
+def partitionable(st: "Position", pat: "Pattern", group: object, optional: object) -> bool:
     """``partitionable(P, X)`` / ``partitionable(P, X, OPTIONAL)``."""
     extra = pieces(st, optional) if optional is not None else []
     return pat.partitionable(st, pieces(st, group), extra)
 
 
-def usable(st: "Position", pat: "Pattern", group: Any, optional: Any) -> list[Piece]:
+def usable(st: "Position", pat: "Pattern", group: object, optional: object) -> list[Piece]:
     """``usable(P, X, OPTIONAL)``: the pieces of OPTIONAL that can join X in a split."""
     return cast("list[Piece]", pat.usable(st, pieces(st, group), pieces(st, optional)))
 
 
-def random_element(st: "Position", value: Any) -> Any:
+def random_element(st: "Position", value: object) -> object:
     if type(value) in (int, float):
         raise RuleValueError(f"random() picks an element of a collection, not of the "
                              f"number {show(value)} (a die roll is random(1..6))")
     return chance_choice(st, items(st, value))
 
 
-def at(st: "Position", c: Any) -> Any:
+def at(st: "Position", c: object) -> Piece | None:
     """The piece in a cell, or ``none``."""
     if type(c) is not Cell:
         raise RuleValueError(f"at() needs a cell, not {show(c)}")
-    return st.zones[c.zone][c.slot]
+    piece: Piece | None = st.zones[c.zone][c.slot]
+    return piece
 
 
-def cell(st: "Position", zone: Any, row: Any, col: Any) -> Cell | None:
+def cell(st: "Position", zone: object, row: object, col: object) -> Cell | None:
     """``cell(GRID, ROW, COLUMN)``: the cell at that row and column (from 1, as the
     ``row`` and ``col`` of a cell read), or ``none`` off the grid or on a hole."""
     if type(zone) is not ZoneRef or st.program.zones[zone.index].kind != "grid":
         raise RuleValueError(f"{show(zone)} is not a grid")
-    for n in (row, col):
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise RuleValueError(f"a cell's row and column are whole numbers, not {show(n)}")
+    if isinstance(row, bool) or not isinstance(row, int):
+        raise RuleValueError(f"a cell's row and column are whole numbers, not {show(row)}")
+    if isinstance(col, bool) or not isinstance(col, int):
+        raise RuleValueError(f"a cell's row and column are whole numbers, not {show(col)}")
     info = st.program.zones[zone.index]
     slot = info.slot_of.get((row - 1, col - 1))
     return None if slot is None else info.cell_objects[slot]
 
 
-def empty(st: "Position", zone: Any) -> list[Cell]:
+def empty(st: "Position", zone: object) -> list[Cell]:
     zones = st.zones
     return [c for c in cells(st, zone) if zones[c.zone][c.slot] is None]
 
 
-def neighbours(st: "Position", cell: Any) -> list[Cell]:
+def neighbours(st: "Position", cell: object) -> list[Cell]:
     c = as_cell(st, cell)
     return [n for n in (step(st, c, d) for d in DIRECTIONS) if n is not None]
 
 
-def ends(st: "Position", line: Any, along: Any) -> list[Cell]:
+def ends(st: "Position", line: object, along: object) -> list[Cell]:
     """The cells just beyond both ends of a line of cells (those on the grid)."""
-    cells = line if type(line) is list else items(st, line)
+    cells: list[object] = line if type(line) is list else items(st, line)
     if not cells:
         return []
     for c in cells:
@@ -371,6 +403,8 @@ def ends(st: "Position", line: Any, along: Any) -> list[Cell]:
         type(along[1]) is int else direction(along)
     first = cells[0]
     last = cells[-1]
+    if type(first) is not Cell or type(last) is not Cell:   # never: all are cells now
+        raise RuleValueError(f"a line of cells is needed here, not {show(line)}")
     zones = st.program.zones
     info = zones[first.zone]
     backward, forward = info.ends_tables(d)
@@ -383,7 +417,8 @@ def ends(st: "Position", line: Any, along: Any) -> list[Cell]:
     return [before] if after is None else [before, after]
 
 
-def maximal_run(st: "Position", through: Any, along: Any, ok: Callable[[Any], Any]) -> list[Cell]:
+def maximal_run(st: "Position", through: object, along: object,
+                ok: Callable[[Piece | None], object]) -> list[Cell]:
     """``maximal run through C along D where ...``: the longest unbroken line of cells
     through C whose pieces all pass ``ok(piece)``, from the far end against D to the
     far end along D; empty if C itself fails."""
@@ -411,7 +446,7 @@ def maximal_run(st: "Position", through: Any, along: Any, ok: Callable[[Any], An
         c = forward[c.slot]
     return back
 
-def top(st: "Position", of: Any, n: Any, from_top: bool) -> Any:
+def top(st: "Position", of: object, n: object, from_top: bool) -> object:
     """``top of Z`` / ``top N of Z`` (``bottom`` when not ``from_top``)."""
     xs = items(st, of)
     if n is None:
@@ -425,21 +460,21 @@ def top(st: "Position", of: Any, n: Any, from_top: bool) -> Any:
     return xs[:-n - 1:-1] if from_top else xs[:n]     # the last n, top first
 
 
-def sort_by(st: "Position", value: Any, attr: str, key: Callable[[Any], Any],
-            reverse: bool) -> list[Any]:
+def sort_by(st: "Position", value: object, attr: str, key: Callable[[object], SortRank],
+            reverse: bool) -> list[object]:
     xs = items(st, value)
     return sorted(xs, key=lambda x: key(attribute(st, x, attr)), reverse=reverse)
 
 
-def argmax_failed(k: Any, best_key: Any) -> NoReturn:
+def argmax_failed(k: object, best_key: object) -> NoReturn:
     """The error of an ``argmax`` whose keys cannot be compared."""
     raise RuleValueError(f"argmax cannot compare {show(k)} with {show(best_key)}") from None
 
 
-def argmax(xs: list[Any], key: Callable[[Any], Any],
-           cond: Callable[[Any], Any] | None) -> list[Any]:
+def argmax(xs: list[object], key: Callable[[object], object],
+           cond: Callable[[object], object] | None) -> list[object]:
     """The elements with the greatest key (all of them on a tie), in order."""
-    best: list[Any] = []
+    best: list[object] = []
     best_key: Any = None
     for x in xs:
         if cond is not None and not cond(x):

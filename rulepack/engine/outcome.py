@@ -9,7 +9,7 @@ A one-player game that ends without a winner is lost, not drawn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.values import Player, describe
@@ -20,7 +20,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
 
 
-def score(st: "Position", player: Any) -> Any:
+class TeamResult(TypedDict):
+    """One team's part of an :class:`Outcome`."""
+
+    players: list[int]
+    score: int | float | None
+    winner: bool
+
+
+class _Result(TypedDict):
+    scores: list[int | float] | None
+    winners: list[int]
+    draw: bool
+    returns: list[float]
+    terminal: bool
+
+
+class Outcome(_Result, total=False):
+    """What :func:`outcome` gives: the scores (``None``: the ruleset has none), the
+    winners (seats), whether it is a draw, each seat's return and whether the game
+    is over; in a game with teams, each team's result too."""
+
+    teams: list[TeamResult]
+
+
+def score(st: "Position", player: object) -> int | float:
     """One seat's score by the ruleset's ``score`` rule.
 
     :raises RuleValueError: ``player`` is not a seat, or the ruleset declares no score.
@@ -39,14 +63,15 @@ def score(st: "Position", player: Any) -> Any:
     except (RuleValueError, PatternBudgetError) as exc:
         raise RulesetRuntimeError.at(f"the score cannot be computed: {exc}", rule.location,
                                      code="runtime") from None
-    t = type(value)
-    if t is not int and (t is bool or not isinstance(value, (int, float))):
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RulesetRuntimeError.at(f"a score must be a number, not {describe(value)!r}",
                                      rule.location, code="bad-score")
     return value
 
 
-def scores(st: "Position") -> list[Any] | None:
+def scores(st: "Position") -> list[int | float] | None:
     """Each seat's score by the ruleset's ``score`` rule, or ``None`` if it has none."""
     program = st.program
     if program.score is None:
@@ -54,7 +79,7 @@ def scores(st: "Position") -> list[Any] | None:
     return [score(st, p) for p in program.seats]
 
 
-def _by_rule(rule: str, candidates: list[int], score_of: dict[int, Any]) -> list[int]:
+def _by_rule(rule: str, candidates: list[int], score_of: dict[int, int | float]) -> list[int]:
     """The candidates with the best score (``rule`` is ``"highest"`` or ``"lowest"``)."""
     if not candidates:
         return []
@@ -63,7 +88,7 @@ def _by_rule(rule: str, candidates: list[int], score_of: dict[int, Any]) -> list
     return [c for c in candidates if score_of[c] == best]
 
 
-def outcome(st: "Position") -> dict[str, Any]:
+def outcome(st: "Position") -> Outcome:
     """Scores, winners and returns of a finished game (or the running scores).
 
     :returns: ``{"scores": [..] | None, "winners": [seats], "draw": bool,
@@ -83,7 +108,7 @@ def outcome(st: "Position") -> dict[str, Any]:
             (rule.declared_range is not None or rule.declared_sum is not None):
         check_scores(st, every)
     teams = program.teams
-    team_scores: list[Any] | None = None
+    team_scores: list[int | float] | None = None
     if teams is not None and every is not None:
         team_scores = [sum(every[p] for p in team) for team in teams]
     if st.winners is not None:
@@ -101,7 +126,7 @@ def outcome(st: "Position") -> dict[str, Any]:
             winners = _by_rule(program.winner_rule, candidates, dict(enumerate(every)))
     else:
         winners = []
-    result = {
+    result: Outcome = {
         "scores": every,
         "winners": winners,
         "draw": st.terminal and not winners and n > 1,
@@ -116,7 +141,7 @@ def outcome(st: "Position") -> dict[str, Any]:
     return result
 
 
-def check_scores(st: "Position", final: list[Any]) -> None:
+def check_scores(st: "Position", final: list[int | float]) -> None:
     """The ``final`` scores of a finished game against what the ruleset declares:
     each in ``scores from LO to HI``, their sum ``scores sum to N`` (exactly, or
     within 1e-9 of the largest magnitude for fractions).

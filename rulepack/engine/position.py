@@ -62,10 +62,10 @@ class Position:
     #: piece id → face up
     face: list[bool]
     #: piece id → its owner (a seat) or ``None``
-    owner: list[Any]
+    owner: list[Player | None]
     #: die id → the face its last roll shows (a die never rolled shows its first
     #: face); replaced, never changed in place, so copies share it
-    rolled: dict[int, Any]
+    rolled: dict[int, object]
     #: seat → still in the game
     active: list[bool]
     #: variable name → value (the flow's locals too)
@@ -156,7 +156,8 @@ class Position:
 
     @classmethod
     def of(cls, program: "Program", max_decisions: int, *, zones: list[list[Any]],
-           face: list[bool], owner: list[Any], rolled: dict[int, Any], active: list[bool],
+           face: list[bool], owner: list[Player | None], rolled: dict[int, object],
+           active: list[bool],
            variables: dict[str, Any], rng: Rng, seed: int = 0, pc: int = 0,
            terminal: bool = False, winners: list[int] | None = None,
            history: Log | None = None, decisions: int = 0, turns: int = 0,

@@ -32,8 +32,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.patterns.match import Pattern
 
 T = TypeVar("T")
+K = TypeVar("K")
 
-#: A compiled expression: ``f(position) -> value``.
+#: A compiled expression: ``f(position) -> value`` (a value of the rules language;
+#: ``Any`` while the compiler's callers read some results without narrowing them)
 Fn = Callable[["Position"], Any]
 
 #: Returned by an instruction when a decision is pending.
@@ -65,7 +67,7 @@ class Alternative:
     index: int
     text: str
     param_names: list[str]
-    params: list[tuple[list[str], Callable[["Position", Any], None], Fn]]
+    params: list[tuple[list[str], Callable[["Position", object], None], Fn]]
     pre_guard: Fn | None
     post_guard: Fn | None
     body: Label
@@ -94,7 +96,7 @@ class Choice:
     pc: int = -1
     #: its legal actions, generated (``generate(state, player)``); ``None``: the
     #: engine expands the alternatives itself
-    generate: Callable[["Position", int], list[Any]] | None = None
+    generate: Callable[["Position", int], list["Action"]] | None = None
 
     @cached_property
     def bound_names(self) -> tuple[str, ...]:
@@ -128,7 +130,7 @@ class ActionNumbering(Protocol):
 
     def id_of(self, action: "Action") -> int: ...
 
-    def decode(self, ident: int) -> tuple[int, int, tuple[Any, ...]]: ...
+    def decode(self, ident: int) -> tuple[int, int, tuple[object, ...]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +170,14 @@ class ScoreRule:
         (``None``: unknown).
     """
 
-    of: Callable[["Position", "Player"], Any]
+    of: Callable[["Position", "Player"], object]
     location: Location
     secret: str | None = None
-    declared_range: tuple[Any, Any] | None = None
+    declared_range: tuple[int | float, int | float] | None = None
     range_location: Location | None = None
-    declared_sum: Any = None
+    declared_sum: int | float | None = None
     sum_location: Location | None = None
-    bounds: tuple[Any, Any] | None = None
+    bounds: tuple[int | float, int | float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +191,7 @@ class HeuristicRule:
         random decisions`` declared beside a plain one), else ``None``.
     """
 
-    of: Callable[["Position", "Player"], Any]
+    of: Callable[["Position", "Player"], object]
     location: Location
     after: int = 0
     search: "HeuristicRule | None" = None
@@ -227,7 +229,7 @@ class Program:
 
     name: str
     file: str
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     num_players: int
     seats: "tuple[Player, ...]"
     seat_names: tuple[str, ...]
@@ -263,7 +265,7 @@ class Program:
     action_numbering: "Deferred[ActionNumbering]"
     chance_bound: Deferred[int]
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Program":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Program":
         return self         # never changed: a copy of a position shares its program
 
     def num_distinct_actions(self) -> int:
@@ -287,6 +289,6 @@ class Program:
         return Location(self.file)
 
 
-def frozen_map(items: Mapping[Any, T]) -> Mapping[Any, T]:
+def frozen_map(items: Mapping[K, T]) -> Mapping[K, T]:
     """A read-only view of a copy of ``items``."""
     return MappingProxyType(dict(items))

@@ -8,7 +8,7 @@ the engine call them. A value of the wrong kind raises
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulepack.engine.runtime import RuleValueError, piece_cells, show
 from rulepack.engine.values import Cell, Piece, Player, ZoneRef, describe
@@ -20,7 +20,7 @@ __all__ = ["next_active", "seat", "seats_from", "cells", "step", "piece_at", "ce
            "piece_cells", "groups", "visible", "knows", "describe_for"]
 
 
-def next_active(st: "Position", player: Any) -> Player | None:
+def next_active(st: "Position", player: object) -> Player | None:
     """The next active seat clockwise after ``player`` (itself if it is the only
     one); ``None`` when ``player`` is ``None`` or no seat is active.
 
@@ -44,7 +44,7 @@ def next_active(st: "Position", player: Any) -> Player | None:
     return None
 
 
-def seat(st: "Position", player: Any) -> int:
+def seat(st: "Position", player: object) -> int:
     """``player`` checked to be a seat number. :raises RuleValueError: otherwise."""
     if isinstance(player, bool) or not isinstance(player, int) or \
             not 0 <= player < st.program.num_players:
@@ -52,7 +52,7 @@ def seat(st: "Position", player: Any) -> int:
     return int(player)
 
 
-def seats_from(st: "Position", player: Any) -> list[Player]:
+def seats_from(st: "Position", player: object) -> list[Player]:
     """Active seats clockwise, starting with ``player``.
 
     :raises RuleValueError: ``player`` is not a seat."""
@@ -65,7 +65,7 @@ def seats_from(st: "Position", player: Any) -> list[Player]:
     return [q for q in order if active[q]]
 
 
-def cells(st: "Position", zone: Any) -> list[Cell]:
+def cells(st: "Position", zone: object) -> list[Cell]:
     """All cells of a grid zone, row-major. :raises RuleValueError: not a grid."""
     if type(zone) is not ZoneRef or st.program.zones[zone.index].kind != "grid":
         raise RuleValueError(f"{show(zone)} is not a grid")
@@ -111,7 +111,7 @@ def visible(st: "Position", piece: Piece, player: int) -> bool:
     return seen == "everyone" or (seen == "owner" and info.owner == player)
 
 
-def knows(st: "Position", player: Any, piece: Any) -> bool:
+def knows(st: "Position", player: object, piece: object) -> bool:
     """Whether ``player`` knows which piece ``piece`` is: it can see it, or (in a
     position built by :func:`~rulepack.agents.determinize.determinize` for that
     player) it was placed from what the player saw or remembers.
@@ -126,11 +126,11 @@ def knows(st: "Position", player: Any, piece: Any) -> bool:
     return k is not None and k[0] == p and piece.id in k[1]
 
 
-def describe_for(st: "Position", player: int | None) -> Callable[[Any], str]:
+def describe_for(st: "Position", player: int | None) -> Callable[[object], str]:
     """A value renderer that hides pieces ``player`` cannot see (``None``: show all)."""
     seats = st.program.seat_names
 
-    def render(value: Any) -> str:
+    def render(value: object) -> str:
         if type(value) is Piece and player is not None and not visible(st, value, player):
             return f"a {value.look(st.face[value.id])}"
         if isinstance(value, (list, tuple)):

@@ -17,7 +17,10 @@ import importlib.machinery
 from functools import lru_cache
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Sequence, TypeVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.chance import ChanceNode
 
 T = TypeVar("T")
 
@@ -61,7 +64,7 @@ class PyRng:
     #: an explicit-chance generator draws only given outcomes (rulepack.engine.chance)
     explicit = False
     #: the chance node it waits at (explicit chance only)
-    node: Any = None
+    node: "ChanceNode | None" = None
 
     def __init__(self, seed: int = 0) -> None:
         self.state = seed & _MASK
@@ -96,7 +99,7 @@ class PyRng:
             x -= w
         raise ValueError("weighted() needs a positive weight")  # pragma: no cover
 
-    def roll(self, faces: Sequence[Any], weights: Sequence[int] | None, label: str) -> int:
+    def roll(self, faces: Sequence[object], weights: Sequence[int] | None, label: str) -> int:
         """The index of the face a die (named ``label``) rolls: uniform over
         ``faces``, or by ``weights``. One face takes no random number."""
         if len(faces) == 1:

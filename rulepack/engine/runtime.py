@@ -7,13 +7,17 @@ value into a list of pieces, reading pseudo-attributes (``face``, ``owner``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable, Sized, TypeVar
 
 from rulepack.engine.values import Cell, Piece, ZoneRef
 from rulepack.patterns.budget import EVAL_STEPS as EVAL_STEPS  # (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
+
+
+#: a collection a loop is about to visit (:func:`charge` hands it back as it is)
+SizedT = TypeVar("SizedT", bound=Sized)
 
 
 class RuleValueError(Exception):
@@ -41,7 +45,7 @@ class BudgetError(RuleValueError):
     """An evaluation went over one of the budgets above (located like any rule error)."""
 
 
-def charge(st: Any, seq: Any) -> Any:
+def charge(st: "Position", seq: SizedT) -> SizedT:
     """``seq`` (a list a loop is about to visit), its length taken from the budget of
     ``st.steps_left``. :raises BudgetError: the budget is spent."""
     left = st.steps_left - len(seq)
@@ -55,7 +59,7 @@ def charge(st: Any, seq: Any) -> Any:
     return seq
 
 
-def recharge(st: Any, n: int) -> None:
+def recharge(st: "Position", n: int) -> None:
     """Take ``n`` elements from the budget again (what making a list that is made
     once and used again cost the first time). :raises BudgetError: it is spent."""
     charge(st, range(n))
@@ -79,7 +83,7 @@ def failure_text(exc: BaseException) -> str:
     return "a value of the wrong kind reached it"
 
 
-def kind_of(value: Any) -> str:
+def kind_of(value: object) -> str:
     """``a player``, ``a piece``, ``a number``... for messages."""
     from rulepack.engine.values import PatternRef, Player
     for cls, name in ((Player, "a player"), (Piece, "a piece"), (Cell, "a cell"),
@@ -95,70 +99,66 @@ def shorten_text(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     """A value as a message shows it, in the language's terms (``player 2``,
     ``red 4``, ``[1, 2]``, ``none``), never a Python repr."""
     from rulepack.engine.values import PatternRef, Player
-    t = type(value)
-    if t is str:
+    if type(value) is str:
         return repr(value)
-    if t is Player:
+    if type(value) is Player:
         return f"player {int(value) + 1}"
-    if t is Piece:
-        return cast(Piece, value).name
-    if t is ZoneRef:
-        return cast(ZoneRef, value).label
-    if t is Cell:
+    if type(value) is Piece:
+        return value.name
+    if type(value) is ZoneRef:
+        return value.label
+    if type(value) is Cell:
         return str(value)
-    if t is PatternRef:
+    if type(value) is PatternRef:
         return f"pattern {value.name}"
     if value is None:
         return "none"
-    if t is bool:
+    if type(value) is bool:
         return "true" if value else "false"
-    if t is list:
+    if type(value) is list:
         return "[" + ", ".join(show(v) for v in value) + "]"
-    if t is tuple:
+    if type(value) is tuple:
         return "(" + ", ".join(show(v) for v in value) + ")"
-    if t is dict:
+    if type(value) is dict:
         return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
     return str(value)
 
 
-def items(st: "Position", value: Any) -> list[Any]:
+def items(st: "Position", value: object) -> list[object]:
     """The elements a value stands for when used as a collection.
 
     A zone gives its pieces (grids: occupied cells only, row-major), a list or
     tuple itself, ``none`` nothing, and any other single value a list of one.
     The result must not be mutated by the caller.
     """
-    t = type(value)
-    if t is list:
-        same: list[Any] = value  # typed without a cast: this is a hot path
-        return same
-    if t is ZoneRef:
+    if type(value) is list:
+        return value
+    if type(value) is ZoneRef:
         zone = st.zones[value.index]
         if st.program.zone_kinds[value.index] == "grid":
             return [p for p in zone if p is not None]
         return zone
-    if t is tuple:
+    if type(value) is tuple:
         return list(value)
     if value is None:
         return []
-    if t is dict:
+    if type(value) is dict:
         return list(value)
     return [value]
 
 
-def count(st: "Position", value: Any) -> int:
+def count(st: "Position", value: object) -> int:
     """Number of elements of :func:`items`; fast for zones."""
-    t = type(value)
-    if t is ZoneRef:
+    if type(value) is ZoneRef:
         zone = st.zones[value.index]
         if st.program.zone_kinds[value.index] == "grid":
             return len(zone) - zone.count(None)
         return len(zone)
-    if t is list or t is tuple or t is dict:
+    if type(value) is list or type(value) is tuple or type(value) is dict:
         return len(value)
     if value is None:
         return 0
@@ -168,22 +168,22 @@ def count(st: "Position", value: Any) -> int:
 PSEUDO_ATTRIBUTES = ("face", "owner", "zone", "name", "kind", "cell", "row", "col")
 
 
-def attribute(st: "Position", value: Any, name: str) -> Any:
+def attribute(st: "Position", value: object, name: str) -> object:
     """``value.name``: a piece's attribute or pseudo-attribute, a cell's row or
     column; over a list or zone, the list of each element's attribute."""
-    t = type(value)
-    if t is Piece:
+    if type(value) is Piece:
         a = value.attrs
         if name in a:
             return a[name]
         return _pseudo(st, value, name)
-    if t is list or t is ZoneRef or t is tuple:
+    if type(value) is list or type(value) is ZoneRef or type(value) is tuple:
         seq = items(st, value)
         try:     # pieces that all have it (the common case): read at C speed
-            return [v.attrs[name] for v in seq]
+            tried: list[Any] = seq    # as pieces (no cast: a hot path); else the loop below
+            return [v.attrs[name] for v in tried]
         except (KeyError, AttributeError):
             return [attribute(st, v, name) for v in seq]
-    if t is Cell:
+    if type(value) is Cell:
         if name == "row":
             return value.row + 1
         if name == "col":
@@ -194,7 +194,7 @@ def attribute(st: "Position", value: Any, name: str) -> Any:
     raise RuleValueError(f"{show(value)} has no attribute {show(name)}")
 
 
-def _pseudo(st: "Position", piece: Piece, name: str) -> Any:
+def _pseudo(st: "Position", piece: Piece, name: str) -> object:
     if name == "face":
         return "up" if st.face[piece.id] else "down"
     if name == "owner":
@@ -233,19 +233,19 @@ def piece_cells(st: "Position") -> list[Cell | None]:
     return cells
 
 
-def contains(st: "Position", container: Any, element: Any) -> bool:
+def contains(st: "Position", container: object, element: object) -> bool:
     """``element in container`` for lists, tuples, maps and zones."""
-    t = type(container)
-    if t is ZoneRef:
+    if type(container) is ZoneRef:
         if type(element) is Piece:
             index: int = container.index
             return st.loc[element.id] == index
         return False
-    if t is Cell:
+    if type(container) is Cell:
         return st.zones[container.zone][container.slot] is element
     if container is None:
         return False
-    if t is list or t is tuple or t is dict or t is str:
+    if type(container) is list or type(container) is tuple or type(container) is dict \
+            or type(container) is str:
         try:
             return element in container
         except TypeError:
@@ -253,15 +253,21 @@ def contains(st: "Position", container: Any, element: Any) -> bool:
     raise RuleValueError(f"'in' needs a list, a zone or a map on its right, not {show(container)}")
 
 
-def sort_key(order: dict[Any, int] | None) -> Callable[[Any], Any]:
-    """A key function for values of an attribute with a declared order."""
+#: what :func:`sort_key` orders by: a value's place in a declared order, or
+#: (rank of its kind, number, text)
+SortRank = tuple[int, int, str] | int
+
+
+def sort_key(order: dict[object, int] | None) -> Callable[[object], SortRank]:
+    """A key function for values of an attribute with a declared order (its
+    values' names → their places)."""
     if order is None:
         return _natural_key
     big = len(order)
     return lambda v: order.get(v, big)
 
 
-def _natural_key(v: Any) -> Any:
+def _natural_key(v: object) -> SortRank:
     if isinstance(v, bool) or v is None:
         return (0, int(bool(v)), "")
     if isinstance(v, int):

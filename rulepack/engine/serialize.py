@@ -10,9 +10,9 @@ reports can set up any position. Values are encoded with tags:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from rulepack.engine.actions import Action, ChanceEvent, Narration, Reveal
+from rulepack.engine.actions import Action, ChanceEvent, Event, Narration, Reveal
 from rulepack.engine.log import Log
 from rulepack.engine.position import Position
 from rulepack.engine.rng import Rng
@@ -26,28 +26,28 @@ if TYPE_CHECKING:  # pragma: no cover
 FORMAT = "rulepack-state/1"
 
 
-def encode(value: Any) -> Any:
-    t = type(value)
-    if t is Piece:
+def encode(value: object) -> object:
+    """A value as JSON data (tagged: see above)."""
+    if type(value) is Piece:
         return {"piece": value.id}
-    if t is Player:
+    if type(value) is Player:
         return {"player": int(value)}
-    if t is ZoneRef:
+    if type(value) is ZoneRef:
         return {"zone": value.index}
-    if t is Cell:
+    if type(value) is Cell:
         return {"cell": [value.zone, value.slot]}
-    if t is PatternRef:
+    if type(value) is PatternRef:
         return {"pattern": value.name}
-    if t is tuple:
+    if type(value) is tuple:
         return {"tuple": [encode(v) for v in value]}
-    if t is list:
+    if type(value) is list:
         return [encode(v) for v in value]
-    if t is dict:
+    if type(value) is dict:
         return {"map": [[encode(k), encode(v)] for k, v in value.items()]}
     return value
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> object:
     """Plain JSON data from engine values, untagged, for results and summaries:
     a seat is its ``int``, a tuple a list, anything else unknown its ``str``."""
     if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
@@ -61,7 +61,7 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def decode(program: "Program", data: Any) -> Any:
+def decode(program: "Program", data: object) -> object:
     if isinstance(data, list):
         return [decode(program, v) for v in data]
     if isinstance(data, dict):
@@ -86,11 +86,11 @@ def decode(program: "Program", data: Any) -> Any:
     return data
 
 
-def position_to_json(st: Position, history: bool = True) -> dict[str, Any]:
+def position_to_json(st: Position, history: bool = True) -> dict[str, object]:
     """Everything about the position; ``history=False`` leaves the history out
     (the position alone, the same whatever path led to it)."""
     program = st.program
-    data = {
+    data: dict[str, object] = {
         "format": FORMAT,
         "ruleset": program.name,
         "players": program.num_players,
@@ -144,9 +144,9 @@ def position_from_json(program: "Program", data: dict[str, Any],
         face = [False] * len(program.pieces)
         for i in data.get("face_up", []):
             face[i] = True
-        owner: list[Any] = [None] * len(program.pieces)
+        owner: list[Player | None] = [None] * len(program.pieces)
         for i, o in data.get("owner", []):
-            owner[i] = decode(program, o)
+            owner[i] = cast("Player | None", decode(program, o))    # (as encoded: a seat)
         rolled = {int(i): decode(program, v) for i, v in data.get("rolled", [])}
         for i, v in rolled.items():
             rolls = program.pieces[i].rolls
@@ -168,13 +168,14 @@ def position_from_json(program: "Program", data: dict[str, Any],
     return st
 
 
-def encode_event(event: Any) -> dict[str, Any]:
+def encode_event(event: Event) -> dict[str, object]:
     """A history entry (action, chance event or reveal) as JSON-able data."""
     if isinstance(event, Action):
         return {"action": {"choice": event.choice, "alt": event.alt, "player": event.player,
                            "values": [encode(v) for v in event.values]}, "text": event.text}
     if isinstance(event, ChanceEvent):
-        data = {"chance": event.kind, "detail": event.detail, "outcome": encode(event.outcome)}
+        data: dict[str, object] = {"chance": event.kind, "detail": event.detail,
+                                   "outcome": encode(event.outcome)}
         if event.at is not None:
             data["at"] = list(event.at)
         return data
@@ -187,7 +188,7 @@ def encode_event(event: Any) -> dict[str, Any]:
     raise TypeError(f"unknown history entry {event!r}")  # pragma: no cover
 
 
-def decode_event(program: "Program", data: dict[str, Any]) -> Any:
+def decode_event(program: "Program", data: dict[str, Any]) -> Event:
     """The inverse of :func:`encode_event`."""
     if "action" in data:
         a = data["action"]

@@ -19,7 +19,7 @@ start, which reports a failure where it happens.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, NoReturn, Sequence, TypeVar
 
 from rulepack.engine.flow import DEFAULT_MAX_DECISIONS, initial_values
 from rulepack.engine.position import Position
@@ -54,7 +54,7 @@ class RefusingRng(Rng):
     def weighted(self, weights: Sequence[int]) -> int:
         self._refuse()
 
-    def roll(self, faces: Sequence[Any], weights: Sequence[int] | None, label: str) -> int:
+    def roll(self, faces: Sequence[object], weights: Sequence[int] | None, label: str) -> int:
         self._refuse()
 
     def shuffle(self, items: list[T]) -> None:

@@ -20,13 +20,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulepack.engine import chance as explicit, flow
-from rulepack.engine.actions import Action, ChanceEvent, Narration, Reveal
+from rulepack.engine.actions import Action, ChanceEvent, Event, Narration, Reveal
 from rulepack.engine.chance import ChanceNode
 from rulepack.engine.flow import (CHANCE, DEFAULT_MAX_DECISIONS, FLOW_STEP_LIMIT, TERMINAL,
                                   current_player)
 from rulepack.engine.log import Log
 from rulepack.engine.observe import Observer, returns, rewards
-from rulepack.engine.outcome import outcome, scores
+from rulepack.engine.outcome import Outcome, outcome, scores
 from rulepack.engine.position import Position
 from rulepack.engine.rng import Rng
 from rulepack.engine.serialize import position_from_json, position_to_json
@@ -183,7 +183,7 @@ class State:
         :raises SemanticError: the program has no fixed action numbering."""
         return sorted([a.id for a in flow.legal(self._position)])
 
-    def apply(self, action: Action | str) -> list[Any]:
+    def apply(self, action: Action | str) -> list[Event]:
         """Take a legal action (an :class:`Action` or its exact text) and advance
         the flow to the next decision, chance node (explicit chance) or the end. A
         number is never read as a position in the legal list: a stable id goes to
@@ -245,7 +245,7 @@ class State:
         else:
             flow.take(st, legal[index])
 
-    def apply_id(self, ident: int) -> list[Any]:
+    def apply_id(self, ident: int) -> list[Event]:
         """Take the legal action with this stable id, or at a chance node apply
         outcome ``ident`` (see :meth:`apply`).
 
@@ -262,7 +262,7 @@ class State:
                 return self._take(a)
         raise IllegalActionError(f"no legal action has id {ident}")
 
-    def _take(self, action: Action) -> list[Any]:
+    def _take(self, action: Action) -> list[Event]:
         st = self._position
         start = len(st.history)
         if st.rng.explicit:
@@ -271,7 +271,7 @@ class State:
             flow.take(st, action)
         return st.history.since(start)    # (explicit chance may have put back another log)
 
-    def action_to_string(self, player: Any, ident: int) -> str:
+    def action_to_string(self, player: object, ident: int) -> str:
         """The text of action ``ident`` (``player`` as in OpenSpiel: who takes it;
         the text is the same for every player); at a chance node, of its outcome.
 
@@ -283,12 +283,12 @@ class State:
         return flow.action_of_id(st, ident).text
 
     # ------------------------------------------------------------------ results
-    def result(self) -> dict[str, Any]:
+    def result(self) -> Outcome:
         """Scores, winners and returns of a finished game (or the running scores):
         see :func:`rulepack.engine.outcome.outcome` for the keys."""
         return outcome(self._position)
 
-    def scores(self) -> list[Any] | None:
+    def scores(self) -> list[int | float] | None:
         """Each seat's score by the ruleset's ``score`` rule, or ``None`` if it has none.
 
         :raises RulesetRuntimeError: a score cannot be computed."""
@@ -304,7 +304,7 @@ class State:
         return rewards(self._position, scores)
 
     # ------------------------------------------------------------------ what a player knows
-    def view(self, player: int) -> dict[str, Any]:
+    def view(self, player: int) -> dict[str, object]:
         """What ``player`` may know, as JSON-able data (see :mod:`rulepack.engine.views`).
 
         :raises ValueError: ``player`` is not a seat."""
@@ -329,7 +329,7 @@ class State:
         the history shared until one side adds to it)."""
         return State(self._position.copy())
 
-    def to_json(self, history: bool = True) -> dict[str, Any]:
+    def to_json(self, history: bool = True) -> dict[str, object]:
         """Everything about the position, hidden information included (see
         :mod:`rulepack.engine.serialize`); ``history=False``: without the history."""
         return position_to_json(self._position, history)

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, final
 
 from weakref import WeakKeyDictionary
 
@@ -379,28 +379,29 @@ def observation_entries(st: "Position", p: int) -> dict[int, float]:
         at = lay.faces_at
         for pid, offset in vocab.face_offsets.items():
             die = inst.pieces[pid]
-            if _visible(st, die, p):
-                faces = die.rolls[1]  # type: ignore[index]
+            rolls = die.rolls               # (a die's: face_offsets holds dice only)
+            if rolls is not None and _visible(st, die, p):
+                faces = rolls[1]
                 out[at + offset + faces.index(st.rolled.get(pid, faces[0]))] = 1.0
     return out
 
 
-def value_entries(st: "Position", p: int, value: Any, out: dict[int, float], base: int,
-                  seen: Any = None) -> None:
+def value_entries(st: "Position", p: int, value: object, out: dict[int, float], base: int,
+                  seen: "Position | _Everything | None" = None) -> None:
     """Add the entries of ``value`` as ``p`` sees it (in ``seen``, default ``st``)
     to a value slot starting at ``base`` (see the module's description)."""
-    t = type(value)
     if value is None:
         out[base] = 1.0
-    elif t is bool:
+    elif type(value) is bool:
         out[base + 1] = 1.0
         if value:
             out[base + 2] = 1.0
-    elif t is int or t is float:
+    elif type(value) is int or type(value) is float:
         out[base + 3] = 1.0
         if value:
             out[base + 4] = _number(value)
-    elif t is list or t is tuple or t is dict:
+    elif type(value) is list or type(value) is tuple or type(value) is dict:
+        t = type(value)
         out[base + (6 if t is list else 7 if t is tuple else 8)] = 1.0
         if value:
             out[base + 9] = float(len(value))
@@ -409,21 +410,21 @@ def value_entries(st: "Position", p: int, value: Any, out: dict[int, float], bas
         _atom(st, p, value, out, base, seen or st)
 
 
-def _inner(st: "Position", p: int, value: Any, out: dict[int, float], base: int,
-           seen: Any) -> None:
-    items = [x for kv in value.items() for x in kv] if type(value) is dict else value
+def _inner(st: "Position", p: int, value: list[object] | tuple[object, ...] | dict[object, object],
+           out: dict[int, float], base: int, seen: "Position | _Everything") -> None:
+    items: list[object] | tuple[object, ...] = \
+        [x for kv in value.items() for x in kv] if isinstance(value, dict) else value
     for x in items:
-        t = type(x)
         if x is None:
             _add(out, base + 15, 1.0)
-        elif t is bool:
+        elif type(x) is bool:
             _add(out, base + (13 if x else 14), 1.0)
-        elif t is int or t is float:
+        elif type(x) is int or type(x) is float:
             number = _number(x)
             _add(out, base + 10, number)
             _add(out, base + 11, 1.0)
             _add(out, base + 12, number * number)
-        elif t is list or t is tuple or t is dict:
+        elif type(x) is list or type(x) is tuple or type(x) is dict:
             _add(out, base + 17, 1.0)
             _add(out, base + 18, float(len(x)))
             _inner(st, p, x, out, base, seen)
@@ -431,32 +432,31 @@ def _inner(st: "Position", p: int, value: Any, out: dict[int, float], base: int,
             _atom(st, p, x, out, base, seen)
 
 
-def _atom(st: "Position", p: int, x: Any, out: dict[int, float], base: int,
-          seen: Any) -> None:
+def _atom(st: "Position", p: int, x: object, out: dict[int, float], base: int,
+          seen: "Position | _Everything") -> None:
     vocab = _made(st.program)[1]
     at = base + SLOT_FLAGS
-    t = type(x)
-    if t is Player:
+    if type(x) is Player:
         at += vocab.seats_at + int(x)
-    elif t is Piece:
+    elif type(x) is Piece:
         if _visible(seen, x, p):
             at += vocab.pieces_at + x.id
         else:
             at += vocab.looks_at + vocab.looks[x.look(seen.face[x.id])]
-    elif t is Cell:
+    elif type(x) is Cell:
         at += vocab.cells_at + vocab.cell_offsets[x.zone] + x.slot
-    elif t is ZoneRef:
+    elif type(x) is ZoneRef:
         at += vocab.zones_at + x.index
-    elif t is PatternRef:
+    elif type(x) is PatternRef:
         at += vocab.patterns_at + x.index
-    elif t is str and x in vocab.texts:
+    elif type(x) is str and x in vocab.texts:
         at += vocab.texts_at + vocab.texts[x]
     else:
         at = base + 16                    # a text (or value) outside the vocabulary
     _add(out, at, 1.0)
 
 
-def _number(x: Any) -> float:
+def _number(x: int | float) -> float:
     """A rules number as a float (a whole number too large for one: infinite)."""
     try:
         return float(x)
@@ -524,7 +524,7 @@ def _history(st: "Position", p: int, out: dict[int, float], lay: TensorLayout,
     by the position after it (a step under way at a chance node is the chance
     block's)."""
     steps: list[tuple[Action, "Position"]] = []
-    at: Any = st
+    at: "Position | None" = st
     while at is not None:
         previous = getattr(at.rng, "previous", None)
         if at.rng.node is None:
@@ -554,6 +554,7 @@ def _decision(st: "Position", p: int, out: dict[int, float], lay: TensorLayout,
                       _Everything(st) if action.player == p else seen)
 
 
+@final
 class _Everything:
     """Stands in for a position where the player sees every piece (their own
     action names the pieces they chose)."""
@@ -566,7 +567,7 @@ class _Everything:
         return True
 
 
-def _visible(st: Any, piece: Piece, player: int) -> bool:
+def _visible(st: "Position | _Everything", piece: Piece, player: int) -> bool:
     """Whether ``player`` sees ``piece`` in ``st`` (a position, or :class:`_Everything`)."""
     return True if type(st) is _Everything else visible(st, piece, player)
 

@@ -39,7 +39,7 @@ def player_name(p: int, seat_names: tuple[str, ...] | list[str] | None = None) -
 
 #: a die's faces: the attribute a roll sets, the faces in order (the first is
 #: shown until the first roll), and a whole-number weight per face (``None``: alike)
-Rolls = tuple[str, tuple[Any, ...], Optional[tuple[int, ...]]]
+Rolls = tuple[str, tuple[object, ...], Optional[tuple[int, ...]]]
 
 
 @final
@@ -202,7 +202,7 @@ class PatternRef:
         return hash(("pattern", self.name))
 
 
-def describe(value: Any, seat_names: tuple[str, ...] | None = None) -> str:
+def describe(value: object, seat_names: tuple[str, ...] | None = None) -> str:
     """Readable text for any runtime value, as used in action texts."""
     if isinstance(value, Player):
         return player_name(value, seat_names)

@@ -14,7 +14,7 @@ player's job.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Sequence
 
 from rulepack.engine.flow import current_player, legal
 from rulepack.engine.outcome import outcome, scores
@@ -26,23 +26,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
 
 
-def piece_json(st: "Position", piece: Piece) -> dict[str, Any]:
+def piece_json(st: "Position", piece: Piece) -> dict[str, object]:
     """A visible piece: id, kind, name, attributes and face; a die also the face
     it shows, under its attribute's name, and that name as ``"rolls"``
     (``{"name": "red die", "pips": 4, "rolls": "pips", ...}``)."""
-    data: dict[str, Any] = {"id": piece.id, "kind": piece.kind, "name": piece.name}
+    data: dict[str, object] = {"id": piece.id, "kind": piece.kind, "name": piece.name}
     data.update(piece.attrs)
     rolls = piece.rolls
     if rolls is not None:
         data[rolls[0]] = encode(st.rolled.get(piece.id, rolls[1][0]))
         data["rolls"] = rolls[0]
     data["face"] = "up" if st.face[piece.id] else "down"
-    if st.owner[piece.id] is not None:
-        data["owner"] = int(st.owner[piece.id])
+    owner = st.owner[piece.id]
+    if owner is not None:
+        data["owner"] = int(owner)
     return data
 
 
-def hidden_json(piece: Piece, up: bool = False) -> dict[str, Any]:
+def hidden_json(piece: Piece, up: bool = False) -> dict[str, object]:
     """A piece the player cannot identify: the kind of back it has; for a
     two-sided piece also its face, what that side shows (``"shows"``: attribute
     → value) and how it looks (``"look"``, ``"coin showing 3"``)."""
@@ -53,34 +54,34 @@ def hidden_json(piece: Piece, up: bool = False) -> dict[str, Any]:
             "shows": {a: piece.attrs[a] for a in shown}, "look": piece.look(up)}
 
 
-def masked_value(st: "Position", value: Any, player: int) -> Any:
+def masked_value(st: "Position", value: object, player: int) -> object:
     """A variable's value with pieces the player cannot see hidden."""
-    t = type(value)
-    if t is Piece:
+    if type(value) is Piece:
         return piece_json(st, value) if visible(st, value, player) else \
             hidden_json(value, st.face[value.id])
-    if t is Player:
+    if type(value) is Player:
         return {"player": int(value)}
-    if t is list or t is tuple:
+    if type(value) is list or type(value) is tuple:
         return [masked_value(st, v, player) for v in value]
-    if t is dict:
+    if type(value) is dict:
         return [[masked_value(st, k, player), masked_value(st, v, player)] for k, v in value.items()]
-    if t is ZoneRef:
+    if type(value) is ZoneRef:
         return {"zone": value.label}
-    if t is Cell:
+    if type(value) is Cell:
         return {"cell": str(value), "zone": st.program.zones[value.zone].label}
-    if t is PatternRef:
+    if type(value) is PatternRef:
         return {"pattern": value.name}
     return value
 
 
 #: a variable's value (or a per player variable's entry) the viewer may not see
-HIDDEN_VALUE: dict[str, Any] = {"hidden": True}
+HIDDEN_VALUE: dict[str, bool] = {"hidden": True}
 #: the same in ``flow.vars``, where ``{"hidden": kind}`` is a hidden piece
-SECRET_VALUE: dict[str, Any] = {"secret": True}
+SECRET_VALUE: dict[str, bool] = {"secret": True}
 
 
-def private_value(st: "Position", name: str, value: Any, player: int, hidden: Any) -> Any:
+def private_value(st: "Position", name: str, value: object, player: int,
+                  hidden: object) -> object:
     """``value`` of variable ``name`` with what ``player`` may not see replaced by
     ``hidden``: all of it for a variable ``seen by nobody``, the other players'
     entries for one ``seen by owner``; any other value as it is."""
@@ -92,28 +93,27 @@ def private_value(st: "Position", name: str, value: Any, player: int, hidden: An
     return hidden
 
 
-def encode_masked(st: "Position", value: Any, player: int) -> Any:
+def encode_masked(st: "Position", value: object, player: int) -> object:
     """A value with the tags of :func:`rulepack.engine.serialize.encode`, except
     that a piece the player cannot see becomes ``{"hidden": kind}``."""
-    t = type(value)
-    if t is Piece:
+    if type(value) is Piece:
         if visible(st, value, player):
             return {"piece": value.id}
         return {"hidden": value.look(st.face[value.id])}
-    if t is list:
+    if type(value) is list:
         return [encode_masked(st, v, player) for v in value]
-    if t is tuple:
+    if type(value) is tuple:
         return {"tuple": [encode_masked(st, v, player) for v in value]}
-    if t is dict:
+    if type(value) is dict:
         return {"map": [[encode_masked(st, k, player), encode_masked(st, v, player)]
                         for k, v in value.items()]}
     return encode(value)
 
 
-def zone_json(st: "Position", index: int, player: int) -> dict[str, Any]:
+def zone_json(st: "Position", index: int, player: int) -> dict[str, object]:
     info = st.program.zones[index]
     content = st.zones[index]
-    data: dict[str, Any] = {"name": info.name, "kind": info.kind}
+    data: dict[str, object] = {"name": info.name, "kind": info.kind}
     if info.owner is not None:
         data["owner"] = info.owner
     if info.kind == "grid":
@@ -152,7 +152,7 @@ def zone_json(st: "Position", index: int, player: int) -> dict[str, Any]:
     return data
 
 
-def scores_seen(st: "Position", player: int) -> list[Any] | None:
+def scores_seen(st: "Position", player: int) -> Sequence[int | float | None] | None:
     """The scores, except those computed from variables the player may not see
     (``None`` in their place) while the game goes on."""
     every = scores(st)
@@ -163,7 +163,7 @@ def scores_seen(st: "Position", player: int) -> list[Any] | None:
     return [s if secret == "owner" and p == player else None for p, s in enumerate(every)]
 
 
-def build_view(st: "Position", player: int) -> dict[str, Any]:
+def build_view(st: "Position", player: int) -> dict[str, object]:
     """The information set of ``player`` as JSON-able data.
 
     :returns: ``{"ruleset", "player", "players", "seats", "current_player",
@@ -187,7 +187,7 @@ def build_view(st: "Position", player: int) -> dict[str, Any]:
         variables[name] = private_value(st, name, variables[name], player, HIDDEN_VALUE)
         flow_vars[name] = private_value(st, name, flow_vars[name], player, SECRET_VALUE)
     current = st.vars.get("current")
-    view: dict[str, Any] = {
+    view: dict[str, object] = {
         "ruleset": program.name,
         "player": player,
         "players": program.num_players,

@@ -10,8 +10,6 @@ owns: the answers never change).
 
 from __future__ import annotations
 
-from typing import Any
-
 from rulepack.engine.values import Cell
 
 #: the kinds of zone: ``stack`` (ordered, top is last), ``row`` (ordered), ``pile``
@@ -45,7 +43,7 @@ class ZoneInfo:
     __slots__ = ("index", "name", "label", "kind", "key", "owner", "seen_by", "rows", "cols",
                  "cells", "slot_of", "cell_objects", "_neighbours", "_ends")
 
-    def __init__(self, index: int, name: str, label: str, kind: str, key: Any = None,
+    def __init__(self, index: int, name: str, label: str, kind: str, key: object = None,
                  owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
                  cols: int = 0, cells: list[tuple[int, int]] | None = None) -> None:
         self.index = index
