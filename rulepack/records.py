@@ -93,8 +93,9 @@ def state_hash(state: "State") -> str:
     from the rest) is left out, so records keep their hashes."""
     data = state.to_json()
     data.pop("labels", None)
-    for event in data.get("history") or []:
-        if "chance" in event:
+    history = data.get("history")
+    for event in history if isinstance(history, list) else []:
+        if isinstance(event, dict) and "chance" in event:
             event.pop("at", None)
             if event["chance"] == "shuffle":
                 event["outcome"] = None

@@ -109,7 +109,9 @@ def render_position(source: str, players: int | None, kinds: tuple[str, ...], se
             raise click.UsageError("--step is for a record; a ruleset takes --after")
         game, state, caption = played_state(source, players, kinds, seed, options, after or 0,
                                             max_decisions)
-    seats = list(state.view(0)["seats"])
+    named = state.view(0)["seats"]
+    assert isinstance(named, list)
+    seats = list(named)
     seat = seat_of(view, seats)
     with reported():
         data = encode(picture(game, state, seat, caption), fmt)

@@ -11,7 +11,7 @@ written out as escapes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.color import Color, ColorParseError
@@ -26,6 +26,9 @@ from rulepack.cli.events import Event
 # its home is rulepack.ir (pictures use it); re-exported for the session
 from rulepack.ir import chance_names as chance_names  # noqa: F401
 from rulepack.printable import printable, printable_data
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.outcome import Outcome
 
 _PLURALS = {"die": "dice", "child": "children"}
 
@@ -473,7 +476,7 @@ def event_text(event: Event, seats: list[str], viewer: int | None = None) -> Tex
 
 
 # ---------------------------------------------------------------------- results
-def winners_text(result: dict[str, Any], seats: list[str]) -> Text:
+def winners_text(result: "Outcome", seats: list[str]) -> Text:
     winners = list(result.get("winners") or [])
     if not result.get("terminal", True):
         return Text("The game did not finish.", style="bold yellow")
@@ -493,7 +496,7 @@ def winners_text(result: dict[str, Any], seats: list[str]) -> Text:
     return Text(f"Winners (shared): {names}", style="bold green")
 
 
-def result_renderable(result: dict[str, Any], seats: list[str], kinds: list[str],
+def result_renderable(result: "Outcome", seats: list[str], kinds: list[str],
                       viewer: int | None = None) -> RenderableType:
     """The scores table and the winners line."""
     winners = set(result.get("winners") or [])

@@ -28,6 +28,7 @@ from rulepack.agents.bots import Agent, Decision, make_agent, notify, seen_befor
 from rulepack.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.outcome import Outcome
     from rulepack.game import Game
     from rulepack.records import RecordWriter
     from rulepack.engine.state import State
@@ -87,11 +88,15 @@ class Session:
         self.chance = render.chance_names(game.ir)
         public = state.view(0)
         #: the seats' names as shown (printable: no control character nor line break)
-        self.seats: list[str] = [printable(s) for s in public["seats"]]
+        seats = public["seats"]
+        assert isinstance(seats, list)
+        self.seats: list[str] = [printable(s) for s in seats]
         #: the game's title as shown
         self.title = printable(game.title)
         self.round = public.get("round")
-        self.scores = None if state.program.score is not None and state.program.score.secret else public.get("scores")
+        scores = None if state.program.score is not None and state.program.score.secret else public.get("scores")
+        assert scores is None or isinstance(scores, list)
+        self.scores: list[Any] | None = scores
 
     # ------------------------------------------------------------------ output
     def emit(self, viewer: Viewer, items: list[RenderableType], at_screen: bool = False) -> None:
@@ -116,6 +121,7 @@ class Session:
         round_note: list[RenderableType] = []
         # seat 0's view: with a secret score (docs: var ... seen by owner) none is public
         public_scores = None if self.state.program.score is not None and self.state.program.score.secret else public.get("scores")
+        assert public_scores is None or isinstance(public_scores, list)
         if public_scores != self.scores:
             self.scores = public_scores
             text = render.scores_text(self.scores, self.seats)
@@ -154,7 +160,7 @@ class Session:
                                       compact=self.compact)
 
     # ------------------------------------------------------------------ the game
-    def run(self) -> dict[str, Any]:
+    def run(self) -> "Outcome":
         """Play to the end; returns ``state.result()``."""
         self.console.print(self.header(), soft_wrap=True)
         if self.humans:
@@ -219,7 +225,7 @@ class Session:
         show()
         return self.keyboard.choose(len(texts), show, texts, rules=self.rules)
 
-    def finish(self) -> dict[str, Any]:
+    def finish(self) -> "Outcome":
         result = self.state.result()
         if self.recorder is not None:
             self.recorder.finish(self.state)
