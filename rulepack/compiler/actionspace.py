@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
-from rulepack.ir import nodes
+from rulepack.ir import Node, nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -362,7 +362,7 @@ class Domains:
             return self._call(node)
         raise NotFinite(f"the values of a {k!r} expression cannot be listed before play", node)
 
-    def _kept(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _kept(self, node: Node) -> frozenset[Any]:
         """The elements of a ``where``: those of what it filters, less the pieces a
         condition of fixed attributes turns away (``Instance.piece_test``)."""
         found = self.elements(node["of"])
@@ -374,7 +374,7 @@ class Domains:
             return found
         return frozenset(x for x in found if type(x) is not Piece or test(x))
 
-    def _in_scope(self, comp: dict[str, Any], expr: Any) -> frozenset[Any]:
+    def _in_scope(self, comp: Node, expr: Any) -> frozenset[Any]:
         """The values of ``expr`` where ``comp`` binds its names to its elements
         (``[(x, x.cell) for x in board]``: ``x`` is a piece of the board there,
         whatever else a name ``x`` is bound to elsewhere in the ruleset)."""
@@ -393,7 +393,7 @@ class Domains:
         finally:
             self._local = outer
 
-    def _index(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _index(self, node: Node) -> frozenset[Any]:
         of = node["of"]
         if isinstance(of, dict) and of.get("k") == "name":
             g = self.inst.globals.get(of["name"])
@@ -404,7 +404,7 @@ class Domains:
                 return self.name(of["name"], of)   # a per-player value: what it is set to
         return self.elements(of)
 
-    def _attr(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _attr(self, node: Node) -> frozenset[Any]:
         name = node["name"]
         if name == "cell":
             return self.cells | {None}
@@ -431,7 +431,7 @@ class Domains:
                 raise NotFinite(f"the values of .{name} cannot be listed before play", node)
         return frozenset(out)
 
-    def _op(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _op(self, node: Node) -> frozenset[Any]:
         op = node["op"]
         if op in ("==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "in", "not in"):
             return frozenset([True, False])
@@ -442,7 +442,7 @@ class Domains:
                     [v for vs in values for v in vs], node))])
         raise NotFinite(f"the result of {op!r} cannot be listed before play", node)
 
-    def _call(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _call(self, node: Node) -> frozenset[Any]:
         fn = node["fn"]
         args = node.get("args") or []
         if fn == "at":
@@ -689,13 +689,13 @@ class _Group:
     """The alternatives that share ids: one text with the same parameters, at most
     one alternative per decision (``first``: the IR of the first of them)."""
 
-    first: dict[str, Any]
+    first: Node
     values: list[set[Any]]
     choices: set[int] = field(default_factory=set)
     members: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _domain(domains: Domains, text: str, param: dict[str, Any]) -> list[Any]:
+def _domain(domains: Domains, text: str, param: Node) -> list[Any]:
     """Every value a parameter can take. :raises SemanticError: they cannot be
     listed (code ``unbounded-actions``), located at the parameter."""
     try:
@@ -712,7 +712,7 @@ def _domain(domains: Domains, text: str, param: dict[str, Any]) -> list[Any]:
             code="unbounded-actions") from None
 
 
-def _enumerate(domains: Domains, param: dict[str, Any]) -> list[Any]:
+def _enumerate(domains: Domains, param: Node) -> list[Any]:
     bind = param["bind"]
     atoms = domains.elements(param["in"])
     out: set[Any] = set()
@@ -733,10 +733,10 @@ def _enumerate(domains: Domains, param: dict[str, Any]) -> list[Any]:
     return sorted(out, key=stable_key)
 
 
-def _choose_nodes(ir: dict[str, Any]) -> list[dict[str, Any]]:
+def _choose_nodes(ir: Node) -> list[Node]:
     """The ``choose`` statements of the IR (matched to the compiled decisions by
     their position; in this order when the IR has no positions)."""
-    out: list[dict[str, Any]] = []
+    out: list[Node] = []
 
     def walk(node: Any) -> None:
         if isinstance(node, list):

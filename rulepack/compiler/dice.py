@@ -8,8 +8,9 @@ variables exist); its weights, if given, are whole numbers from 1, one per face.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rulepack.ir import Node
 from rulepack.engine.runtime import PSEUDO_ATTRIBUTES
 from rulepack.engine.values import Rolls, describe
 from rulepack.errors import SemanticError
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_FACES = 1000
 
 
-def compile_rolls(inst: "Instance", comp: dict[str, Any], fixed: list[str]) -> Rolls | None:
+def compile_rolls(inst: "Instance", comp: Node, fixed: list[str]) -> Rolls | None:
     """The :data:`~rulepack.engine.values.Rolls` of a component (``None``: not a
     die), its attribute added to the instance's attributes and its faces to the
     attribute's values (for ``order`` and sorting).

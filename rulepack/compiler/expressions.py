@@ -12,7 +12,7 @@ import difflib
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
-from rulepack.ir import rename
+from rulepack.ir import Node, rename
 from rulepack.engine import ops, outcome, queries
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
@@ -98,7 +98,7 @@ class ExprCompiler:
         self.parts = 0
 
     # ------------------------------------------------------------------ entry
-    def compile(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def compile(self, node: Node, scope: Scope) -> Fn:
         """Compile one expression node. A root expression (one not compiled as part
         of another) becomes generated Python code where :mod:`codegen` handles it,
         after the closures have checked it.
@@ -129,11 +129,11 @@ class ExprCompiler:
             return self.source.function(node, scope, fn)
         return fn
 
-    def error(self, message: str, node: dict[str, Any], scope: Scope,
+    def error(self, message: str, node: Node, scope: Scope,
               code: str = "semantic", hint: str | None = None) -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code, hint=hint)
 
-    def is_constant(self, node: dict[str, Any], scope: Scope) -> bool:
+    def is_constant(self, node: Node, scope: Scope) -> bool:
         """True if the node can be evaluated once, without a state."""
         k = node.get("k")
         if k == "lit":
@@ -158,10 +158,10 @@ class ExprCompiler:
         return False
 
     # ------------------------------------------------------------------ leaves
-    def _e_lit(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_lit(self, node: Node, scope: Scope) -> Fn:
         return _const(node["value"])
 
-    def _e_name(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_name(self, node: Node, scope: Scope) -> Fn:
         name = node["name"]
         if name in scope.locals:
             return lambda st: st.vars[name]
@@ -249,7 +249,7 @@ class ExprCompiler:
             return lambda st: pieces
         raise self.error(f"name {name!r} cannot be used here", node, scope)  # pragma: no cover
 
-    def _builtin_name(self, name: str, node: dict[str, Any], scope: Scope) -> Fn:
+    def _builtin_name(self, name: str, node: Node, scope: Scope) -> Fn:
         n = self.inst.num_players
         seats = [Player(i) for i in range(n)]
         if name == "players":
@@ -273,36 +273,36 @@ class ExprCompiler:
         raise self.error(f"unknown name {name!r}", node, scope)  # pragma: no cover
 
     # ------------------------------------------------------------------ structure
-    def _e_list(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_list(self, node: Node, scope: Scope) -> Fn:
         fns = [self.compile(i, scope) for i in node["items"]]
         if self.is_constant(node, scope):
             value = [f(None) for f in fns]  # type: ignore[arg-type]
             return lambda st: list(value)
         return lambda st: [f(st) for f in fns]
 
-    def _e_tuple(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_tuple(self, node: Node, scope: Scope) -> Fn:
         fns = [self.compile(i, scope) for i in node["items"]]
         return lambda st: tuple(f(st) for f in fns)
 
-    def _e_map(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_map(self, node: Node, scope: Scope) -> Fn:
         pairs = [(self.compile(a, scope), self.compile(b, scope)) for a, b in node["items"]]
         if self.is_constant(node, scope):
             value = {a(None): b(None) for a, b in pairs}  # type: ignore[arg-type]
             return lambda st: value
         return lambda st: {a(st): b(st) for a, b in pairs}
 
-    def _e_range(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_range(self, node: Node, scope: Scope) -> Fn:
         lo = self.compile(node["from"], scope)
         hi = self.compile(node["to"], scope)
         return lambda st: ops.make_range(lo(st), hi(st))
 
-    def _e_if(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_if(self, node: Node, scope: Scope) -> Fn:
         c = self.compile(node["cond"], scope)
         a = self.compile(node["then"], scope)
         b = self.compile(node["else"], scope)
         return lambda st: a(st) if c(st) else b(st)
 
-    def _e_attr(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_attr(self, node: Node, scope: Scope) -> Fn:
         name = node["name"]
         if name not in scope.attributes:
             raise self.error(f"unknown attribute {name!r}", node, scope, code="unknown-attribute",
@@ -327,7 +327,7 @@ class ExprCompiler:
             return attribute(st, v, name)
         return attr_of
 
-    def _e_index(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_index(self, node: Node, scope: Scope) -> Fn:
         base = node["of"]
         idx = self.compile(node["index"], scope)
         if base.get("k") == "name" and base["name"] not in scope.locals:
@@ -344,7 +344,7 @@ class ExprCompiler:
         return lambda st: ops.index(st, of(st), idx(st))
 
     # ------------------------------------------------------------------ operators
-    def _e_op(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_op(self, node: Node, scope: Scope) -> Fn:
         op = node["op"]
         args = [self.compile(a, scope) for a in node["args"]]
         if op == "not":
@@ -379,7 +379,7 @@ class ExprCompiler:
         s.candidate = name
         return s
 
-    def compile_filtered(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+    def compile_filtered(self, node: Node, scope: Scope, name: str) -> Fn:
         """Compile the iterable of ``for name in ...``: a ``where`` directly under it
         binds ``name`` to each candidate (so ``for t in hand where suit == s``)."""
         if node.get("k") == "where":
@@ -393,10 +393,10 @@ class ExprCompiler:
             return fn
         return self.compile(node, scope)
 
-    def _e_where(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_where(self, node: Node, scope: Scope) -> Fn:
         return self._where(node, scope, "$it")
 
-    def _where(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+    def _where(self, node: Node, scope: Scope, name: str) -> Fn:
         found = lookup.closure(self, node, scope, name)    # one grid cell by row and col
         if found is not None:
             return found
@@ -417,7 +417,7 @@ class ExprCompiler:
             return out
         return where
 
-    def _e_sort(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_sort(self, node: Node, scope: Scope) -> Fn:
         attr = node["by"]
         if attr not in scope.attributes:
             raise self.error(f"unknown attribute {attr!r}", node, scope, code="unknown-attribute")
@@ -427,7 +427,7 @@ class ExprCompiler:
 
         return lambda st: ops.sort_by(st, of(st), attr, key, reverse)
 
-    def _e_comp(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_comp(self, node: Node, scope: Scope) -> Fn:
         names = _bind_names(node["bind"])
         inner = scope.with_locals(*names)
         source = self.compile(node["in"], scope)
@@ -450,7 +450,7 @@ class ExprCompiler:
             return out
         return comp
 
-    def _e_argmax(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_argmax(self, node: Node, scope: Scope) -> Fn:
         name = node["bind"]
         inner = scope.with_locals(name)
         source = self.compile(node["in"], scope)
@@ -473,7 +473,7 @@ class ExprCompiler:
                 _restore(v, name, saved)
         return argmax
 
-    def _e_run(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_run(self, node: Node, scope: Scope) -> Fn:
         """``maximal run through C along D where COND``: the longest unbroken line
         of cells through C, in direction D and its opposite, whose pieces all
         satisfy COND (bare attribute names mean the piece in the cell). Cells
@@ -497,7 +497,7 @@ class ExprCompiler:
                 _restore(v, name, saved)
         return run
 
-    def _e_top(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_top(self, node: Node, scope: Scope) -> Fn:
         if scope.static or scope.declares_symbols:
             raise self.error("'top of' reads a zone of a game in progress; it cannot be used in "
                              "a constant, an attribute or a zone's shape", node, scope,
@@ -511,7 +511,7 @@ class ExprCompiler:
         return lambda st: ops.top(st, of(st), n(st), from_top)
 
     # ------------------------------------------------------------------ calls
-    def _e_call(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_call(self, node: Node, scope: Scope) -> Fn:
         fn = node["fn"]
         g = scope.globals.get(fn)
         if g is not None and g.kind == "define":
@@ -540,7 +540,7 @@ class ExprCompiler:
         compiled: Fn = getattr(self, f"_f_{fn}")(args, node, scope)
         return compiled
 
-    def _call_define(self, fn: str, define: dict[str, Any], node: dict[str, Any],
+    def _call_define(self, fn: str, define: Node, node: Node,
                      scope: Scope) -> Fn:
         """A call of a ``define``: arguments are evaluated, bound to the parameters
         under private names, and the body evaluated (then the names are restored)."""
@@ -577,7 +577,7 @@ class ExprCompiler:
                     _restore(v, k, old)
         return call
 
-    def _f_count(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_count(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: count(st, a(st))
 
@@ -585,38 +585,38 @@ class ExprCompiler:
         (a,) = args
         return lambda st: f(st, a(st))
 
-    def _f_sum(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_sum(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.total)
 
-    def _f_max(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_max(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: ops.extreme(max, items(st, a(st)))
 
-    def _f_min(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_min(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: ops.extreme(min, items(st, a(st)))
 
-    def _f_any(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_any(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: any(items(st, a(st)))
 
-    def _f_all(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_all(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: all(items(st, a(st)))
 
-    def _f_distinct(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_distinct(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.distinct)
 
-    def _f_only(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_only(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.only)
 
-    def _f_first(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_first(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.first)
 
-    def _f_last(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_last(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.last)
 
-    def _f_random(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_random(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         arg = node["args"][0]
         if arg.get("k") == "lit" and type(arg.get("value")) in (int, float):
             raise self.error(f"random() picks an element of a collection, not of the number "
@@ -624,15 +624,15 @@ class ExprCompiler:
                              hint=f"a die roll is random(1..{arg['value']})")
         return self._unary(args, ops.random_element)
 
-    def _f_order(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_order(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.seats_from(st, a(st))
 
-    def _f_after(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_after(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.next_active(st, a(st))
 
-    def _f_is_active(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_is_active(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: bool(st.active[queries.seat(st, a(st))])
 
@@ -640,73 +640,73 @@ class ExprCompiler:
         patterns = self.inst.patterns
         return lambda st: ops.pattern(patterns, f(st))
 
-    def _f_best(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_best(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         return lambda st: pat(st).best(st, items(st, group(st)))
 
-    def _f_partition(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_partition(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         return lambda st: pat(st).partition(st, ops.pieces(st, group(st)))
 
-    def _f_partitionable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_partitionable(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         optional = args[2] if len(args) == 3 else None
         if optional is None:
             return lambda st: ops.partitionable(st, pat(st), group(st), None)
         return lambda st: ops.partitionable(st, pat(st), group(st), optional(st))
 
-    def _f_usable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_usable(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group, optional = self._pattern_arg(args[0]), args[1], args[2]
         return lambda st: ops.usable(st, pat(st), group(st), optional(st))
 
-    def _f_unique(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_unique(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.unique)
 
-    def _f_matches(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_matches(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         return lambda st: pat(st).matches(st, items(st, group(st)))
 
-    def _f_score(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_score(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         if self.inst.ir.get("score") is None:
             raise self.error("score() is used but the ruleset declares no score", node, scope,
                              code="no-score")
         return lambda st: outcome.score(st, a(st))
 
-    def _f_abs(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_abs(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: abs(ops.number(a(st), "abs()"))
 
-    def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_cells(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.cells(st, a(st))
 
-    def _f_cell(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_cell(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         grid, row, col = args
         return lambda st: ops.cell(st, grid(st), row(st), col(st))
 
-    def _f_empty(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_empty(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.empty)
 
-    def _f_flatten(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_flatten(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.flatten)
 
-    def _f_knows(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_knows(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         player, piece = args
         return lambda st: queries.knows(st, player(st), piece(st))
 
-    def _f_step(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_step(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         cell, direction = args
         return lambda st: queries.step(st, ops.as_cell(st, cell(st)), ops.direction(direction(st)))
 
-    def _f_neighbours(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_neighbours(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.neighbours)
 
-    def _f_ends(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_ends(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         line, direction = args
         return lambda st: ops.ends(st, line(st), direction(st))
 
-    def _f_at(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_at(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.at)
 
 

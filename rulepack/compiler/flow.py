@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.errors import SemanticError
-from rulepack.ir import names_in, nodes as ir_nodes
+from rulepack.ir import Node, names_in, nodes as ir_nodes
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
 from rulepack.engine import dice, effects, flow, ops, queries
@@ -116,7 +116,7 @@ class FlowCompiler:
         return SemanticError.at(message, scope.location(node), code=code)
 
     # ------------------------------------------------------------------ statements
-    def block(self, stmts: list[dict[str, Any]], scope: Scope) -> Scope:
+    def block(self, stmts: list[Node], scope: Scope) -> Scope:
         """Compile a block; returns the scope after it (``let`` names added).
 
         A statement that cannot be compiled is recorded in :attr:`errors` and the
@@ -133,7 +133,7 @@ class FlowCompiler:
                     scope = scope.with_locals(*_bind_names(stmt["bind"]))
         return scope
 
-    def statement(self, node: dict[str, Any], scope: Scope) -> Scope:
+    def statement(self, node: Node, scope: Scope) -> Scope:
         kind = node.get("k")
         method = getattr(self, f"_s_{kind}", None)
         if method is None:
@@ -141,7 +141,7 @@ class FlowCompiler:
         result = method(node, scope)
         return result if isinstance(result, Scope) else scope
 
-    def _s_move(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_move(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
         to_value = self.exprs.compile(node["to"], scope)
         to = self._destination(node["to"], scope, to_value)
@@ -180,7 +180,7 @@ class FlowCompiler:
                             *move], False
         self.emit(factory, node, src)
 
-    def _destination(self, node: dict[str, Any], scope: Scope, f: Fn | None = None) -> Fn:
+    def _destination(self, node: Node, scope: Scope, f: Fn | None = None) -> Fn:
         if f is None:
             f = self.exprs.compile(node, scope)
 
@@ -191,7 +191,7 @@ class FlowCompiler:
             raise RuleValueError(f"cannot move pieces to {show(d)}: not a zone or a cell")
         return dest
 
-    def _s_flip(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_flip(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
         face = node.get("face")
         up = None if face is None else face == "up"
@@ -215,7 +215,7 @@ class FlowCompiler:
                     f"    _flip(st, items(st, W), {up!r})"], False
         self.emit(factory, node, src)
 
-    def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_shuffle(self, node: Node, scope: Scope) -> None:
         zone = self.exprs.compile(node["zone"], scope)
 
         def factory(pc: int) -> Instr:
@@ -230,7 +230,7 @@ class FlowCompiler:
             return [f"_shuffle(st, {g.expr(zone)})"], False
         self.emit(factory, node, src)
 
-    def _s_roll(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_roll(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
 
         def factory(pc: int) -> Instr:
@@ -245,7 +245,7 @@ class FlowCompiler:
             return [f"_roll(st, list({g.items(what)}))"], False
         self.emit(factory, node, src)
 
-    def _s_let(self, node: dict[str, Any], scope: Scope) -> Scope:
+    def _s_let(self, node: Node, scope: Scope) -> Scope:
         value = self.exprs.compile(node["expr"], scope)
         names = _bind_names(node["bind"])
         for n in names:
@@ -279,7 +279,7 @@ class FlowCompiler:
             raise self.error(f"{name!r} is already declared as a {g.kind.replace('_', ' ')}; "
                              "choose another name", node, scope, code="shadowing")
 
-    def _s_set(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_set(self, node: Node, scope: Scope) -> None:
         name = node["name"]
         g = scope.globals.get(name)
         if name in scope.locals:
@@ -333,7 +333,7 @@ class FlowCompiler:
                         f"V[{name!r}] = L"], False
         self.emit(factory, node, src)
 
-    def _s_reset(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_reset(self, node: Node, scope: Scope) -> None:
         name = node["name"]
         g = scope.globals.get(name)
         if g is None or g.kind not in ("var", "player_var"):
@@ -358,7 +358,7 @@ class FlowCompiler:
             return [f"V[{name!r}] = {value}"], False
         self.emit(factory, node, src)
 
-    def _s_for(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_for(self, node: Node, scope: Scope) -> None:
         names = _bind_names(node["bind"])
         for n in names:
             self._check_new_local(n, node, scope)
@@ -409,7 +409,7 @@ class FlowCompiler:
         self.jump(top, node)
         self.place(done)
 
-    def _s_if(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_if(self, node: Node, scope: Scope) -> None:
         cond = self.exprs.compile(node["cond"], scope)
         otherwise, done = Label(), Label()
 
@@ -429,7 +429,7 @@ class FlowCompiler:
             self.place(otherwise)
         self.place(done)
 
-    def _s_while(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_while(self, node: Node, scope: Scope) -> None:
         cond = self.exprs.compile(node["cond"], scope)
         top, done = Label(), Label()
         self.place(top)
@@ -447,7 +447,7 @@ class FlowCompiler:
         self.jump(top, node)
         self.place(done)
 
-    def _s_repeat(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_repeat(self, node: Node, scope: Scope) -> None:
         until = self.exprs.compile(node["until"], scope)
         top, cont, done = Label(), Label(), Label()
         self.place(top)
@@ -464,7 +464,7 @@ class FlowCompiler:
         self.emit(factory, node, src)
         self.place(done)
 
-    def _s_rounds(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_rounds(self, node: Node, scope: Scope) -> None:
         until = self.exprs.compile(node["until"], scope) if node.get("until") else None
         times = self.exprs.compile(node["times"], scope) if node.get("times") else None
         top, cont, done = Label(), Label(), Label()
@@ -534,7 +534,7 @@ class FlowCompiler:
             return [f"V[{name!r}] = V.pop({saved!r}, None)"], False
         self.emit(factory, node, src)
 
-    def _s_turns(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_turns(self, node: Node, scope: Scope) -> None:
         start = self.exprs.compile(node["from"], scope)
         until = self.exprs.compile(node["until"], scope) if node.get("until") else None
         top, cont, done = Label(), Label(), Label()
@@ -608,7 +608,7 @@ class FlowCompiler:
         self.place(done)
         self._emit_restore("current", outer, node)
 
-    def _s_choose(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_choose(self, node: Node, scope: Scope) -> None:
         if not node.get("by") and scope.in_turns == 0:
             raise self.error("this choose is outside any 'turns' loop, so there is no current "
                              "player: say who chooses with 'choose by ...'", node, scope,
@@ -665,7 +665,7 @@ class FlowCompiler:
             self.jump(done, alt_ir)
         self.place(done)
 
-    def _alternative(self, i: int, alt: dict[str, Any], scope: Scope, det: Scope) -> Alternative:
+    def _alternative(self, i: int, alt: Node, scope: Scope, det: Scope) -> Alternative:
         """Compile one ``action`` of a ``choose``: parameters, text, guard."""
         params = []
         names_so_far: list[str] = []
@@ -696,7 +696,7 @@ class FlowCompiler:
         return Alternative(i, alt["text"], names_so_far, params, pre, post, Label(),
                            alt.get("at"), self.inst.seat_names)
 
-    def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope,
+    def _check_template(self, alt: Node, names: list[str], scope: Scope,
                         params: list[list[str]]) -> None:
         try:
             fields = template_fields(alt["text"])
@@ -716,7 +716,7 @@ class FlowCompiler:
                                  "two of its actions would read the same; add {"
                                  f"{bound[0]}}} to the text", alt, scope, code="bad-template")
 
-    def _s_end(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_end(self, node: Node, scope: Scope) -> None:
         what = node["what"]
         if what == "game":
             winners = self.exprs.compile(node["winners"], scope) if node.get("winners") else None
@@ -745,7 +745,7 @@ class FlowCompiler:
                 return
         raise self.error(f"'end {what}' outside any {kind} loop", node, scope, code="misplaced-end")
 
-    def _s_do(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_do(self, node: Node, scope: Scope) -> None:
         name = node["phase"]
         phase = self.inst.phase_ir.get(name)
         if phase is None:
@@ -758,7 +758,7 @@ class FlowCompiler:
         self.block(phase["body"], scope)
         self.phase_stack.pop()
 
-    def _s_claim(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_claim(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
         player = self.exprs.compile(node["for"], scope)
 
@@ -774,7 +774,7 @@ class FlowCompiler:
             return [f"W = {g.items(what)}", f"_claim(st, W, {g.expr(player)})"], False
         self.emit(factory, node, src)
 
-    def _s_arrange(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_arrange(self, node: Node, scope: Scope) -> None:
         zone = self.exprs.compile(node["zone"], scope)
         into = self.exprs.compile(node["into"], scope)
         patterns = self.inst.patterns
@@ -793,7 +793,7 @@ class FlowCompiler:
                     f"_arrange(st, W, _pattern({g.const(patterns)}, {g.expr(into)}))"], False
         self.emit(factory, node, src)
 
-    def _s_say(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_say(self, node: Node, scope: Scope) -> None:
         text = node["text"]
         try:
             fields = template_fields(text)
@@ -823,7 +823,7 @@ class FlowCompiler:
                     f"{told}))"], False
         self.emit(factory, node, src)
 
-    def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_eliminate(self, node: Node, scope: Scope) -> None:
         player = self.exprs.compile(node["player"], scope)
 
         def factory(pc: int) -> Instr:

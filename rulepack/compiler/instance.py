@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any, Callable
 
 from rulepack.errors import Location, RulepackError, SemanticError
-from rulepack.ir import calls_in, names_in, nodes, rename
+from rulepack.ir import Node, calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
 from rulepack.compiler.bounds import score_bounds
@@ -79,7 +79,7 @@ class Instance:
     :raises RuleValueError: never escapes; converted to SemanticError with a location.
     """
 
-    def __init__(self, ir: dict[str, Any], num_players: int, options: dict[str, Any],
+    def __init__(self, ir: Node, num_players: int, options: dict[str, Any],
                  file: str) -> None:
         self.ir = ir
         self.file = file
@@ -239,7 +239,7 @@ class Instance:
         """For what is computed once per instance (zone shapes, pattern sizes...)."""
         return Scope(self.globals, self.attributes, self.file, static=True)
 
-    def _check_text(self, template: str | None, field: str, comp: dict[str, Any]) -> None:
+    def _check_text(self, template: str | None, field: str, comp: Node) -> None:
         """A component's ``called`` or ``symbol`` template: fields by name only.
 
         :raises SemanticError: located at the component (code ``bad-template``)."""
@@ -261,7 +261,7 @@ class Instance:
     def _where_building(self) -> Any:
         return self._loc(getattr(self, "_current_node", None))
 
-    def _eval(self, node: dict[str, Any], scope: Scope | None = None) -> Any:
+    def _eval(self, node: Node, scope: Scope | None = None) -> Any:
         self._current_node = node
         f = self.exprs.compile(node, scope or self.scope(declares_symbols=True))
         try:
@@ -293,7 +293,7 @@ class Instance:
                 f"seat or the value (a text, \"{word}\", is a value of its own)",
                 self._loc(node), code="seat-shadows-word")
 
-    def _sides(self, comp: dict[str, Any], attrs: list[str]
+    def _sides(self, comp: Node, attrs: list[str]
                ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
         """``up shows ...`` / ``down shows ...``: what each side of a two-sided piece
         shows (see :class:`Piece`), each an attribute of the component."""
@@ -666,7 +666,7 @@ class Instance:
                 compiled[p["name"]] = pat.Pattern(p["name"], alternatives=alts)
         self.patterns = [compiled[p["name"]] for p in decls]
 
-    def _pattern(self, p: dict[str, Any]) -> pat.Pattern:
+    def _pattern(self, p: Node) -> pat.Pattern:
         size = (1, 1_000_000)
         same: list[str] = []
         distinct: list[tuple[str, int]] = []
@@ -845,7 +845,7 @@ class Instance:
                 self._compile_heuristic(searched)
             self.heuristic_after = int(searched.get("after", 0))
 
-    def _compile_heuristic(self, h: dict[str, Any]) -> tuple[str, Fn]:
+    def _compile_heuristic(self, h: Node) -> tuple[str, Fn]:
         """(its player parameter, its compiled expression) of one ``heuristic``.
 
         :raises SemanticError: the parameter is already a name (code ``shadowing``)."""

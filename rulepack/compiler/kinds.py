@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rulepack.ir import Node
 from rulepack.compiler.scope import Global
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
@@ -199,7 +200,7 @@ class KindChecker:
         for phase in ir.get("phases", []):
             self.walk(phase.get("body"), {})
 
-    def error(self, message: str, node: dict[str, Any]) -> SemanticError:
+    def error(self, message: str, node: Node) -> SemanticError:
         at = node.get("at") or [None, None]
         return SemanticError.at(message, Location(self.file, at[0] or None, at[1] or None),
                                 code="wrong-kind")
@@ -339,7 +340,7 @@ class KindChecker:
             return self.var_kinds.get(name)
         return None
 
-    def index_kind(self, node: dict[str, Any], env: dict[str, Kind | None]) -> Kind | None:
+    def index_kind(self, node: Node, env: dict[str, Kind | None]) -> Kind | None:
         of = node.get("of")
         if isinstance(of, dict) and of.get("k") == "name" and of.get("name") not in env:
             g = self.globals.get(str(of.get("name")))
@@ -384,7 +385,7 @@ class KindChecker:
                 raise self.error(f"{context} needs pieces (a zone or a list of pieces), not "
                                  f"{describe(kind)}", node)
 
-    def check_node(self, node: dict[str, Any], env: dict[str, Kind | None]) -> None:
+    def check_node(self, node: Node, env: dict[str, Kind | None]) -> None:
         k = node.get("k")
         if k == "call":
             fn = node.get("fn")
@@ -409,7 +410,7 @@ class KindChecker:
         elif k in ("index", "set"):
             self.check_index(node, env)
 
-    def check_index(self, node: dict[str, Any], env: dict[str, Kind | None]) -> None:
+    def check_index(self, node: Node, env: dict[str, Kind | None]) -> None:
         if node.get("k") == "set":
             name, index = node.get("name"), node.get("index")
         else:
@@ -447,7 +448,7 @@ def type_kind(value: Any) -> str:
 
 #: rulesets whose check passed: ``id(ir)`` → (the IR, the signatures it passed
 #: with); an instance with the same IR and signature passes without a walk
-_PASSED: dict[int, tuple[dict[str, Any], set[Any]]] = {}
+_PASSED: dict[int, tuple[Node, set[Any]]] = {}
 
 
 def _signature(inst: "Instance") -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulepack.ir import Node
 from rulepack.errors import Location
 
 
@@ -61,7 +62,7 @@ class Scope:
             s.kinds.pop(n, None)
         return s
 
-    def location(self, node: dict[str, Any] | None, path: str | None = None) -> Location:
+    def location(self, node: Node | None, path: str | None = None) -> Location:
         at = node.get("at") if isinstance(node, dict) else None
         if at and at[0]:
             return Location(self.file, at[0], at[1])
