@@ -9,7 +9,7 @@ surprise during play. Constants and options are folded into the closures.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulepack.errors import SemanticError
 from rulepack.ir import Node, rename
@@ -18,6 +18,7 @@ from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
                                      show)
 from rulepack.compiler import lookup
+from rulepack.compiler.closures import Binder, Fn
 from rulepack.compiler.codegen import SourceGen
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, Piece, Player
@@ -25,8 +26,7 @@ from rulepack.engine.values import Cell, Piece, Player
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
     from rulepack.engine.position import Position
-
-Fn = Callable[["Position"], Any]
+    from rulepack.patterns.match import Pattern
 
 #: Built-in names usable anywhere in expressions.
 BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
@@ -65,14 +65,14 @@ STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "cell", "emp
                    "partitionable", "usable"}
 
 
-def _const(value: Any) -> Fn:
+def _const(value: object) -> Fn:
     return lambda st: value
 
 
 _MISSING = object()
 
 
-def _restore(v: dict[str, Any], name: str, saved: Any) -> None:
+def _restore(v: dict[str, object], name: str, saved: object) -> None:
     """Put a variable back as it was before a temporary binding."""
     if saved is _MISSING:
         v.pop(name, None)
@@ -171,14 +171,14 @@ class ExprCompiler:
                 raise self.error(f"{name!r} changes during play, so a piece's fixed attribute "
                                  "cannot be computed from it", node, scope, code="pseudo-in-derived")
             if name == "owner":
-                def cand_owner(st: "Position") -> Any:
+                def cand_owner(st: "Position") -> object:
                     x = st.vars[cand]
                     if type(x) is Piece:
                         return st.owner[x.id]
                     return attribute(st, x, name)
                 return cand_owner
             if name == "face":
-                def cand_face(st: "Position") -> Any:
+                def cand_face(st: "Position") -> object:
                     x = st.vars[cand]
                     if type(x) is Piece:
                         return "up" if st.face[x.id] else "down"
@@ -187,7 +187,7 @@ class ExprCompiler:
             if name in rt.PSEUDO_ATTRIBUTES:
                 return lambda st: attribute(st, st.vars[cand], name)
 
-            def cand_attr(st: "Position") -> Any:
+            def cand_attr(st: "Position") -> object:
                 piece = st.vars[cand]
                 try:
                     return piece.attrs[name]
@@ -309,7 +309,7 @@ class ExprCompiler:
                              hint="attributes here: " + ", ".join(sorted(scope.attributes)))
         of = self.compile(node["of"], scope)
         if name == "owner":
-            def owner_of(st: "Position") -> Any:
+            def owner_of(st: "Position") -> object:
                 v = of(st)
                 if type(v) is Piece:
                     return st.owner[v.id]
@@ -318,7 +318,7 @@ class ExprCompiler:
         if name in rt.PSEUDO_ATTRIBUTES:
             return lambda st: attribute(st, of(st), name)
 
-        def attr_of(st: "Position") -> Any:
+        def attr_of(st: "Position") -> object:
             v = of(st)
             if type(v) is Piece:
                 a = v.attrs
@@ -403,7 +403,7 @@ class ExprCompiler:
         of = self.compile(node["of"], scope)
         cond = self.compile(node["cond"], self.candidate_scope(scope, name))
 
-        def where(st: "Position") -> list[Any]:
+        def where(st: "Position") -> list[object]:
             v = st.vars
             saved = v.get(name, _MISSING)
             out = []
@@ -435,7 +435,7 @@ class ExprCompiler:
         cond = self.compile(node["if"], inner) if node.get("if") else None
         bind = make_binder(node["bind"])
 
-        def comp(st: "Position") -> list[Any]:
+        def comp(st: "Position") -> list[object]:
             v = st.vars
             saved = [v.get(n, _MISSING) for n in names]
             out = []
@@ -457,12 +457,12 @@ class ExprCompiler:
         cond = self.compile(node["if"], inner) if node.get("if") else None
         key = self.compile(node["by"], inner)
 
-        def argmax(st: "Position") -> list[Any]:
+        def argmax(st: "Position") -> list[object]:
             v = st.vars
             saved = v.get(name, _MISSING)
 
-            def bound(f: Fn) -> Callable[[Any], Any]:
-                def at(x: Any) -> Any:
+            def bound(f: Fn) -> Callable[[object], object]:
+                def at(x: object) -> object:
                     v[name] = x
                     return f(st)
                 return at
@@ -488,7 +488,7 @@ class ExprCompiler:
             v = st.vars
             saved = v.get(name, _MISSING)
 
-            def ok(piece: Any) -> Any:
+            def ok(piece: object) -> object:
                 v[name] = piece
                 return cond(st)
             try:
@@ -564,7 +564,7 @@ class ExprCompiler:
         finally:
             active.pop()
 
-        def call(st: "Position") -> Any:
+        def call(st: "Position") -> object:
             v = st.vars
             values = [a(st) for a in args]
             saved = [v.get(k, _MISSING) for k in private]
@@ -581,7 +581,7 @@ class ExprCompiler:
         (a,) = args
         return lambda st: count(st, a(st))
 
-    def _unary(self, args: list[Fn], f: Callable[["Position", Any], Any]) -> Fn:
+    def _unary(self, args: list[Fn], f: Callable[["Position", object], object]) -> Fn:
         (a,) = args
         return lambda st: f(st, a(st))
 
@@ -636,7 +636,7 @@ class ExprCompiler:
         (a,) = args
         return lambda st: bool(st.active[queries.seat(st, a(st))])
 
-    def _pattern_arg(self, f: Fn) -> Callable[["Position"], Any]:
+    def _pattern_arg(self, f: Fn) -> Callable[["Position"], "Pattern"]:
         patterns = self.inst.patterns
         return lambda st: ops.pattern(patterns, f(st))
 
@@ -716,18 +716,18 @@ def _bind_names(bind: str | list[str]) -> list[str]:
     return [bind] if isinstance(bind, str) else list(bind)
 
 
-def make_binder(bind: str | list[str]) -> Callable[["Position", Any], None]:
+def make_binder(bind: str | list[str]) -> Binder:
     """A function storing a value into the state's variables for ``bind``
     (a name, or a tuple of names that destructures a tuple or list)."""
     if isinstance(bind, str):
         name = bind
 
-        def bind_one(st: "Position", value: Any) -> None:
+        def bind_one(st: "Position", value: object) -> None:
             st.vars[name] = value
         return bind_one
     names = list(bind)
 
-    def bind_many(st: "Position", value: Any) -> None:
+    def bind_many(st: "Position", value: object) -> None:
         if not isinstance(value, (tuple, list)) or len(value) != len(names):
             raise RuleValueError(f"cannot unpack {show(value)} into ({', '.join(names)})")
         v = st.vars

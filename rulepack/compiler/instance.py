@@ -22,8 +22,9 @@ from rulepack.ir import Node, calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
 from rulepack.compiler.bounds import score_bounds
+from rulepack.compiler.closures import Fn
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
-                                               ExprCompiler, Fn)
+                                               ExprCompiler)
 from rulepack.compiler.dice import compile_rolls
 from rulepack.compiler.build import build_program, with_start
 from rulepack.compiler.flow import FlowCompiler
@@ -490,12 +491,13 @@ class Instance:
                 copies = 1
                 if copies_fn is not None:
                     self._current_node = comp["copies"]
-                    copies = copies_fn(self.build)  # type: ignore[arg-type]
-                    if isinstance(copies, bool) or not isinstance(copies, int) or \
-                            not 0 <= copies <= 1000:
+                    made = copies_fn(self.build)  # type: ignore[arg-type]
+                    if isinstance(made, bool) or not isinstance(made, int) or \
+                            not 0 <= made <= 1000:
                         raise SemanticError.at(f"copies of {name} must be a number from 0 to 1000,"
-                                               f" not {show(copies)}", self._loc(comp["copies"]),
+                                               f" not {show(made)}", self._loc(comp["copies"]),
                                                code="bad-copies")
+                    copies = made
                 label = _piece_name(name, attr_names, attrs, template)
                 for _ in range(copies):
                     piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"),

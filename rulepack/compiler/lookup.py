@@ -23,21 +23,21 @@ The result is the list the scan gives: ``[]`` or the one element.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
+from rulepack.compiler.closures import Fn
 from rulepack.compiler.code import code
 from rulepack.engine.runtime import RuleValueError, show
-from rulepack.engine.values import ZoneRef
+from rulepack.engine.values import Cell, Piece, ZoneRef
 from rulepack.ir import Node, calls_in, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.code import Code
     from rulepack.compiler.codegen import SourceGen
     from rulepack.compiler.expressions import ExprCompiler
+    from rulepack.compiler.instance import Instance
     from rulepack.compiler.scope import Scope
     from rulepack.engine.position import Position
-
-Fn = Callable[["Position"], Any]
 
 #: what a filtered grid collection holds: its pieces, all its cells, its empty cells
 ELEMENTS = ("pieces", "cells", "empty")
@@ -155,12 +155,13 @@ def match(exprs: "ExprCompiler", node: Node, scope: "Scope") -> CellLookup | Non
     return CellLookup(target[0], target[1], row, col, rest)
 
 
-def _family_kind(inst: Any, zones: Any) -> str | None:
+def _family_kind(inst: "Instance", zones: dict[object, ZoneRef] | list[ZoneRef]) -> str | None:
     refs = list(zones.values() if isinstance(zones, dict) else zones)
     return inst.zone_kinds[refs[0].index] if refs else None
 
 
-def find(st: "Position", grid: ZoneRef, elements: str, row: Any, col: Any) -> list[Any]:
+def find(st: "Position", grid: object, elements: str, row: object, col: object
+         ) -> list[Cell | Piece]:
     """The elements of the grid ``grid`` (see :data:`ELEMENTS`) at ``row``,
     ``col`` (from 1) as the scan would find them: ``[]`` or one element. A row or
     column that equals no cell's (``none``, a text, 2.5) finds nothing.
@@ -197,7 +198,7 @@ def closure(exprs: "ExprCompiler", node: Node, scope: "Scope",
         return lambda st: find(st, grid(st), elements, row(st), col(st))
     rest = exprs.compile(m.rest, exprs.candidate_scope(scope, name))
 
-    def lookup(st: "Position") -> list[Any]:
+    def lookup(st: "Position") -> list[Cell | Piece]:
         found = find(st, grid(st), elements, row(st), col(st))
         if not found:
             return found
