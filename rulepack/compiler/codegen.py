@@ -31,20 +31,23 @@ import math
 from types import FunctionType
 from functools import cached_property
 import os
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulepack.engine import dice, effects, flow, moves, ops, outcome, queries
 from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.printable import printable
-from rulepack.compiler.code import Code, Flags, code, join, literal, local
+from rulepack.compiler.closures import Fn
+from rulepack.compiler.code import Code, Facts, Flags, code, join, literal, local
 from rulepack.compiler.scope import Scope
 from rulepack.compiler import lookup
 from rulepack.errors import Location
 from rulepack.ir import Node, names_in, nodes, rename, strip_positions
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
     from rulepack.compiler.expressions import ExprCompiler
     from rulepack.engine.position import Position
 
@@ -52,11 +55,15 @@ if TYPE_CHECKING:  # pragma: no cover
 #: RULEPACK_CODEGEN=0 in the environment sets it so for a whole process).
 ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 
+#: The built-ins every generated function may use (no others).
+BASE_BUILTINS: dict[str, object] = {
+    "len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool, "abs": abs,
+    "max": max, "min": min, "type": type, "int": int, "tuple": tuple, "str": str, "zip": zip,
+    "enumerate": enumerate, "TypeError": TypeError}
+
 #: Names every generated function may use, besides its own constants.
-BASE_NAMESPACE: dict[str, Any] = {
-    "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
-                     "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple,
-                     "str": str, "zip": zip, "enumerate": enumerate, "TypeError": TypeError},
+BASE_NAMESPACE: dict[str, object] = {
+    "__builtins__": BASE_BUILTINS,
     "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef,
     "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
@@ -118,7 +125,7 @@ def table_locals(refs: frozenset[str]) -> list[str]:
     return lines
 
 
-def _stub(st: "Position") -> Any:
+def _stub(st: "Position") -> object:
     """The code of a root's function until it is generated: its closure."""
     return _closure(st)  # type: ignore[name-defined]  # noqa: F821 - in its own namespace
 
@@ -133,7 +140,7 @@ class GeneratedExpression:
     __slots__ = ("name", "source", "where", "constants", "body", "prelude")
 
     def __init__(self, name: str, source: str, where: Location,
-                 constants: dict[str, Any], body: Code, prelude: tuple[Code, ...] = ()) -> None:
+                 constants: dict[str, object], body: Code, prelude: tuple[Code, ...] = ()) -> None:
         self.name = name
         self.source = source
         self.where = where
@@ -198,21 +205,20 @@ class SourceGen:
         self.generated: list[GeneratedExpression] = []
         #: roots whose generated source did not compile (a generator bug; closures used)
         self.failures: list[str] = []
-        self._ns: dict[str, Any] = {}
+        self._ns: dict[str, object] = {}
         self._names = 0
         self._consts = 0
         self._prelude: list[Code] = []
         #: calls computed once into a local (canonical IR text → the local)
         self._cse: dict[str, Code] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
-        self._pending: list[tuple[Any, Node, Scope, str | None]] = []
+        self._pending: list[tuple[FunctionType, Node, Scope, str | None]] = []
         self._roots = 0
         #: generated function → its record, for the flow's code to inline
-        self.by_function: dict[Callable[["Position"], Any], GeneratedExpression] = {}
+        self.by_function: dict[Fn, GeneratedExpression] = {}
 
     # ------------------------------------------------------------------ entry
-    def function(self, node: Node, scope: Scope, closure: Callable[["Position"], Any],
-                 bind: str | None = None) -> Callable[["Position"], Any]:
+    def function(self, node: Node, scope: Scope, closure: Fn, bind: str | None = None) -> Fn:
         """The function to use for one root expression: a function object that
         calls ``closure`` until :meth:`prepare` gives it the generated code (its
         code object is swapped in place, so whoever holds it runs the generated
@@ -236,7 +242,7 @@ class SourceGen:
         """Generate the source of every root expression given to :meth:`function`
         so far, compile them all at once and give each its code."""
         pending, self._pending = self._pending, []
-        made: list[tuple[Callable[["Position"], Any], GeneratedExpression]] = []
+        made: list[tuple[FunctionType, GeneratedExpression]] = []
         for stub, node, scope, bind in pending:
             record = self._generate(stub.__name__, node, scope, bind)
             if record is not None:
@@ -246,7 +252,7 @@ class SourceGen:
         functions = self._compile([record for _, record in made])
         for stub, record in made:
             fn = functions.get(record.name)
-            if fn is None:   # pragma: no cover - a bug of the generator
+            if not isinstance(fn, FunctionType):   # pragma: no cover - a bug of the generator
                 continue
             stub.__globals__.update(record.constants)
             del stub.__globals__["_closure"]
@@ -254,10 +260,10 @@ class SourceGen:
             self.generated.append(record)
             self.by_function[stub] = record
 
-    def _compile(self, records: list[GeneratedExpression]) -> dict[str, Any]:
+    def _compile(self, records: list[GeneratedExpression]) -> dict[str, object]:
         """The functions of ``records``, compiled as one module (one by one, to
         find the culprit, if that fails)."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         try:
             compiled = compile("\n\n".join(r.source for r in records),
                                "<rulepack generated expressions>", "exec")
@@ -272,7 +278,7 @@ class SourceGen:
         return out
 
     def of_one(self, name: str, node: Node, scope: Scope,
-               param: str) -> Callable[["Position", Any], Any] | None:
+               param: str) -> Callable[["Position", object], object] | None:
         """A generated function ``f(st, value)`` of an expression of one local,
         ``param`` (a name of ``scope``'s locals), given as an argument instead of
         read from the state's variables; ``None`` if it cannot be generated (or
@@ -292,8 +298,10 @@ class SourceGen:
         except SyntaxError as exc:  # pragma: no cover - a bug of the generator
             self.failures.append(f"{record.where}: {exc}")
             return None
+        fn = namespace[name]
+        if not isinstance(fn, FunctionType):   # pragma: no cover - a bug of the generator
+            return None
         self.generated.append(record)
-        fn: Callable[["Position", Any], Any] = namespace[name]
         return fn
 
     def _generate(self, name: str, node: Node, scope: Scope,
@@ -333,20 +341,20 @@ class SourceGen:
         return "\n\n".join(parts)
 
     # ------------------------------------------------------------------ helpers
-    def const(self, value: Any) -> Code:
+    def const(self, value: object) -> Code:
         """Code for a constant: a literal for plain numbers, text and flags, else a
         name bound in the namespace (a list as a list: values are never changed
         in place, so a constant list is as good as a new one)."""
         t = type(value)
         if value is None or t is bool or t is str or t is int or \
-                (t is float and math.isfinite(value)):
+                (type(value) is float and math.isfinite(value)):
             return literal(value, repr(value))
         name = f"K{self._consts}"
         self._consts += 1
         self._ns[name] = value
         return Code(name, ident=True, simple=True, is_list=t is list)
 
-    def local(self, prefix: str = "L", **facts: Any) -> Code:
+    def local(self, prefix: str = "L", **facts: Unpack[Facts]) -> Code:
         """A new local of the generated code (unique within the instance)."""
         self._names += 1
         return local(f"{prefix}{self._names}", **facts)
@@ -566,7 +574,7 @@ class SourceGen:
             return code("list({})", self.const(ops.AXES if name == 'axes' else ops.DIRECTIONS))
         raise Unsupported(name)
 
-    def _constant_value(self, node: Node, scope: Scope) -> Any:
+    def _constant_value(self, node: Node, scope: Scope) -> object:
         """The value of a constant node, computed once by its closure (as the closure
         compiler folds it)."""
         self.compiler._depth += 1
@@ -1107,7 +1115,7 @@ class SourceGen:
             if n.literal is None:
                 t = self.local("T")
                 return code("({}[" + str(-1 if top else 0) + "] if ({} := {}) else None)", t, t, of)
-            if n.digits and n.literal >= 1:
+            if type(n.literal) is int and n.literal >= 1:
                 k = n.literal
                 return code("{}[:" + str(-k - 1) + ":-1]" if top else "{}[:" + str(k) + "]", of,
                             is_list=True)
@@ -1276,7 +1284,7 @@ def _flag_tests(hoisted: Code) -> list[tuple[Code, Code]]:
             for key, j in flags.handed.items()]
 
 
-def _canonical(node: Any) -> str:
+def _canonical(node: object) -> str:
     """The text of an expression node without its source positions."""
     return json.dumps(strip_positions(node), sort_keys=True)
 
@@ -1285,7 +1293,7 @@ def _shared_calls(cond: Node, key: Node) -> list[Node]:
     """The calls that ``cond`` always computes (not behind ``and``/``or``, an
     ``if``, or inside a collection's element expression) and that ``key`` makes
     too, outermost first; none with a chance event in it."""
-    def always(n: Any, out: list[Node]) -> None:
+    def always(n: object, out: list[Node]) -> None:
         if not isinstance(n, dict):
             return
         k = n.get("k")
@@ -1306,7 +1314,7 @@ def _shared_calls(cond: Node, key: Node) -> list[Node]:
             for a in n.get("items", []):
                 always(a, out)
 
-    def calls(n: Any) -> set[str]:
+    def calls(n: object) -> set[str]:
         return {_canonical(c) for c in nodes(n) if c.get("k") == "call"}
 
     in_cond: list[Node] = []
