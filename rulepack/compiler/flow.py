@@ -14,15 +14,16 @@ Special return values: :data:`SUSPEND` (a decision is pending) and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
-from rulepack.errors import SemanticError
+from rulepack.errors import Diagnostic, SemanticError
 from rulepack.ir import Node, names_in, nodes as ir_nodes
+from rulepack.compiler.closures import Binder, Fn
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
 from rulepack.engine import dice, effects, flow, ops, queries
 from rulepack.engine.actions import Narration
-from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
+from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fields as template_fields
 from rulepack.compiler.scope import Scope
@@ -50,7 +51,7 @@ class FlowCompiler:
     def __init__(self, inst: "Instance", exprs: ExprCompiler) -> None:
         self.inst = inst
         self.exprs = exprs
-        self.factories: list[tuple[Callable[[int], Instr], Any]] = []
+        self.factories: list[tuple[Callable[[int], Instr], Node | None]] = []
         #: per instruction, its Python statements for the generated blocks (or None)
         self.fragments: list[Fragment | None] = []
         #: instructions entered by a jump or a decision (where blocks start)
@@ -63,7 +64,7 @@ class FlowCompiler:
         self.phase_stack: list[str] = []
         self.counter = 0
         self.phases_used: set[str] = set()
-        self.errors: list[Any] = []
+        self.errors: list[Diagnostic] = []
         #: every name the flow may keep in a state's variables, in the order met
         #: (``let``, ``for`` and parameter names, and the flow's own ``$`` names)
         self.names: list[str] = []
@@ -73,30 +74,30 @@ class FlowCompiler:
         label.pc = len(self.factories)
         self.entries.add(label.pc)
 
-    def emit(self, factory: Callable[[int], Instr], node: Any,
+    def emit(self, factory: Callable[[int], Instr], node: Node | None,
              src: Fragment | None = None) -> None:
         """Add an instruction: its closure (``factory(pc)``) and, if given, its
         fragment of generated source (see :mod:`rulepack.compiler.flowgen`)."""
         self.factories.append((factory, node))
         self.fragments.append(src)
 
-    def jump(self, target: Label, node: Any = None) -> None:
+    def jump(self, target: Label, node: Node | None = None) -> None:
         self.emit(lambda pc: (lambda st: target.pc), node,
                   lambda pc, g: ([jump(target.pc)], True))
 
-    def link(self) -> tuple[list[Instr], list[Any]]:
+    def link(self) -> tuple[list[Instr], list[Node | None]]:
         """Resolve labels and build the program: one closure per instruction, and
         the source node of each."""
         steps = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
         nodes = [node for _, node in self.factories]
         return steps, nodes
 
-    def generate_steps(self, closures: list[Instr], nodes: list[Any]) -> list[Instr]:
+    def generate_steps(self, closures: list[Instr], nodes: list[Node | None]) -> list[Instr]:
         """One generated function per instruction (see ``FlowGen.steps``); the
         expressions' generated code must be ready (``SourceGen.prepare``)."""
         return self.gen.steps(closures, self.fragments, nodes)
 
-    def generate(self, steps: list[Instr], nodes: list[Any],
+    def generate(self, steps: list[Instr], nodes: list[Node | None],
                  more: frozenset[int] = frozenset()) -> list[Instr]:
         """The program with the generated blocks where they start (``steps``
         elsewhere), and each decision's generated legal actions.
@@ -112,7 +113,7 @@ class FlowCompiler:
         self.names.append(name)
         return name
 
-    def error(self, message: str, node: Any, scope: Scope, code: str = "semantic") -> SemanticError:
+    def error(self, message: str, node: Node | None, scope: Scope, code: str = "semantic") -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code)
 
     # ------------------------------------------------------------------ statements
@@ -180,11 +181,12 @@ class FlowCompiler:
                             *move], False
         self.emit(factory, node, src)
 
-    def _destination(self, node: Node, scope: Scope, f: Fn | None = None) -> Fn:
+    def _destination(self, node: Node, scope: Scope, f: Fn | None = None
+                     ) -> Callable[["Position"], ZoneRef | Cell]:
         if f is None:
             f = self.exprs.compile(node, scope)
 
-        def dest(st: "Position") -> Any:
+        def dest(st: "Position") -> ZoneRef | Cell:
             d = f(st)
             if type(d) is ZoneRef or type(d) is Cell:
                 return d
@@ -263,7 +265,7 @@ class FlowCompiler:
         self.emit(factory, node, _bind_fragment(node["bind"], binder, value))
         return scope.with_locals(*names)
 
-    def _check_new_local(self, name: str, node: Any, scope: Scope) -> None:
+    def _check_new_local(self, name: str, node: Node, scope: Scope) -> None:
         if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise self.error(f"{name!r} is a built-in name; choose another name for this "
                              "variable", node, scope, code="shadowing")
@@ -308,7 +310,7 @@ class FlowCompiler:
             index = self.exprs.compile(node["index"], scope)
             n = self.inst.num_players
 
-            def check(i: Any) -> int:
+            def check(i: object) -> int:
                 if not isinstance(i, int) or not 0 <= i < n:
                     raise RuleValueError(f"{name}[{show(i)}]: not a player")
                 return i
@@ -520,7 +522,7 @@ class FlowCompiler:
         self.place(done)
         self._emit_restore("round", outer, node)
 
-    def _emit_restore(self, name: str, saved: str, node: Any) -> None:
+    def _emit_restore(self, name: str, saved: str, node: Node | None) -> None:
         """After a loop: give ``name`` back the value it had before (nested loops)."""
         def factory(pc: int) -> Instr:
             nxt = pc + 1
@@ -557,7 +559,7 @@ class FlowCompiler:
                 return nxt
             return turns_init
 
-        def seat(p: Any) -> Player:
+        def seat(p: object) -> Player:
             if not isinstance(p, int) or not 0 <= p < n:
                 raise RuleValueError(f"turns must start from a player, not {show(p)}")
             return Player(p)
@@ -839,25 +841,27 @@ class FlowCompiler:
         self.emit(factory, node, src)
 
 
-def told_players(value: Any, players: int) -> tuple[int, ...]:
+def told_players(value: object, players: int) -> tuple[int, ...]:
     """The seats ``say ... to VALUE`` tells: a player or a list of players.
 
     :raises RuleValueError: something else than players."""
     told = list(value) if isinstance(value, (list, tuple)) else [value]
+    seats: list[int] = []
     for p in told:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players:
             raise RuleValueError(f"say ... to needs players, not {show(p)}")
-    return tuple(int(p) for p in told)
+        seats.append(int(p))
+    return tuple(seats)
 
 
-def _round_count(n: Any) -> int:
+def _round_count(n: object) -> int:
     """The number of ``rounds ... times N``. :raises RuleValueError: not a whole number."""
     if isinstance(n, bool) or not isinstance(n, int):
         raise RuleValueError(f"rounds ... times needs a number, not {show(n)}")
     return n
 
 
-def _bind_lines(bind: str | list[str], binder: Callable[["Position", Any], None], value: str,
+def _bind_lines(bind: str | list[str], binder: Binder, value: str,
                 g: FlowGen) -> list[str]:
     """Statements storing ``value`` (source) as ``bind`` does (see ``make_binder``)."""
     if isinstance(bind, str):
@@ -869,7 +873,7 @@ def _bind_lines(bind: str | list[str], binder: Callable[["Position", Any], None]
             f"{names}{',' if len(bind) == 1 else ''} = U"]
 
 
-def _bind_fragment(bind: str | list[str], binder: Callable[["Position", Any], None],
+def _bind_fragment(bind: str | list[str], binder: Binder,
                    value: Fn) -> Fragment:
     """The fragment of ``let BIND = VALUE``."""
     def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
