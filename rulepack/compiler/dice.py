@@ -51,14 +51,14 @@ def compile_rolls(inst: "Instance", comp: Node, fixed: list[str]) -> Rolls | Non
     if not faces or len(faces) > MAX_FACES:
         raise SemanticError.at(f"'rolls {name}': a die has 1 to {MAX_FACES} faces, not "
                                f"{len(faces)}", where, code="bad-value")
-    weights = None
+    weights: list[int] | None = None
     if rolls.get("weights") is not None:
-        weights = inst._flatten([inst._eval(v) for v in rolls["weights"]])
-        if len(weights) != len(faces) or not all(
-                type(w) is int and 1 <= w <= 1_000_000 for w in weights):
+        given = inst._flatten([inst._eval(v) for v in rolls["weights"]])
+        weights = [w for w in given if type(w) is int and 1 <= w <= 1_000_000]
+        if len(given) != len(faces) or len(weights) != len(given):
             raise SemanticError.at(
                 f"'rolls {name}': the weights must be {len(faces)} whole numbers from 1 to "
-                f"1000000, one per face, not {describe(weights, inst.seat_names)}", where,
+                f"1000000, one per face, not {describe(given, inst.seat_names)}", where,
                 code="bad-value")
     inst.attributes.add(name)
     inst.rolled_attributes.add(name)

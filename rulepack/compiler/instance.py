@@ -15,13 +15,13 @@ import itertools
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
-from rulepack.errors import Location, RulepackError, SemanticError
+from rulepack.errors import Diagnostic, Location, RulepackError, SemanticError
 from rulepack.ir import Node, calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
-from rulepack.compiler.bounds import score_bounds
+from rulepack.compiler.bounds import Range, score_bounds
 from rulepack.compiler.closures import Fn
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
                                                ExprCompiler)
@@ -30,7 +30,7 @@ from rulepack.compiler.build import build_program, with_start
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine import effects
 from rulepack.engine.drawn import drawing_calls
-from rulepack.engine.program import HALT, Choice, Program
+from rulepack.engine.program import HALT, Choice, Instr, Program
 from rulepack.engine.position import Position
 from rulepack.engine.start import find_program_start
 from rulepack.engine.zones import ZoneInfo
@@ -38,8 +38,11 @@ from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fill, parts
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
                                      show)
 from rulepack.compiler.kinds import check_kinds
-from rulepack.compiler.scope import Global, Scope
+from rulepack.compiler.scope import Global, Scope, ScopeChanges
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
 
 
 ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
@@ -68,7 +71,7 @@ class _BuildState:
         #: what the runtime functions read of a position's program (the instance
         #: has the same zones, pieces and seats: there is no program yet)
         self.program = inst
-        self.vars: dict[str, Any] = {}
+        self.vars: dict[str, object] = {}
         #: one budget of loop elements for everything evaluated while building
         self.steps_left = EVAL_STEPS
 
@@ -80,7 +83,7 @@ class Instance:
     :raises RuleValueError: never escapes; converted to SemanticError with a location.
     """
 
-    def __init__(self, ir: Node, num_players: int, options: dict[str, Any],
+    def __init__(self, ir: Node, num_players: int, options: dict[str, object],
                  file: str) -> None:
         self.ir = ir
         self.file = file
@@ -105,8 +108,8 @@ class Instance:
         self.build = _BuildState(self)
         self.pieces: list[Piece] = []
         self.kind_pieces: dict[str, list[Piece]] = {}
-        self.orders: dict[str, dict[Any, int]] = {}
-        self.domains: dict[str, list[Any]] = {}
+        self.orders: dict[str, dict[object, int]] = {}
+        self.domains: dict[str, list[object]] = {}
         self.zones: list[ZoneInfo] = []
         self.zone_kinds: list[str] = []
         self.zone_refs: list[ZoneRef] = []
@@ -119,7 +122,7 @@ class Instance:
             if v.get("seen") in ("owner", "nobody")}
         self.score_fn: Fn | None = None
         #: the score as generated code of ``(state, player)`` (made by :meth:`prepare`)
-        self.score_of: Callable[["Position", Any], Any] | None = None
+        self.score_of: Callable[["Position", object], object] | None = None
         self.score_param = "p"
         #: the score reads a variable ``seen by owner`` (each player sees only their
         #: own score until the game ends) or ``seen by nobody`` (nobody sees one)
@@ -141,16 +144,16 @@ class Instance:
         #: it (``at most N decisions``), or ``None``
         self.longest: int | None = None
         #: the range every final score is in (``scores from LO to HI``), or ``None``
-        self.score_range: tuple[Any, Any] | None = None
+        self.score_range: Range | None = None
         #: what the final scores add up to (``scores sum to N``), or ``None``
-        self.score_sum: Any = None
+        self.score_sum: float | None = None
         self.choices: list[Choice] = []
         #: the names other than the variables that the flow may keep in a state's
         #: variables (``let``, ``for`` and parameter names, its own ``$`` names),
         #: in the order met; ``current`` and ``round`` are always there
         self.flow_names: tuple[str, ...] = ()
-        self.code: list[Any] = []
-        self.code_nodes: list[Any] = []
+        self.code: list[Instr] = []
+        self.code_nodes: list[Node | None] = []
         #: each generated block (its first instruction) → the instructions it runs
         #: the program with generated code (made by :meth:`prepare`), and one that
         #: runs on the closures (for a look before the code is generated)
@@ -158,7 +161,7 @@ class Instance:
         self._closures: Program | None = None
         #: the instruction closures, one per instruction (``code`` holds the
         #: generated block functions where blocks start)
-        self.steps: list[Any] = []
+        self.steps: list[Instr] = []
         #: the generated source of the flow's blocks ("" if not generated)
         self.flow_source = ""
         self._unprepared: FlowCompiler | None = None
@@ -233,7 +236,7 @@ class Instance:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 
     # ------------------------------------------------------------------ helpers
-    def scope(self, **kw: Any) -> Scope:
+    def scope(self, **kw: Unpack[ScopeChanges]) -> Scope:
         return Scope(self.globals, self.attributes, self.file, **kw)
 
     def static_scope(self) -> Scope:
@@ -255,14 +258,14 @@ class Instance:
                 f"{{{exc.field}}}: write an attribute's name in braces ({NOT_A_FORMAT})")
             raise SemanticError.at(message, self._loc(comp), code="bad-template") from None
 
-    def _loc(self, node: Any) -> Any:
+    def _loc(self, node: Node | None) -> Location:
         return self.scope().location(node)
 
     @property
-    def _where_building(self) -> Any:
+    def _where_building(self) -> Location:
         return self._loc(getattr(self, "_current_node", None))
 
-    def _eval(self, node: Node, scope: Scope | None = None) -> Any:
+    def _eval(self, node: Node, scope: Scope | None = None) -> object:
         self._current_node = node
         f = self.exprs.compile(node, scope or self.scope(declares_symbols=True))
         try:
@@ -274,8 +277,8 @@ class Instance:
             raise SemanticError.at(f"this value cannot be computed: {failure_text(exc)}",
                                    self._loc(node), code="bad-value") from None
 
-    def _flatten(self, values: list[Any]) -> list[Any]:
-        out: list[Any] = []
+    def _flatten(self, values: list[object]) -> list[object]:
+        out: list[object] = []
         for v in values:
             if isinstance(v, (list, tuple)):
                 out.extend(v)
@@ -283,7 +286,7 @@ class Instance:
                 out.append(v)
         return out
 
-    def _seat_word(self, node: Any, what: str) -> None:
+    def _seat_word(self, node: object, what: str) -> None:
         """A seat name written where a new word (a symbol) is meant: the seat takes
         over the word, which is a located error saying so."""
         if isinstance(node, dict) and node.get("k") == "name" and node["name"] in self.seat_names:
@@ -373,7 +376,7 @@ class Instance:
                                    self._loc(declared if declared is not None else total),
                                    code="no-score")
 
-        def number(expr: Any, what: str) -> Any:
+        def number(expr: Node, what: str) -> float:
             value = self._eval(expr, self.static_scope())
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise SemanticError.at(f"'{what}' needs a number, not {describe(value)}",
@@ -398,7 +401,7 @@ class Instance:
             if not self._eval(r["cond"], self.static_scope()):
                 raise OptionError.at(r["message"], Location(self.name), code="requirement")
 
-    def _declare(self, name: str, node: Any, kind: str) -> None:
+    def _declare(self, name: str, node: Node, kind: str) -> None:
         if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise SemanticError.at(f"{name!r} is a built-in name of the language; choose another "
                                    "name", self._loc(node), code="builtin-name")
@@ -557,7 +560,7 @@ class Instance:
                 self.orders.setdefault(attr, {v: i for i, v in enumerate(natural)})
 
     # ------------------------------------------------------------------ zones
-    def _add_zone(self, name: str, label: str, kind: str, key: Any = None,
+    def _add_zone(self, name: str, label: str, kind: str, key: object = None,
                   owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
                   cols: int = 0, cells: list[tuple[int, int]] | None = None) -> ZoneRef:
         info = ZoneInfo(len(self.zones), name, label, kind, key, owner, seen_by, rows, cols,
@@ -582,11 +585,12 @@ class Instance:
                                        "player)", self._loc(z), code="unknown-attribute")
             seen_by = "nobody"
             if z.get("seen_by") is not None:
-                seen_by = self._eval(z["seen_by"], self.static_scope())
-                if seen_by not in VISIBILITIES:
+                seen = self._eval(z["seen_by"], self.static_scope())
+                if not isinstance(seen, str) or seen not in VISIBILITIES:
                     raise SemanticError.at(f"'seen by' must be owner, nobody or everyone, not "
-                                           f"{describe(seen_by, self.seat_names)}",
+                                           f"{describe(seen, self.seat_names)}",
                                            self._loc(z["seen_by"]), code="bad-visibility")
+                seen_by = seen
                 if seen_by == "owner" and z.get("per") != "player":
                     raise SemanticError.at(f"zone {name!r} is seen by its owner, but only a zone "
                                            "'per player' has an owner", self._loc(z),
@@ -594,11 +598,13 @@ class Instance:
             rows = cols = 0
             cells: list[tuple[int, int]] = []
             if kind == "grid":
-                rows = self._eval(z["rows"], self.static_scope())
-                cols = self._eval(z["cols"], self.static_scope())
-                if not all(isinstance(v, int) and 1 <= v <= 100 for v in (rows, cols)):
+                rows_given = self._eval(z["rows"], self.static_scope())
+                cols_given = self._eval(z["cols"], self.static_scope())
+                if not (isinstance(rows_given, int) and 1 <= rows_given <= 100
+                        and isinstance(cols_given, int) and 1 <= cols_given <= 100):
                     raise SemanticError.at("a grid needs 1 to 100 rows and columns",
                                            self._loc(z), code="bad-grid")
+                rows, cols = rows_given, cols_given
                 holes: set[tuple[int, int]] = set()
                 if z.get("holes") is not None:
                     for h in self._flatten_cells(self._eval(z["holes"], self.static_scope())):
@@ -610,18 +616,18 @@ class Instance:
                 self.globals[name] = Global("zone", ref, z)
                 continue
             if per == "player":
-                keys: list[Any] = [Player(i) for i in range(self.num_players)]
+                keys: list[object] = [Player(i) for i in range(self.num_players)]
             else:
                 if per not in self.domains:
                     raise SemanticError.at(f"zone {name!r} is per {per!r}, which is not an "
                                            "attribute of any component", self._loc(z),
                                            code="unknown-attribute")
                 keys = sorted(self.domains[per], key=lambda v: self.orders[per].get(v, 0))
-            family: dict[Any, ZoneRef] | list[ZoneRef]
+            family: dict[object, ZoneRef] | list[ZoneRef]
             family = [] if per == "player" else {}
             for key in keys:
                 label = f"{name}[{describe(key, self.seat_names)}]"
-                owner = int(key) if per == "player" else None
+                owner = int(key) if per == "player" and isinstance(key, Player) else None
                 ref = self._add_zone(name, label, kind, key, owner, seen_by, rows, cols, cells)
                 if isinstance(family, list):
                     family.append(ref)
@@ -629,7 +635,7 @@ class Instance:
                     family[key] = ref
             self.globals[name] = Global("zone_family", {"per": per, "zones": family}, z)
 
-    def _flatten_cells(self, value: Any) -> list[tuple[int, int]]:
+    def _flatten_cells(self, value: object) -> list[tuple[int, int]]:
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
             value = [value]
         if value is not None and not isinstance(value, list):
@@ -672,8 +678,8 @@ class Instance:
         size = (1, 1_000_000)
         same: list[str] = []
         distinct: list[tuple[str, int]] = []
-        consecutive: list[tuple[str, dict[Any, int]]] = []
-        covers: list[tuple[str, list[Any]]] = []
+        consecutive: list[tuple[str, dict[object, int]]] = []
+        covers: list[tuple[str, list[object]]] = []
         each: list[pat.Predicate] = []
         wild: pat.Predicate | None = None
         for c in p["all"]:
@@ -735,7 +741,7 @@ class Instance:
                 raise SemanticError.at(f"unknown constraint {kind!r}", self._loc(c), code="bad-ir")
         return pat.Pattern(p["name"], size, same, distinct, consecutive, covers, each, wild)
 
-    def piece_test(self, cond: Any) -> Callable[[Piece], bool] | None:
+    def piece_test(self, cond: Node) -> Callable[[Piece], bool] | None:
         """A ``where`` condition as a test of one candidate piece, when it reads
         only fixed attributes, constants, options and symbols (its answer for a
         piece never changes); ``None`` for any other condition. A piece the
@@ -757,7 +763,7 @@ class Instance:
                 return True
         return test
 
-    def _fixed(self, node: Any) -> bool:
+    def _fixed(self, node: object) -> bool:
         """True if an expression reads only pieces' fixed attributes, constants,
         options and symbols (so its value for a piece never changes)."""
         if isinstance(node, list):
@@ -820,7 +826,7 @@ class Instance:
         if secret:
             self.secret_score = "nobody" if "nobody" in secret else "owner"
 
-    def _names_read(self, expr: Any) -> set[str]:
+    def _names_read(self, expr: object) -> set[str]:
         """The names an expression reads, through the defines it calls."""
         defines = {d["name"]: d for d in self.ir.get("defines", [])}
         found = set(names_in(expr))
@@ -859,7 +865,7 @@ class Instance:
         return player, self.exprs.compile(h["expr"], self.scope(locals=[player],
                                                                 deterministic=True))
 
-    def _endless_loops(self) -> list[Any]:
+    def _endless_loops(self) -> list[Diagnostic]:
         """A loop that can never stop, in a ruleset that never says ``end game``:
         the game could never end (a flow with no end)."""
         everything = [self.ir.get("setup", []), self.ir.get("play", []),
@@ -953,7 +959,7 @@ class Instance:
         flow.block(self.ir.get("setup", []), scope)
         flow.block(self.ir.get("play", []), scope)
 
-        def game_over(pc: int) -> Any:
+        def game_over(pc: int) -> Instr:
             def end(st: "Position") -> int:
                 effects.end_game(st, None)
                 return HALT
@@ -990,13 +996,13 @@ class Instance:
             space = self.__dict__["_action_space"] = ActionSpace.build(self)
         return space
 
-    def score_bounds(self) -> tuple[Any, Any] | None:
+    def score_bounds(self) -> Range | None:
         """The lowest and highest final score: declared (``scores from LO to
         HI``) or derived from the score (:func:`rulepack.compiler.bounds.score_bounds`);
         ``None`` without a score or a range (made once)."""
         if "_score_bounds" not in self.__dict__:
             self.__dict__["_score_bounds"] = score_bounds(self)
-        bounds: tuple[Any, Any] | None = self.__dict__["_score_bounds"]
+        bounds: Range | None = self.__dict__["_score_bounds"]
         return bounds
 
     def max_chance_outcomes(self) -> int:
@@ -1009,7 +1015,7 @@ class Instance:
         return int(bound)
 
 
-def _natural(v: Any) -> tuple[int, Any, str]:
+def _natural(v: object) -> tuple[int, float, str]:
     if isinstance(v, bool) or v is None:
         return (0, int(bool(v)), "")
     if isinstance(v, (int, float)):
@@ -1031,7 +1037,7 @@ def _test_piece(st: "Position", piece: Piece, cond: Fn) -> bool:
             del v["$it"]
 
 
-def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, Any],
+def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, object],
                 template: str | None) -> str:
     """The readable name of a piece: the component's ``called`` template filled
     with its attributes (fixed and derived), or the component name followed by
