@@ -7,8 +7,9 @@ back to the end of the ``choose`` when done. The whole position of the flow is
 therefore one integer (the program counter) plus the state's variables, which
 makes states cheap to clone and to serialise.
 
-Special return values: :data:`SUSPEND` (a decision is pending) and
-:data:`HALT` (the game is over).
+Special return values: :data:`~rulepack.engine.program.SUSPEND` (a decision is pending) and
+:data:`~rulepack.engine.program.HALT` (the game is over); a ``choose`` is compiled by
+:mod:`rulepack.compiler.choices`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from rulepack.errors import Diagnostic, SemanticError
-from rulepack.ir import Node, names_in, nodes as ir_nodes
+from rulepack.ir import Node
+from rulepack.compiler.choices import compile_choose, quoted
 from rulepack.compiler.closures import Binder, Fn
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
-from rulepack.engine import dice, effects, flow, ops, queries
+from rulepack.engine import dice, effects, ops, queries
 from rulepack.engine.actions import Narration
-from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Instr, Label
+from rulepack.engine.program import HALT, Choice, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fields as template_fields
 from rulepack.compiler.scope import Scope
@@ -251,7 +253,7 @@ class FlowCompiler:
         value = self.exprs.compile(node["expr"], scope)
         names = _bind_names(node["bind"])
         for n in names:
-            self._check_new_local(n, node, scope)
+            self.check_new_local(n, node, scope)
         self.names.extend(names)
         binder = make_binder(node["bind"])
 
@@ -265,7 +267,7 @@ class FlowCompiler:
         self.emit(factory, node, _bind_fragment(node["bind"], binder, value))
         return scope.with_locals(*names)
 
-    def _check_new_local(self, name: str, node: Node, scope: Scope) -> None:
+    def check_new_local(self, name: str, node: Node, scope: Scope) -> None:
         if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise self.error(f"{name!r} is a built-in name; choose another name for this "
                              "variable", node, scope, code="shadowing")
@@ -363,7 +365,7 @@ class FlowCompiler:
     def _s_for(self, node: Node, scope: Scope) -> None:
         names = _bind_names(node["bind"])
         for n in names:
-            self._check_new_local(n, node, scope)
+            self.check_new_local(n, node, scope)
         self.names.extend(names)
         source = self.exprs.compile_filtered(node["in"], scope, names[0]) if len(names) == 1 \
             else self.exprs.compile(node["in"], scope)
@@ -611,112 +613,7 @@ class FlowCompiler:
         self._emit_restore("current", outer, node)
 
     def _s_choose(self, node: Node, scope: Scope) -> None:
-        if not node.get("by") and scope.in_turns == 0:
-            raise self.error("this choose is outside any 'turns' loop, so there is no current "
-                             "player: say who chooses with 'choose by ...'", node, scope,
-                             code="nobody-chooses")
-        by = self.exprs.compile(node["by"], scope) if node.get("by") else None
-        choice = Choice(len(self.choices), by, at=node.get("at"))
-        self.choices.append(choice)
-        done = Label()
-        det = scope.child(deterministic=True)
-        for i, alt in enumerate(node["actions"]):
-            try:
-                choice.alternatives.append(self._alternative(i, alt, scope, det))
-            except SemanticError as exc:
-                # report it, and go on with the other actions to find their mistakes too
-                self.errors.extend(exc.diagnostics)
-                choice.alternatives.append(Alternative(i, alt["text"], [], [], None, None,
-                                                       Label(), alt.get("at")))
-
-        def factory(pc: int) -> Instr:
-            choice.pc = pc
-
-            def choose(st: "Position") -> int:
-                flow.suspend(st, choice)
-                return SUSPEND
-            return choose
-
-        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
-            c = g.const(choice)
-            if by is not None:
-                return [f"_suspend(st, {c})", f"return {SUSPEND}"], True
-            # State.suspend inline for the current player (the common case)
-            return ["N = V['current']",
-                    "if type(N) is Player:",
-                    f"    st.pending = {c}", f"    st.pc = {pc}", "    st.decider = N",
-                    "    st.legal = None",
-                    "else:", f"    _suspend(st, {c})",
-                    f"return {SUSPEND}"], True
-        self.emit(factory, node, src)
-        self.jump(done, node)  # never reached: applying an action jumps into its body
-        for alt_ir, alternative in zip(node["actions"], choice.alternatives):
-            self.place(alternative.body)
-            names = [n for p in alt_ir["params"] for n in _bind_names(p["bind"])]
-            body_scope = scope.with_locals(*[n for n in names if n not in scope.locals])
-            body_scope.in_action += 1
-            changed = {n["name"] for n in ir_nodes(alt_ir.get("body") or [])
-                       if n.get("k") == "set"}
-            for p in alt_ir["params"]:
-                if isinstance(p["bind"], str) and p["bind"] not in changed:
-                    # a parameter's value is one of its source's elements
-                    kind = self.exprs.source.element_kind(p["in"], body_scope)
-                    if kind is not None:
-                        body_scope.kinds[p["bind"]] = kind
-            self.block(alt_ir.get("body") or [], body_scope)
-            self.jump(done, alt_ir)
-        self.place(done)
-
-    def _alternative(self, i: int, alt: Node, scope: Scope, det: Scope) -> Alternative:
-        """Compile one ``action`` of a ``choose``: parameters, text, guard."""
-        params = []
-        names_so_far: list[str] = []
-        pscope = det
-        for param in alt["params"]:
-            names = _bind_names(param["bind"])
-            for nm in names:
-                self._check_new_local(nm, param, scope)
-                if nm in names_so_far or names.count(nm) > 1:
-                    raise self.error(f"this action names its parameter {nm!r} twice", param,
-                                     scope, code="shadowing")
-            if len(names) == 1:
-                source = self.exprs.compile_filtered(param["in"], pscope, names[0])
-            else:
-                source = self.exprs.compile(param["in"], pscope)
-            params.append((names, make_binder(param["bind"]), source))
-            names_so_far.extend(names)
-            self.names.extend(names)
-            pscope = pscope.with_locals(*names)
-        self._check_template(alt, names_so_far, scope,
-                             [_bind_names(p["bind"]) for p in alt["params"]])
-        pre = post = None
-        if alt.get("guard") is not None:
-            if names_in(alt["guard"]) & set(names_so_far):
-                post = self.exprs.compile(alt["guard"], pscope)
-            else:
-                pre = self.exprs.compile(alt["guard"], det)
-        return Alternative(i, alt["text"], names_so_far, params, pre, post, Label(),
-                           alt.get("at"), self.inst.seat_names)
-
-    def _check_template(self, alt: Node, names: list[str], scope: Scope,
-                        params: list[list[str]]) -> None:
-        try:
-            fields = template_fields(alt["text"])
-        except TemplateError as exc:
-            message = f"bad action text {_shown(alt['text'])}: {exc}" if exc.field is None else \
-                f"action text mentions {{{exc.field}}}: write a parameter's name in braces " \
-                f"({NOT_A_FORMAT})"
-            raise self.error(message, alt, scope, code="bad-template") from None
-        for f in fields:
-            if f not in names:
-                raise self.error(f"action text mentions {{{f}}}, which is not a parameter of "
-                                 "this action", alt, scope, code="bad-template")
-        for bound in params:
-            if not any(b in fields for b in bound):
-                shown = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ")"
-                raise self.error(f"the action text does not mention its parameter {shown}, so "
-                                 "two of its actions would read the same; add {"
-                                 f"{bound[0]}}} to the text", alt, scope, code="bad-template")
+        compile_choose(self, node, scope)
 
     def _s_end(self, node: Node, scope: Scope) -> None:
         what = node["what"]
@@ -800,7 +697,7 @@ class FlowCompiler:
         try:
             fields = template_fields(text)
         except TemplateError as exc:
-            message = f"bad text {_shown(text)}: {exc}" if exc.field is None else \
+            message = f"bad text {quoted(text)}: {exc}" if exc.field is None else \
                 f"say mentions {{{exc.field}}}: write a name in braces (give a value a name " \
                 f"with let first; {NOT_A_FORMAT})"
             raise self.error(message, node, scope, code="bad-template") from None
@@ -879,8 +776,3 @@ def _bind_fragment(bind: str | list[str], binder: Binder,
     def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
         return _bind_lines(bind, binder, g.expr(value), g), False
     return src
-
-
-def _shown(text: str) -> str:
-    """A text quoted for a message, cut to 60 characters."""
-    return repr(text if len(text) <= 60 else text[:57] + "...")
