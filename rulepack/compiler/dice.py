@@ -35,14 +35,14 @@ def compile_rolls(inst: "Instance", comp: Node, fixed: list[str]) -> Rolls | Non
     if rolls is None:
         return None
     name = rolls["name"]
-    where = inst._loc(rolls)
+    where = inst.loc(rolls)
     if name in fixed or name in PSEUDO_ATTRIBUTES:
         raise SemanticError.at(f"'rolls {name}': {comp['name']} already has an attribute "
                                f"{name!r}; the face a die shows needs a name of its own",
                                where, code="duplicate-name")
     for v in rolls["faces"]:
-        inst._seat_word(v, f"a face of {comp['name']!r}")
-    faces = inst._flatten([inst._eval(v) for v in rolls["faces"]])
+        inst.check_seat_word(v, f"a face of {comp['name']!r}")
+    faces = inst.flatten([inst.evaluate(v) for v in rolls["faces"]])
     for v in faces:
         if type(v) not in (int, str, bool):
             raise SemanticError.at(f"'rolls {name}': each face must be a number, a name or a "
@@ -53,7 +53,7 @@ def compile_rolls(inst: "Instance", comp: Node, fixed: list[str]) -> Rolls | Non
                                f"{len(faces)}", where, code="bad-value")
     weights: list[int] | None = None
     if rolls.get("weights") is not None:
-        given = inst._flatten([inst._eval(v) for v in rolls["weights"]])
+        given = inst.flatten([inst.evaluate(v) for v in rolls["weights"]])
         weights = [w for w in given if type(w) is int and 1 <= w <= 1_000_000]
         if len(given) != len(faces) or len(weights) != len(given):
             raise SemanticError.at(
