@@ -601,7 +601,8 @@ class ActionSpace:
     def __init__(self, inst: "Instance") -> None:
         self.inst = inst
         #: per (choice, alt): first id, per parameter (domain list, index of value)
-        self.layout: dict[tuple[int, int], tuple[int, list[tuple[list[object], dict[object, int]]]]] = {}
+        self.layout: dict[tuple[int, int],
+                          tuple[int, list[tuple[list[object], dict[object, int]]]]] = {}
         #: per id range: (first id, choice, alt), sorted
         self.starts: list[tuple[int, int, int]] = []
         self.size = 0

@@ -54,7 +54,8 @@ def compile_components(inst: "Instance") -> None:
             values = inst.flatten([inst.evaluate(v) for v in a["values"]])
             for v in values:
                 if type(v) not in (int, str, bool):
-                    what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v, inst.seat_names))
+                    what = "a list" if isinstance(v, (list, tuple)) else \
+                        repr(describe(v, inst.seat_names))
                     raise SemanticError.at(
                         f"attribute {a['name']!r} of {name!r}: each value must be a number, "
                         f"a name or a text, not {what} ({describe(v, inst.seat_names)})",

@@ -115,7 +115,8 @@ class FlowCompiler:
         self.names.append(name)
         return name
 
-    def error(self, message: str, node: Node | None, scope: Scope, code: str = "semantic") -> SemanticError:
+    def error(self, message: str, node: Node | None, scope: Scope,
+              code: str = "semantic") -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code)
 
     # ------------------------------------------------------------------ statements

@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Callable, Sequence, Union, final
 from rulepack.compiler import codegen
 from rulepack.engine import drawn
 from rulepack.compiler.closures import Fn
-from rulepack.compiler.codegen import (BASE_BUILTINS, BASE_NAMESPACE, ZONES, GeneratedExpression, SourceGen,
-                                       reads_variable, table_locals)
+from rulepack.compiler.codegen import (BASE_BUILTINS, BASE_NAMESPACE, ZONES, GeneratedExpression,
+                                       SourceGen, reads_variable, table_locals)
 from rulepack.engine.actions import Action
 from rulepack.engine.runtime import recharge
 from rulepack.engine.program import Alternative, Choice, Instr
