@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
-from rulepack.ir import nodes
+from rulepack.ir import Node, nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -54,57 +54,64 @@ MAX_ACTIONS = 2_000_000
 #: the longest integer range a domain may hold
 MAX_RANGE = 100_000
 
+T = TypeVar("T")
+
+#: how a name is assigned: ``("value", 0, EXPR)`` (its value), ``("elements", 0,
+#: EXPR)`` (an element of it), ``("part", I, EXPR)`` (part I of an element of it),
+#: ``("tuple-part", I, EXPR)`` (part I of its value); EXPR is IR
+Assigned = tuple[str, int, object]
+
 
 @dataclass(frozen=True)
 class ListDom:
     """A list (or other collection) whose elements are among ``elems``."""
 
-    elems: frozenset[Any]
+    elems: frozenset[object]
 
 
 @dataclass(frozen=True)
 class TupleDom:
     """A tuple whose i-th part is among ``parts[i]``."""
 
-    parts: tuple[frozenset[Any], ...]
+    parts: tuple[frozenset[object], ...]
 
 
 class NotFinite(Exception):
     """A value whose possible values cannot be listed before play."""
 
-    def __init__(self, why: str, node: Any = None) -> None:
+    def __init__(self, why: str, node: object = None) -> None:
         super().__init__(why)
         self.why = why
         self.node = node
 
 
-def stable_key(value: Any) -> tuple[Any, ...]:
+def stable_key(value: object) -> tuple[object, ...]:
     """A sort key for domain values that is the same in every process."""
-    t = type(value)
-    if t is Piece:
+    if type(value) is Piece:
         return (0, value.id)
-    if t is Cell:
+    if type(value) is Cell:
         return (1, value.zone, value.slot)
-    if t is Player:
+    if type(value) is Player:
         return (2, int(value))
-    if t is ZoneRef:
+    if type(value) is ZoneRef:
         return (3, value.index)
-    if t is PatternRef:
+    if type(value) is PatternRef:
         return (4, value.index)
-    if t is bool:
+    if type(value) is bool:
         return (5, int(value))
     if value is None:
         return (6,)
+    t = type(value)
     if t is int or t is float:
         return (7, value)
     if t is str:
         return (8, value)
-    if t is tuple:
+    if type(value) is tuple:
         return (9, tuple(stable_key(v) for v in value))
     return (10, repr(value))
 
 
-def _hashable(value: Any) -> Any:
+def _hashable(value: object) -> object:
     """A constant's value as a domain atom: lists become :class:`ListDom`."""
     if isinstance(value, list):
         return ListDom(frozenset(_hashable(v) for v in value))
@@ -126,25 +133,25 @@ class Domains:
         self.pieces = frozenset(inst.pieces)
         self.cells = frozenset(c for z in inst.zones if z.kind == "grid" for c in z.cell_objects)
         self.seats = frozenset(Player(p) for p in range(inst.num_players))
-        #: name -> how it is assigned: ("value", expr) | ("elements", expr) | ("part", i, expr)
-        self.assigned: dict[str, list[tuple[Any, ...]]] = {}
+        #: name -> how it is assigned (see :data:`Assigned`)
+        self.assigned: dict[str, list[Assigned]] = {}
         self._busy: set[str] = set()
-        self._memo: dict[str, frozenset[Any]] = {}
+        self._memo: dict[str, frozenset[object]] = {}
         #: the names a comprehension binds, while its expression is read: there they
         #: are its elements only, not every value the name takes anywhere
-        self._local: dict[str, frozenset[Any]] = {}
+        self._local: dict[str, frozenset[object]] = {}
         #: per ``where`` node (by id), its condition as a test of a piece (``None``: not fixed)
-        self._tests: dict[int, Any] = {}
+        self._tests: dict[int, Callable[[Piece], bool] | None] = {}
         for decl in inst.ir.get("variables", []):
             if decl.get("expr") is not None:
-                self._note(decl["name"], ("value", decl["expr"]))
+                self._note(decl["name"], ("value", 0, decl["expr"]))
         for key in ("setup", "phases", "play", "defines"):
             self._collect(inst.ir.get(key))
         #: per zone index, the pieces that can ever be in it (``None``: any piece)
-        self.contents: dict[int, frozenset[Any]] | None = None
+        self.contents: dict[int, frozenset[object]] | None = None
         self.contents = self._zone_contents()
 
-    def _zone_contents(self) -> dict[int, frozenset[Any]] | None:
+    def _zone_contents(self) -> dict[int, frozenset[object]] | None:
         """The pieces each zone can ever hold: every piece starts in the supply
         (zone 0) and moves only by ``move``, so a zone holds only what the moves
         to it can move — found by growing every zone's set until no move adds a
@@ -152,7 +159,7 @@ class Domains:
         piece anywhere) when a move's destination cannot be listed."""
         moves = [n for key in ("setup", "phases", "play")
                  for n in nodes(self.inst.ir.get(key)) if n.get("k") == "move"]
-        contents: dict[int, frozenset[Any]] = {z.index: frozenset() for z in self.inst.zones}
+        contents: dict[int, frozenset[object]] = {z.index: frozenset() for z in self.inst.zones}
         contents[0] = self.pieces
         for _ in range(len(contents) + 2):
             self.contents, self._memo = contents, {}
@@ -171,7 +178,7 @@ class Domains:
         self._memo = {}
         return None         # pragma: no cover - each round adds a piece or stops
 
-    def _destinations(self, node: Any) -> set[int]:
+    def _destinations(self, node: object) -> set[int]:
         """The zones a ``move`` may put pieces in. :raises NotFinite: unknown."""
         out: set[int] = set()
         for a in self.value(node):
@@ -183,18 +190,18 @@ class Domains:
                 raise NotFinite("a destination that is not a zone or a cell", node)
         return out
 
-    def _note(self, name: str, how: tuple[Any, ...]) -> None:
+    def _note(self, name: str, how: Assigned) -> None:
         self.assigned.setdefault(name, []).append(how)
 
-    def _bind(self, bind: Any, source: Any) -> None:
+    def _bind(self, bind: object, source: object) -> None:
         if isinstance(bind, str):
-            self._note(bind, ("elements", source))
+            self._note(bind, ("elements", 0, source))
         elif isinstance(bind, list):
             for i, name in enumerate(bind):
                 if isinstance(name, str):
                     self._note(name, ("part", i, source))
 
-    def _collect(self, node: Any) -> None:
+    def _collect(self, node: object) -> None:
         if isinstance(node, list):
             for v in node:
                 self._collect(v)
@@ -203,12 +210,12 @@ class Domains:
             return
         k = node.get("k")
         if k == "let" and isinstance(node.get("bind"), str):
-            self._note(node["bind"], ("value", node["expr"]))
+            self._note(node["bind"], ("value", 0, node["expr"]))
         elif k == "let" and isinstance(node.get("bind"), list):
             for i, name in enumerate(node["bind"]):
                 self._note(name, ("tuple-part", i, node["expr"]))
         elif k == "set" and isinstance(node.get("name"), str):
-            self._note(node["name"], ("value", node["expr"]))
+            self._note(node["name"], ("value", 0, node["expr"]))
         elif k in ("for", "comp", "argmax") and "bind" in node and "in" in node:
             self._bind(node["bind"], node["in"])
         for key, v in node.items():
@@ -218,7 +225,7 @@ class Domains:
                         self._bind(p["bind"], p["in"])
             self._collect(v)
 
-    def in_scope(self, names: dict[str, frozenset[Any]], read: Callable[[], Any]) -> Any:
+    def in_scope(self, names: dict[str, frozenset[object]], read: Callable[[], T]) -> T:
         """``read()`` where each of ``names`` holds the given values only (a
         formula's parameter: the score's player is one of the seats)."""
         outer = self._local
@@ -229,7 +236,7 @@ class Domains:
             self._local = outer
 
     # ------------------------------------------------------------------ names
-    def name(self, name: str, node: Any) -> frozenset[Any]:
+    def name(self, name: str, node: object) -> frozenset[object]:
         local = self._local.get(name)
         if local is not None:
             return local
@@ -241,7 +248,7 @@ class Domains:
             self._busy.add(name)
             outer, self._local = self._local, {}   # its assignments are read in their own
             try:                                   # scope, not in the one it is named in
-                out: set[Any] = set()
+                out: set[object] = set()
                 for how in self.assigned[name]:
                     out |= self._assignment(how)
             finally:
@@ -272,17 +279,17 @@ class Domains:
             return self.seats | {None}
         raise NotFinite(f"the values of {name!r} cannot be listed before play", node)
 
-    def _assignment(self, how: tuple[Any, ...]) -> frozenset[Any]:
+    def _assignment(self, how: Assigned) -> frozenset[object]:
         if how[0] == "value":
-            return self.value(how[1])
+            return self.value(how[2])
         if how[0] == "elements":
-            return self.elements(how[1])
+            return self.elements(how[2])
         if how[0] == "tuple-part":
             atoms = self.value(how[2])
         else:
             atoms = self.elements(how[2])
         i = how[1]
-        out: set[Any] = set()
+        out: set[object] = set()
         for a in atoms:
             if isinstance(a, TupleDom) and i < len(a.parts):
                 out |= a.parts[i]
@@ -293,12 +300,12 @@ class Domains:
         return frozenset(out)
 
     # ------------------------------------------------------------------ expressions
-    def elements(self, node: Any) -> frozenset[Any]:
+    def elements(self, node: object) -> frozenset[object]:
         """Every value an element of ``node``'s value can be (``items()``)."""
         return self.elements_of(self.value(node), node)
 
-    def elements_of(self, atoms: Iterable[Any], node: Any) -> frozenset[Any]:
-        out: set[Any] = set()
+    def elements_of(self, atoms: Iterable[object], node: object) -> frozenset[object]:
+        out: set[object] = set()
         for a in atoms:
             if isinstance(a, ListDom):
                 out |= a.elems
@@ -313,7 +320,7 @@ class Domains:
                 out.add(a)
         return frozenset(out)
 
-    def value(self, node: Any) -> frozenset[Any]:
+    def value(self, node: object) -> frozenset[object]:
         """Every value ``node`` can have. :raises NotFinite: when they cannot be listed."""
         if not isinstance(node, dict):
             return frozenset([_hashable(node)])
@@ -323,7 +330,7 @@ class Domains:
         if k == "name":
             return self.name(node["name"], node)
         if k == "list":
-            out: set[Any] = set()
+            out: set[object] = set()
             for item in node["items"]:
                 out |= self.value(item)
             return frozenset([ListDom(frozenset(out))])
@@ -362,7 +369,7 @@ class Domains:
             return self._call(node)
         raise NotFinite(f"the values of a {k!r} expression cannot be listed before play", node)
 
-    def _kept(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _kept(self, node: Node) -> frozenset[object]:
         """The elements of a ``where``: those of what it filters, less the pieces a
         condition of fixed attributes turns away (``Instance.piece_test``)."""
         found = self.elements(node["of"])
@@ -374,12 +381,12 @@ class Domains:
             return found
         return frozenset(x for x in found if type(x) is not Piece or test(x))
 
-    def _in_scope(self, comp: dict[str, Any], expr: Any) -> frozenset[Any]:
+    def _in_scope(self, comp: Node, expr: object) -> frozenset[object]:
         """The values of ``expr`` where ``comp`` binds its names to its elements
         (``[(x, x.cell) for x in board]``: ``x`` is a piece of the board there,
         whatever else a name ``x`` is bound to elsewhere in the ruleset)."""
         bind = comp.get("bind")
-        scope: dict[str, frozenset[Any]] = {}
+        scope: dict[str, frozenset[object]] = {}
         if isinstance(bind, str):
             scope[bind] = self.elements(comp["in"])
         elif isinstance(bind, list):
@@ -393,7 +400,7 @@ class Domains:
         finally:
             self._local = outer
 
-    def _index(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _index(self, node: Node) -> frozenset[object]:
         of = node["of"]
         if isinstance(of, dict) and of.get("k") == "name":
             g = self.inst.globals.get(of["name"])
@@ -404,7 +411,7 @@ class Domains:
                 return self.name(of["name"], of)   # a per-player value: what it is set to
         return self.elements(of)
 
-    def _attr(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _attr(self, node: Node) -> frozenset[object]:
         name = node["name"]
         if name == "cell":
             return self.cells | {None}
@@ -414,7 +421,7 @@ class Domains:
             return frozenset(["up", "down"])
         if name == "zone":
             return frozenset(self.inst.zone_refs)
-        out: set[Any] = set()
+        out: set[object] = set()
         for a in self.value(node["of"]):
             if type(a) is Piece:
                 if name == "kind":
@@ -431,7 +438,7 @@ class Domains:
                 raise NotFinite(f"the values of .{name} cannot be listed before play", node)
         return frozenset(out)
 
-    def _op(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _op(self, node: Node) -> frozenset[object]:
         op = node["op"]
         if op in ("==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "in", "not in"):
             return frozenset([True, False])
@@ -442,7 +449,7 @@ class Domains:
                     [v for vs in values for v in vs], node))])
         raise NotFinite(f"the result of {op!r} cannot be listed before play", node)
 
-    def _call(self, node: dict[str, Any]) -> frozenset[Any]:
+    def _call(self, node: Node) -> frozenset[object]:
         fn = node["fn"]
         args = node.get("args") or []
         if fn == "at":
@@ -452,7 +459,7 @@ class Domains:
         if fn in ("unique", "reverse", "sorted", "shuffled") and args:
             return frozenset([ListDom(self.elements(args[0]))])
         if fn in ("empty", "cells"):
-            cells: set[Any] = set()
+            cells: set[object] = set()
             for z in (self.value(args[0]) if args else ()):
                 if type(z) is ZoneRef and self.inst.zones[z.index].kind == "grid":
                     cells |= set(self.inst.zones[z.index].cell_objects)
@@ -469,7 +476,7 @@ class Domains:
 
 
     # ------------------------------------------------------------------ list lengths
-    def max_length(self, node: Any) -> int:
+    def max_length(self, node: object) -> int:
         """The most elements ``node``'s value can have as a collection.
         :raises NotFinite: when no bound can be found."""
         if not isinstance(node, dict):
@@ -515,7 +522,7 @@ class Domains:
             if name in self.assigned and name not in self._busy:
                 self._busy.add(name)
                 try:
-                    return max(self.max_length(how[1]) for how in self.assigned[name]
+                    return max(self.max_length(how[2]) for how in self.assigned[name]
                                if how[0] == "value")
                 except ValueError:
                     pass
@@ -527,22 +534,21 @@ class Domains:
             return len(self.pieces)
         raise NotFinite("a collection whose length cannot be bounded before play", node)
 
-    def _most_held(self, zones: Iterable[Any]) -> int:
+    def _most_held(self, zones: Iterable[object]) -> int:
         """The most pieces any of ``zones`` can hold (every piece when unknown)."""
         if self.contents is None:
             return len(self.pieces)
         return max([0] + [len(self.contents[z.index]) for z in zones if type(z) is ZoneRef])
 
-    def _distinct(self, node: Any) -> bool:
+    def _distinct(self, node: object) -> bool:
         """Whether ``node`` names a zone, a zone of a family or a component: a
         collection that holds no piece twice."""
         if not isinstance(node, dict):
             return False
-        if node.get("k") == "index":
-            node = node["of"]
-        if node.get("k") != "name" or node["name"] in self.assigned:
+        named: Node = node["of"] if node.get("k") == "index" else node
+        if named.get("k") != "name" or named["name"] in self.assigned:
             return False
-        g = self.inst.globals.get(node["name"])
+        g = self.inst.globals.get(named["name"])
         return g is not None and g.kind in ("zone", "zone_family", "component")
 
 
@@ -595,7 +601,8 @@ class ActionSpace:
     def __init__(self, inst: "Instance") -> None:
         self.inst = inst
         #: per (choice, alt): first id, per parameter (domain list, index of value)
-        self.layout: dict[tuple[int, int], tuple[int, list[tuple[list[Any], dict[Any, int]]]]] = {}
+        self.layout: dict[tuple[int, int],
+                          tuple[int, list[tuple[list[object], dict[object, int]]]]] = {}
         #: per id range: (first id, choice, alt), sorted
         self.starts: list[tuple[int, int, int]] = []
         self.size = 0
@@ -607,7 +614,7 @@ class ActionSpace:
         nodes = _choose_nodes(inst.ir)
         by_at = {tuple(n["at"]): n for n in nodes if n.get("at")}
         groups: list[_Group] = []
-        by_key: dict[tuple[Any, ...], list[_Group]] = {}
+        by_key: dict[tuple[str, tuple[str, ...]], list[_Group]] = {}
         for i, choice in enumerate(inst.choices):
             node = by_at.get(tuple(choice.at or ())) or nodes[i]
             for alt, alt_ir in zip(choice.alternatives, node["actions"]):
@@ -631,7 +638,7 @@ class ActionSpace:
             n = 1
             for found in group.values:
                 ordered = sorted(found, key=stable_key)
-                index: dict[Any, int] = {}
+                index: dict[object, int] = {}
                 for i, v in enumerate(ordered):
                     index.setdefault(v, i)
                 params.append((ordered, index))
@@ -663,7 +670,7 @@ class ActionSpace:
             ident = ident * len(values) + i
         return first + ident
 
-    def decode(self, ident: int) -> tuple[int, int, tuple[Any, ...]]:
+    def decode(self, ident: int) -> tuple[int, int, tuple[object, ...]]:
         """``(choice, alternative, values)`` of an id. :raises ValueError: out of range."""
         if not isinstance(ident, int) or not 0 <= ident < self.size:
             raise ValueError(f"no action id {ident!r} (ids are 0..{self.size - 1})")
@@ -677,7 +684,7 @@ class ActionSpace:
         first, choice, alt = self.starts[lo]
         rest = ident - first
         _, params = self.layout[(choice, alt)]
-        values: list[Any] = []
+        values: list[object] = []
         for domain, _ in reversed(params):
             rest, i = divmod(rest, len(domain))
             values.append(domain[i])
@@ -689,19 +696,20 @@ class _Group:
     """The alternatives that share ids: one text with the same parameters, at most
     one alternative per decision (``first``: the IR of the first of them)."""
 
-    first: dict[str, Any]
-    values: list[set[Any]]
+    first: Node
+    values: list[set[object]]
     choices: set[int] = field(default_factory=set)
     members: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _domain(domains: Domains, text: str, param: dict[str, Any]) -> list[Any]:
+def _domain(domains: Domains, text: str, param: Node) -> list[object]:
     """Every value a parameter can take. :raises SemanticError: they cannot be
     listed (code ``unbounded-actions``), located at the parameter."""
     try:
         return _enumerate(domains, param)
     except NotFinite as exc:
-        at = (exc.node or param).get("at") or param.get("at") or [None, None]
+        node = exc.node if isinstance(exc.node, dict) else param
+        at = node.get("at") or param.get("at") or [None, None]
         raise SemanticError.at(
             f"action {text!r} has no fixed number of possible actions: "
             f"{exc.why} (stable action ids, needed by the OpenSpiel, "
@@ -712,10 +720,10 @@ def _domain(domains: Domains, text: str, param: dict[str, Any]) -> list[Any]:
             code="unbounded-actions") from None
 
 
-def _enumerate(domains: Domains, param: dict[str, Any]) -> list[Any]:
+def _enumerate(domains: Domains, param: Node) -> list[object]:
     bind = param["bind"]
     atoms = domains.elements(param["in"])
-    out: set[Any] = set()
+    out: set[object] = set()
     for a in atoms:
         if isinstance(a, TupleDom):
             if isinstance(bind, list) and len(a.parts) != len(bind):
@@ -733,12 +741,12 @@ def _enumerate(domains: Domains, param: dict[str, Any]) -> list[Any]:
     return sorted(out, key=stable_key)
 
 
-def _choose_nodes(ir: dict[str, Any]) -> list[dict[str, Any]]:
+def _choose_nodes(ir: Node) -> list[Node]:
     """The ``choose`` statements of the IR (matched to the compiled decisions by
     their position; in this order when the IR has no positions)."""
-    out: list[dict[str, Any]] = []
+    out: list[Node] = []
 
-    def walk(node: Any) -> None:
+    def walk(node: object) -> None:
         if isinstance(node, list):
             for v in node:
                 walk(v)

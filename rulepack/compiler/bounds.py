@@ -11,14 +11,16 @@ arithmetic (chips won, points banked) has no derived range: declare it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulepack.compiler.actionspace import Domains, NotFinite
+from rulepack.ir import Node
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
 
-Range = tuple[Any, Any]
+#: the least and the greatest number
+Range = tuple[float, float]
 
 
 def score_bounds(inst: "Instance") -> Range | None:
@@ -39,14 +41,14 @@ def score_bounds(inst: "Instance") -> Range | None:
     return found
 
 
-def _range(domains: Domains, node: Any) -> Range:
+def _range(domains: Domains, node: Node) -> Range:
     """The least and greatest number ``node`` can be. :raises NotFinite: unknown."""
     try:
         values = domains.value(node)
     except NotFinite:
         values = None
     if values is not None:
-        numbers = [v for v in values if type(v) in (int, float)]
+        numbers = [v for v in values if type(v) is int or type(v) is float]
         if not numbers or len(numbers) != len(values):
             raise NotFinite("a score that is not always a number", node)
         return min(numbers), max(numbers)

@@ -15,15 +15,16 @@ the first program).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulepack.engine.drawn import block_positions, draws
 from rulepack.engine.position import Position
-from rulepack.engine.program import (Deferred, Fn, HeuristicRule, Instr, Instruction, Program,
+from rulepack.compiler.closures import Fn
+from rulepack.engine.program import (Deferred, HeuristicRule, Instr, Instruction, Program,
                                      ScoreRule, frozen_map)
 from rulepack.engine.values import Player
 from rulepack.errors import Location
-from rulepack.ir import nodes
+from rulepack.ir import Node, nodes
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -31,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _MISSING = object()
 
 
-def location(inst: "Instance", node: Any) -> Location:
+def location(inst: "Instance", node: object) -> Location:
     """Where an IR node stands (the file alone when it has no place)."""
     at = node.get("at") if isinstance(node, dict) else None
     if at and at[0]:
@@ -39,12 +40,12 @@ def location(inst: "Instance", node: Any) -> Location:
     return Location(inst.file)
 
 
-def instruction(inst: "Instance", node: Any) -> Instruction:
+def instruction(inst: "Instance", node: Node | None) -> Instruction:
     """What is known of the instruction of statement ``node``."""
     if not isinstance(node, dict):
         return Instruction(location(inst, node))
     k = node.get("k")
-    subject: Any = None
+    subject: str | None = None
     if k == "shuffle":
         zone = node.get("zone")
         subject = zone.get("name") if isinstance(zone, dict) else None
@@ -59,7 +60,7 @@ def instruction(inst: "Instance", node: Any) -> Instruction:
                        one_draw)
 
 
-def _draw_count(node: Any) -> int:
+def _draw_count(node: object) -> int:
     return sum(1 for n in nodes(node) if n.get("k") in ("shuffle", "roll")
                or (n.get("k") == "call" and n.get("fn") == "random"))
 
@@ -79,11 +80,11 @@ def replayable(inst: "Instance", instructions: tuple[Instruction, ...]) -> bool:
     return known and found == _draw_count(inst.ir)
 
 
-def with_player(fn: Fn, name: str) -> Callable[[Position, Player], Any]:
+def with_player(fn: Fn, name: str) -> Callable[[Position, Player], object]:
     """``fn`` (an expression reading the player as the variable ``name``) as a
     function of ``(position, player)``: the variable set while it runs, then put
     back."""
-    def of(st: Position, player: Player) -> Any:
+    def of(st: Position, player: Player) -> object:
         variables = st.vars
         saved = variables.get(name, _MISSING)
         variables[name] = player

@@ -8,7 +8,7 @@ holds an assignment expression, which generated locals it reads). Facts travel
 with the value, so no table keyed by generated text is needed and nothing is
 ever read back out of generated text.
 
-Code is composed with :func:`code`: ``code("({} + {})", a, b, int=True)``
+Code is composed with :func:`code`: ``code("({} + {})", a, b, is_int=True)``
 formats the texts of its parts into the template and gathers the facts that
 are about the text (the locals read, an assignment expression); the facts about
 the value are the caller's to give. A :class:`Code` refuses to be formatted any
@@ -19,7 +19,10 @@ its facts.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Union
+from typing import TYPE_CHECKING, TypedDict, Union, final
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
 
 #: what a value certainly is, when the generator knows: a piece, a grid cell, or
 #: what lies on a cell (a piece or ``None``)
@@ -35,9 +38,10 @@ class _NoLiteral:
         return "NO_LITERAL"
 
 
-NO_LITERAL: Any = _NoLiteral()
+NO_LITERAL: object = _NoLiteral()
 
 
+@final
 @dataclass(frozen=True, slots=True, eq=False)
 class Code:
     """A piece of generated Python source (an expression, or a clause of one).
@@ -75,7 +79,7 @@ class Code:
     text: str
     refs: frozenset[str] = frozenset()
     walrus: bool = False
-    literal: Any = NO_LITERAL
+    literal: object = NO_LITERAL
     simple: bool = False
     ident: bool = False
     is_int: bool = False
@@ -97,7 +101,7 @@ class Code:
     def __str__(self) -> str:
         raise TypeError("a Code is joined with code(), which keeps its facts; read .text")
 
-    def with_facts(self, **facts: Any) -> "Code":
+    def with_facts(self, **facts: Unpack[Facts]) -> "Code":
         """This code with some facts changed."""
         return replace(self, **facts)
 
@@ -119,39 +123,58 @@ class Flags:
         self.open = True
 
 
+class Facts(TypedDict, total=False):
+    """What a generator knows of the value of a new :class:`Code` (those of its
+    fields that are not about its text; see there)."""
+
+    is_int: bool
+    is_list: bool
+    int_list: bool
+    kind: str | None
+    cell_zone: int | None
+    cell_piece: Code | None
+    pieces: Code | None
+    comprehension: tuple[str, str] | None
+    by_slot: tuple[str, str, int, str, str] | None
+    logic: tuple[Code, str, Code | None] | None
+    not_none: Code | None
+    flags: Flags | None
+
+
 Part = Union[Code, str]
 
 
-def code(template: str, *parts: Part, **facts: Any) -> Code:
+def code(template: str, *parts: Part, refs: frozenset[str] = frozenset(), simple: bool = False,
+         **facts: Unpack[Facts]) -> Code:
     """``template`` with ``{}`` filled by each part's text, in order (a part given
     as ``str`` is plain text: a keyword, a constant's name). The result reads the
-    locals its parts read and holds an assignment expression if a part does or
-    the template has one; ``facts`` give what is known of its value.
+    locals its parts read (and ``refs``) and holds an assignment expression if a
+    part does or the template has one; ``simple`` and ``facts`` give what is known
+    of it and of its value (see :class:`Code`).
 
     :raises IndexError: fewer parts than the template's ``{}``.
     """
     texts = []
-    refs: frozenset[str] = frozenset()
+    read: frozenset[str] = frozenset()
     walrus = ":=" in template
     for p in parts:
         if type(p) is Code:
             texts.append(p.text)
-            refs |= p.refs
+            read |= p.refs
             walrus = walrus or p.walrus
         else:
-            texts.append(p)     # type: ignore[arg-type]
-    extra = facts.pop("refs", None)
-    if extra:
-        refs |= extra
-    return Code(template.format(*texts), refs=refs, walrus=walrus, **facts)
+            texts.append(p)
+    if refs:
+        read |= refs
+    return Code(template.format(*texts), refs=read, walrus=walrus, simple=simple, **facts)
 
 
-def local(name: str, **facts: Any) -> Code:
+def local(name: str, **facts: Unpack[Facts]) -> Code:
     """A generated local's name (it reads itself)."""
     return Code(name, refs=frozenset([name]), simple=True, ident=True, **facts)
 
 
-def literal(value: Any, text: str) -> Code:
+def literal(value: object, text: str) -> Code:
     """A literal (``text`` is ``repr(value)``)."""
     ident = value is None or type(value) is bool
     return Code(text, literal=value, simple=ident, ident=ident,

@@ -31,20 +31,23 @@ import math
 from types import FunctionType
 from functools import cached_property
 import os
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulepack.engine import dice, effects, flow, moves, ops, outcome, queries
 from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.printable import printable
-from rulepack.compiler.code import Code, Flags, code, join, literal, local
+from rulepack.compiler.closures import Fn
+from rulepack.compiler.code import Code, Facts, Flags, code, join, literal, local
 from rulepack.compiler.scope import Scope
 from rulepack.compiler import lookup
 from rulepack.errors import Location
-from rulepack.ir import names_in, nodes, rename, strip_positions
+from rulepack.ir import Node, names_in, nodes, rename, strip_positions
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
     from rulepack.compiler.expressions import ExprCompiler
     from rulepack.engine.position import Position
 
@@ -52,11 +55,15 @@ if TYPE_CHECKING:  # pragma: no cover
 #: RULEPACK_CODEGEN=0 in the environment sets it so for a whole process).
 ENABLED = os.environ.get("RULEPACK_CODEGEN", "1") != "0"
 
+#: The built-ins every generated function may use (no others).
+BASE_BUILTINS: dict[str, object] = {
+    "len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool, "abs": abs,
+    "max": max, "min": min, "type": type, "int": int, "tuple": tuple, "str": str, "zip": zip,
+    "enumerate": enumerate, "TypeError": TypeError}
+
 #: Names every generated function may use, besides its own constants.
-BASE_NAMESPACE: dict[str, Any] = {
-    "__builtins__": {"len": len, "sum": sum, "list": list, "any": any, "all": all, "bool": bool,
-                     "abs": abs, "max": max, "min": min, "type": type, "int": int, "tuple": tuple,
-                     "str": str, "zip": zip, "enumerate": enumerate, "TypeError": TypeError},
+BASE_NAMESPACE: dict[str, object] = {
+    "__builtins__": BASE_BUILTINS,
     "Piece": Piece, "Cell": Cell, "Player": Player, "PatternRef": PatternRef,
     "attribute": attribute, "contains": contains,
     "count": count, "items": items, "_charge": charge,
@@ -118,7 +125,7 @@ def table_locals(refs: frozenset[str]) -> list[str]:
     return lines
 
 
-def _stub(st: "Position") -> Any:
+def _stub(st: "Position") -> object:
     """The code of a root's function until it is generated: its closure."""
     return _closure(st)  # type: ignore[name-defined]  # noqa: F821 - in its own namespace
 
@@ -133,7 +140,7 @@ class GeneratedExpression:
     __slots__ = ("name", "source", "where", "constants", "body", "prelude")
 
     def __init__(self, name: str, source: str, where: Location,
-                 constants: dict[str, Any], body: Code, prelude: tuple[Code, ...] = ()) -> None:
+                 constants: dict[str, object], body: Code, prelude: tuple[Code, ...] = ()) -> None:
         self.name = name
         self.source = source
         self.where = where
@@ -198,21 +205,20 @@ class SourceGen:
         self.generated: list[GeneratedExpression] = []
         #: roots whose generated source did not compile (a generator bug; closures used)
         self.failures: list[str] = []
-        self._ns: dict[str, Any] = {}
+        self._ns: dict[str, object] = {}
         self._names = 0
         self._consts = 0
         self._prelude: list[Code] = []
         #: calls computed once into a local (canonical IR text → the local)
         self._cse: dict[str, Code] = {}
         #: roots waiting for :meth:`prepare`: (function, node, scope, bind)
-        self._pending: list[tuple[Any, dict[str, Any], Scope, str | None]] = []
+        self._pending: list[tuple[FunctionType, Node, Scope, str | None]] = []
         self._roots = 0
         #: generated function → its record, for the flow's code to inline
-        self.by_function: dict[Callable[["Position"], Any], GeneratedExpression] = {}
+        self.by_function: dict[Fn, GeneratedExpression] = {}
 
     # ------------------------------------------------------------------ entry
-    def function(self, node: dict[str, Any], scope: Scope, closure: Callable[["Position"], Any],
-                 bind: str | None = None) -> Callable[["Position"], Any]:
+    def function(self, node: Node, scope: Scope, closure: Fn, bind: str | None = None) -> Fn:
         """The function to use for one root expression: a function object that
         calls ``closure`` until :meth:`prepare` gives it the generated code (its
         code object is swapped in place, so whoever holds it runs the generated
@@ -236,7 +242,7 @@ class SourceGen:
         """Generate the source of every root expression given to :meth:`function`
         so far, compile them all at once and give each its code."""
         pending, self._pending = self._pending, []
-        made: list[tuple[Callable[["Position"], Any], GeneratedExpression]] = []
+        made: list[tuple[FunctionType, GeneratedExpression]] = []
         for stub, node, scope, bind in pending:
             record = self._generate(stub.__name__, node, scope, bind)
             if record is not None:
@@ -246,7 +252,7 @@ class SourceGen:
         functions = self._compile([record for _, record in made])
         for stub, record in made:
             fn = functions.get(record.name)
-            if fn is None:   # pragma: no cover - a bug of the generator
+            if not isinstance(fn, FunctionType):   # pragma: no cover - a bug of the generator
                 continue
             stub.__globals__.update(record.constants)
             del stub.__globals__["_closure"]
@@ -254,10 +260,10 @@ class SourceGen:
             self.generated.append(record)
             self.by_function[stub] = record
 
-    def _compile(self, records: list[GeneratedExpression]) -> dict[str, Any]:
+    def _compile(self, records: list[GeneratedExpression]) -> dict[str, object]:
         """The functions of ``records``, compiled as one module (one by one, to
         find the culprit, if that fails)."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         try:
             compiled = compile("\n\n".join(r.source for r in records),
                                "<rulepack generated expressions>", "exec")
@@ -271,8 +277,8 @@ class SourceGen:
         exec(compiled, out)  # noqa: S102 - our own source, from the ruleset only reprs
         return out
 
-    def of_one(self, name: str, node: dict[str, Any], scope: Scope,
-               param: str) -> Callable[["Position", Any], Any] | None:
+    def of_one(self, name: str, node: Node, scope: Scope,
+               param: str) -> Callable[["Position", object], object] | None:
         """A generated function ``f(st, value)`` of an expression of one local,
         ``param`` (a name of ``scope``'s locals), given as an argument instead of
         read from the state's variables; ``None`` if it cannot be generated (or
@@ -292,11 +298,13 @@ class SourceGen:
         except SyntaxError as exc:  # pragma: no cover - a bug of the generator
             self.failures.append(f"{record.where}: {exc}")
             return None
+        fn = namespace[name]
+        if not isinstance(fn, FunctionType):   # pragma: no cover - a bug of the generator
+            return None
         self.generated.append(record)
-        fn: Callable[["Position", Any], Any] = namespace[name]
         return fn
 
-    def _generate(self, name: str, node: dict[str, Any], scope: Scope,
+    def _generate(self, name: str, node: Node, scope: Scope,
                   bind: str | None, param: str | None = None) -> GeneratedExpression | None:
         """The generated source of one root, or ``None`` if some part of it is not
         handled (the closure stays). With ``param``: a function of ``(st, X)``
@@ -333,20 +341,20 @@ class SourceGen:
         return "\n\n".join(parts)
 
     # ------------------------------------------------------------------ helpers
-    def const(self, value: Any) -> Code:
+    def const(self, value: object) -> Code:
         """Code for a constant: a literal for plain numbers, text and flags, else a
         name bound in the namespace (a list as a list: values are never changed
         in place, so a constant list is as good as a new one)."""
         t = type(value)
         if value is None or t is bool or t is str or t is int or \
-                (t is float and math.isfinite(value)):
+                (type(value) is float and math.isfinite(value)):
             return literal(value, repr(value))
         name = f"K{self._consts}"
         self._consts += 1
         self._ns[name] = value
         return Code(name, ident=True, simple=True, is_list=t is list)
 
-    def local(self, prefix: str = "L", **facts: Any) -> Code:
+    def local(self, prefix: str = "L", **facts: Unpack[Facts]) -> Code:
         """A new local of the generated code (unique within the instance)."""
         self._names += 1
         return local(f"{prefix}{self._names}", **facts)
@@ -439,7 +447,7 @@ class SourceGen:
             return src
         return code("(not not {})", src, logic=(src, "", None))
 
-    def condition(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def condition(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         """Code of an expression whose truth only counts."""
         return truth(self.expr(node, scope, py))
 
@@ -500,7 +508,7 @@ class SourceGen:
         return py[name] if name in py else _var(name)
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def expr(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         """Code of one expression node. ``py`` maps the names bound by generated
         loops and defines to their Python locals.
 
@@ -516,10 +524,10 @@ class SourceGen:
         src: Code = method(node, scope, py)
         return src
 
-    def _e_lit(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_lit(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         return self.const(node["value"])
 
-    def _e_name(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_name(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         name = node["name"]
         if name in py:
             return py[name]
@@ -566,7 +574,7 @@ class SourceGen:
             return code("list({})", self.const(ops.AXES if name == 'axes' else ops.DIRECTIONS))
         raise Unsupported(name)
 
-    def _constant_value(self, node: dict[str, Any], scope: Scope) -> Any:
+    def _constant_value(self, node: Node, scope: Scope) -> object:
         """The value of a constant node, computed once by its closure (as the closure
         compiler folds it)."""
         self.compiler._depth += 1
@@ -575,34 +583,34 @@ class SourceGen:
         finally:
             self.compiler._depth -= 1
 
-    def _e_list(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_list(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         if not py and self.compiler.is_constant(node, scope):
             return code("list({})", self.const(self._constant_value(node, scope)), is_list=True)
         return code("[{}]", join(", ", [self.expr(i, scope, py) for i in node["items"]]),
                     is_list=True)
 
-    def _e_tuple(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_tuple(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         parts = [self.expr(i, scope, py) for i in node["items"]]
         return code("(" + "".join("{}, " for _ in parts) + ")", *parts)
 
-    def _e_map(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_map(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         if not py and self.compiler.is_constant(node, scope):
             return self.const(self._constant_value(node, scope))
         pairs = [code("{}: {}", self.expr(a, scope, py), self.expr(b, scope, py))
                  for a, b in node["items"]]
         return code("{{{}}}", join(", ", pairs))
 
-    def _e_range(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_range(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         return code("_make_range({}, {})", self.expr(node['from'], scope, py),
                     self.expr(node['to'], scope, py))
 
-    def _e_if(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_if(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         c = self.expr(node["cond"], scope, py)
         a = self.expr(node["then"], scope, py)
         b = self.expr(node["else"], scope, py)
         return code("({} if {} else {})", a, c, b)
 
-    def _e_attr(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_attr(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         of = self.expr(node["of"], scope, py)
         name = node["name"]
         if self._element_kind(node["of"], scope) == "piece" and \
@@ -615,7 +623,7 @@ class SourceGen:
                         int_list=name in self._int_attributes)
         return self._attr(of, name)
 
-    def _e_index(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_index(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         base = node["of"]
         idx = self.expr(node["index"], scope, py)
         if base.get("k") == "name" and base["name"] not in scope.locals and base["name"] not in py:
@@ -661,7 +669,7 @@ class SourceGen:
                         t, idx, first, t, idx, t, idx)
         return code("_index(st, {}, {})", self.expr(base, scope, py), idx)
 
-    def _e_op(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_op(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         op = node["op"]
         if op == "and":
             args = self._and_args(node["args"], scope, py)
@@ -717,7 +725,7 @@ class SourceGen:
             return code(_ARITH[op] + "({}, {})", a, b)
         raise Unsupported(op)
 
-    def _and_args(self, nodes: list[dict[str, Any]], scope: Scope,
+    def _and_args(self, nodes: list[Node], scope: Scope,
                   py: dict[str, Code]) -> list[Code]:
         """The code of ``A and B``; where ``A`` is ``X != none`` for a cell's
         content ``X`` (a piece or none), ``B`` reads ``X`` as the piece it then is."""
@@ -732,7 +740,7 @@ class SourceGen:
         return [a, self.expr(nodes[1], scope, inner)]
 
     # ------------------------------------------------------------------ collections
-    def _in_constant(self, node: dict[str, Any], scope: Scope, py: dict[str, Code],
+    def _in_constant(self, node: Node, scope: Scope, py: dict[str, Code],
                      a: Code) -> Code | None:
         """``A in [3, 5, 7]`` as a set lookup when the list is a constant of whole
         numbers (and ``A`` one too; anything else takes :func:`contains`)."""
@@ -745,7 +753,7 @@ class SourceGen:
         return code("({} in {} if type({} := {}) is int else contains(st, {}, {}))",
                     x, self.const(frozenset(values)), x, a, self.const(values), x)
 
-    def _face_test(self, nodes: list[dict[str, Any]], args: list[Code], op: str, scope: Scope,
+    def _face_test(self, nodes: list[Node], args: list[Code], op: str, scope: Scope,
                    py: dict[str, Code]) -> Code | None:
         """``X.face == up`` (or ``down``, ``!=``) read from the face table directly,
         when ``X`` is a piece; ``None`` if the comparison is not of that form."""
@@ -781,12 +789,12 @@ class SourceGen:
                     "else (attribute(st, {}, 'face') " + op + " " + repr(other['value']) + "))",
                     FACE, x, x, of, x)
 
-    def element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
+    def element_kind(self, node: Node, scope: Scope) -> str | None:
         """What the elements of the collection ``node`` certainly are: ``"cell"``,
         ``"piece"``, or ``None`` (unknown)."""
         return self._element_kind(node, scope)
 
-    def _element_kind(self, node: dict[str, Any], scope: Scope) -> str | None:
+    def _element_kind(self, node: Node, scope: Scope) -> str | None:
         """What the elements of the collection ``node`` are known to be: ``"cell"``
         (``cells(...)``, ``empty(...)``, ``ends(...)``, a maximal run), ``"piece"``
         (a zone), or ``None``."""
@@ -815,10 +823,10 @@ class SourceGen:
         s.candidate = name
         return s
 
-    def _e_where(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_where(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         return self._where(node, scope, py, "$it")
 
-    def _where(self, node: dict[str, Any], scope: Scope, py: dict[str, Code], name: str) -> Code:
+    def _where(self, node: Node, scope: Scope, py: dict[str, Code], name: str) -> Code:
         found = lookup.source(self, node, scope, py, name)    # one grid cell by row and col
         if found is not None:
             return found
@@ -864,7 +872,7 @@ class SourceGen:
         return code("[{} {}]", x, clauses, is_list=True, comprehension=(x.text, clauses.text),
                     by_slot=by_slot)
 
-    def _grid_cells(self, node: dict[str, Any], scope: Scope) -> int | None:
+    def _grid_cells(self, node: Node, scope: Scope) -> int | None:
         """The index of the grid of ``cells(GRID)``, for a grid the ruleset names."""
         if node.get("k") != "call" or node.get("fn") != "cells" or \
                 scope.globals.get("cells") is not None or len(node.get("args", [])) != 1:
@@ -873,12 +881,12 @@ class SourceGen:
         return zone[0] if zone is not None and zone[1] == "grid" else None
 
     @staticmethod
-    def _literal_int(node: dict[str, Any]) -> int | None:
+    def _literal_int(node: Node) -> int | None:
         """The whole number a literal node is, else ``None``."""
         value = node.get("value") if node.get("k") == "lit" else None
         return value if type(value) is int else None
 
-    def _named_pattern(self, node: dict[str, Any], scope: Scope,
+    def _named_pattern(self, node: Node, scope: Scope,
                        py: dict[str, Code]) -> Code | None:
         """The compiled pattern a pattern's own name stands for, as a constant."""
         if node.get("k") != "name" or node["name"] in scope.locals or node["name"] in py:
@@ -888,7 +896,7 @@ class SourceGen:
             return None
         return self.const(self.inst.patterns[g.value.index])
 
-    def _zone_index(self, node: dict[str, Any], scope: Scope) -> tuple[int, str] | None:
+    def _zone_index(self, node: Node, scope: Scope) -> tuple[int, str] | None:
         """``(index, kind)`` of the zone ``node`` names, if it is a zone's name."""
         if node.get("k") != "name" or node["name"] in scope.locals:
             return None
@@ -898,7 +906,7 @@ class SourceGen:
         index: int = g.value.index
         return index, self.inst.zone_kinds[index]
 
-    def _e_sort(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_sort(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         from rulepack.engine.runtime import sort_key
         attr = node["by"]
         of = self.expr(node["of"], scope, py)
@@ -916,7 +924,7 @@ class SourceGen:
         names = {n: self.local() for n in bind}
         return join(", ", list(names.values())), {**py, **names}
 
-    def _e_comp(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_comp(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         bind = node["bind"]
         names = [bind] if isinstance(bind, str) else list(bind)
         source = self.iterable(self.expr(node["in"], scope, py), py)
@@ -938,7 +946,7 @@ class SourceGen:
                         + "),))", head, t, self._items(source), target, t)
         return code("[{} {}{}]", expr, loop, cond, is_list=True)
 
-    def _hoisted(self, body: list[dict[str, Any]], scope: Scope, py: dict[str, Code],
+    def _hoisted(self, body: list[Node], scope: Scope, py: dict[str, Code],
                  bound: tuple[str, ...] | list[str]) -> tuple[_Hoist, dict[str, Code]]:
         """The state variables the body of a comprehension reads, each read once
         before its loop into a local (an expression changes no variable).
@@ -986,7 +994,7 @@ class SourceGen:
         return code("{}" + "for {} in (({}),) " * len(tests), hoist.clause,
                     *[p for j, t in tests for p in (j, t)])
 
-    def _e_argmax(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_argmax(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         name = node["bind"]
         source = self.expr(node["in"], scope, py)
         x = self.local()
@@ -995,7 +1003,7 @@ class SourceGen:
         shared = _shared_calls(node["if"], node["by"]) if node.get("if") else []
         return self._argmax_function(node, shared, source, x, inner, py, inner_py)
 
-    def _argmax_function(self, node: dict[str, Any], shared: list[dict[str, Any]],
+    def _argmax_function(self, node: Node, shared: list[Node],
                          source: Code, x: Code, inner: Scope, py: dict[str, Code],
                          inner_py: dict[str, Code]) -> Code:
         """``argmax ... [if C] by K`` as a local function with ``C`` and ``K`` inline
@@ -1038,7 +1046,7 @@ class SourceGen:
         return code("{}(_charge(st, {})" + "".join(", " + p for p in _param_names(py)) + ")",
                     fn, self._items(source), refs=_refs(py))
 
-    def _e_run(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_run(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         through = self.expr(node["through"], scope, py)
         along = self.expr(node["along"], scope, py)
         x = self.local(kind="slot")          # what lies on each cell: a piece or none
@@ -1088,7 +1096,7 @@ class SourceGen:
         return code("{}({}, {}" + "".join(", " + p for p in _param_names(py)) + ")",
                     fn, through, along, refs=_refs(py), is_list=True)   # a new list of cells
 
-    def _e_top(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_top(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         n = self.expr(node["count"], scope, py) if node.get("count") else literal(None, "None")
         zone = self._zone_index(node["of"], scope)
         of: Code
@@ -1107,7 +1115,7 @@ class SourceGen:
             if n.literal is None:
                 t = self.local("T")
                 return code("({}[" + str(-1 if top else 0) + "] if ({} := {}) else None)", t, t, of)
-            if n.digits and n.literal >= 1:
+            if type(n.literal) is int and n.literal >= 1:
                 k = n.literal
                 return code("{}[:" + str(-k - 1) + ":-1]" if top else "{}[:" + str(k) + "]", of,
                             is_list=True)
@@ -1122,7 +1130,7 @@ class SourceGen:
         return src
 
     # ------------------------------------------------------------------ calls
-    def _e_call(self, node: dict[str, Any], scope: Scope, py: dict[str, Code]) -> Code:
+    def _e_call(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         fn = node["fn"]
         g = scope.globals.get(fn)
         if g is not None and g.kind == "define":
@@ -1205,7 +1213,7 @@ class SourceGen:
         return code("({}[{}.index] if type({}) is PatternRef else _pattern({}, {}))",
                     pats, t, first, pats, t)
 
-    def _define(self, fn: str, define: dict[str, Any], node: dict[str, Any], scope: Scope,
+    def _define(self, fn: str, define: Node, node: Node, scope: Scope,
                 py: dict[str, Code]) -> Code:
         """A call of a ``define``, inline: its body with each parameter read from a
         local that holds the argument (the argument's own local if it is one, else
@@ -1276,16 +1284,16 @@ def _flag_tests(hoisted: Code) -> list[tuple[Code, Code]]:
             for key, j in flags.handed.items()]
 
 
-def _canonical(node: Any) -> str:
+def _canonical(node: object) -> str:
     """The text of an expression node without its source positions."""
     return json.dumps(strip_positions(node), sort_keys=True)
 
 
-def _shared_calls(cond: dict[str, Any], key: dict[str, Any]) -> list[dict[str, Any]]:
+def _shared_calls(cond: Node, key: Node) -> list[Node]:
     """The calls that ``cond`` always computes (not behind ``and``/``or``, an
     ``if``, or inside a collection's element expression) and that ``key`` makes
     too, outermost first; none with a chance event in it."""
-    def always(n: Any, out: list[dict[str, Any]]) -> None:
+    def always(n: object, out: list[Node]) -> None:
         if not isinstance(n, dict):
             return
         k = n.get("k")
@@ -1306,13 +1314,13 @@ def _shared_calls(cond: dict[str, Any], key: dict[str, Any]) -> list[dict[str, A
             for a in n.get("items", []):
                 always(a, out)
 
-    def calls(n: Any) -> set[str]:
+    def calls(n: object) -> set[str]:
         return {_canonical(c) for c in nodes(n) if c.get("k") == "call"}
 
-    in_cond: list[dict[str, Any]] = []
+    in_cond: list[Node] = []
     always(cond, in_cond)
     in_key = calls(key)
-    shared: list[dict[str, Any]] = []
+    shared: list[Node] = []
     taken: set[str] = set()
     for call in in_cond:
         text = _canonical(call)

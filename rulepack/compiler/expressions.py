@@ -9,15 +9,16 @@ surprise during play. Constants and options are folded into the closures.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from rulepack.errors import SemanticError
-from rulepack.ir import rename
+from rulepack.ir import Node, rename
 from rulepack.engine import ops, outcome, queries
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
                                      show)
 from rulepack.compiler import lookup
+from rulepack.compiler.closures import Binder, Fn
 from rulepack.compiler.codegen import SourceGen
 from rulepack.compiler.scope import Global, Scope
 from rulepack.engine.values import Cell, Piece, Player
@@ -25,8 +26,7 @@ from rulepack.engine.values import Cell, Piece, Player
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
     from rulepack.engine.position import Position
-
-Fn = Callable[["Position"], Any]
+    from rulepack.patterns.match import Pattern
 
 #: Built-in names usable anywhere in expressions.
 BUILTIN_NAMES = ("players", "others", "active", "current", "next", "round",
@@ -65,14 +65,14 @@ STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "cell", "emp
                    "partitionable", "usable"}
 
 
-def _const(value: Any) -> Fn:
+def _const(value: object) -> Fn:
     return lambda st: value
 
 
 _MISSING = object()
 
 
-def _restore(v: dict[str, Any], name: str, saved: Any) -> None:
+def _restore(v: dict[str, object], name: str, saved: object) -> None:
     """Put a variable back as it was before a temporary binding."""
     if saved is _MISSING:
         v.pop(name, None)
@@ -98,7 +98,7 @@ class ExprCompiler:
         self.parts = 0
 
     # ------------------------------------------------------------------ entry
-    def compile(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def compile(self, node: Node, scope: Scope) -> Fn:
         """Compile one expression node. A root expression (one not compiled as part
         of another) becomes generated Python code where :mod:`codegen` handles it,
         after the closures have checked it.
@@ -129,11 +129,11 @@ class ExprCompiler:
             return self.source.function(node, scope, fn)
         return fn
 
-    def error(self, message: str, node: dict[str, Any], scope: Scope,
+    def error(self, message: str, node: Node, scope: Scope,
               code: str = "semantic", hint: str | None = None) -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code, hint=hint)
 
-    def is_constant(self, node: dict[str, Any], scope: Scope) -> bool:
+    def is_constant(self, node: Node, scope: Scope) -> bool:
         """True if the node can be evaluated once, without a state."""
         k = node.get("k")
         if k == "lit":
@@ -158,10 +158,10 @@ class ExprCompiler:
         return False
 
     # ------------------------------------------------------------------ leaves
-    def _e_lit(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_lit(self, node: Node, scope: Scope) -> Fn:
         return _const(node["value"])
 
-    def _e_name(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_name(self, node: Node, scope: Scope) -> Fn:
         name = node["name"]
         if name in scope.locals:
             return lambda st: st.vars[name]
@@ -171,14 +171,14 @@ class ExprCompiler:
                 raise self.error(f"{name!r} changes during play, so a piece's fixed attribute "
                                  "cannot be computed from it", node, scope, code="pseudo-in-derived")
             if name == "owner":
-                def cand_owner(st: "Position") -> Any:
+                def cand_owner(st: "Position") -> object:
                     x = st.vars[cand]
                     if type(x) is Piece:
                         return st.owner[x.id]
                     return attribute(st, x, name)
                 return cand_owner
             if name == "face":
-                def cand_face(st: "Position") -> Any:
+                def cand_face(st: "Position") -> object:
                     x = st.vars[cand]
                     if type(x) is Piece:
                         return "up" if st.face[x.id] else "down"
@@ -187,7 +187,7 @@ class ExprCompiler:
             if name in rt.PSEUDO_ATTRIBUTES:
                 return lambda st: attribute(st, st.vars[cand], name)
 
-            def cand_attr(st: "Position") -> Any:
+            def cand_attr(st: "Position") -> object:
                 piece = st.vars[cand]
                 try:
                     return piece.attrs[name]
@@ -249,7 +249,7 @@ class ExprCompiler:
             return lambda st: pieces
         raise self.error(f"name {name!r} cannot be used here", node, scope)  # pragma: no cover
 
-    def _builtin_name(self, name: str, node: dict[str, Any], scope: Scope) -> Fn:
+    def _builtin_name(self, name: str, node: Node, scope: Scope) -> Fn:
         n = self.inst.num_players
         seats = [Player(i) for i in range(n)]
         if name == "players":
@@ -273,43 +273,43 @@ class ExprCompiler:
         raise self.error(f"unknown name {name!r}", node, scope)  # pragma: no cover
 
     # ------------------------------------------------------------------ structure
-    def _e_list(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_list(self, node: Node, scope: Scope) -> Fn:
         fns = [self.compile(i, scope) for i in node["items"]]
         if self.is_constant(node, scope):
             value = [f(None) for f in fns]  # type: ignore[arg-type]
             return lambda st: list(value)
         return lambda st: [f(st) for f in fns]
 
-    def _e_tuple(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_tuple(self, node: Node, scope: Scope) -> Fn:
         fns = [self.compile(i, scope) for i in node["items"]]
         return lambda st: tuple(f(st) for f in fns)
 
-    def _e_map(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_map(self, node: Node, scope: Scope) -> Fn:
         pairs = [(self.compile(a, scope), self.compile(b, scope)) for a, b in node["items"]]
         if self.is_constant(node, scope):
             value = {a(None): b(None) for a, b in pairs}  # type: ignore[arg-type]
             return lambda st: value
         return lambda st: {a(st): b(st) for a, b in pairs}
 
-    def _e_range(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_range(self, node: Node, scope: Scope) -> Fn:
         lo = self.compile(node["from"], scope)
         hi = self.compile(node["to"], scope)
         return lambda st: ops.make_range(lo(st), hi(st))
 
-    def _e_if(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_if(self, node: Node, scope: Scope) -> Fn:
         c = self.compile(node["cond"], scope)
         a = self.compile(node["then"], scope)
         b = self.compile(node["else"], scope)
         return lambda st: a(st) if c(st) else b(st)
 
-    def _e_attr(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_attr(self, node: Node, scope: Scope) -> Fn:
         name = node["name"]
         if name not in scope.attributes:
             raise self.error(f"unknown attribute {name!r}", node, scope, code="unknown-attribute",
                              hint="attributes here: " + ", ".join(sorted(scope.attributes)))
         of = self.compile(node["of"], scope)
         if name == "owner":
-            def owner_of(st: "Position") -> Any:
+            def owner_of(st: "Position") -> object:
                 v = of(st)
                 if type(v) is Piece:
                     return st.owner[v.id]
@@ -318,7 +318,7 @@ class ExprCompiler:
         if name in rt.PSEUDO_ATTRIBUTES:
             return lambda st: attribute(st, of(st), name)
 
-        def attr_of(st: "Position") -> Any:
+        def attr_of(st: "Position") -> object:
             v = of(st)
             if type(v) is Piece:
                 a = v.attrs
@@ -327,7 +327,7 @@ class ExprCompiler:
             return attribute(st, v, name)
         return attr_of
 
-    def _e_index(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_index(self, node: Node, scope: Scope) -> Fn:
         base = node["of"]
         idx = self.compile(node["index"], scope)
         if base.get("k") == "name" and base["name"] not in scope.locals:
@@ -344,7 +344,7 @@ class ExprCompiler:
         return lambda st: ops.index(st, of(st), idx(st))
 
     # ------------------------------------------------------------------ operators
-    def _e_op(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_op(self, node: Node, scope: Scope) -> Fn:
         op = node["op"]
         args = [self.compile(a, scope) for a in node["args"]]
         if op == "not":
@@ -379,7 +379,7 @@ class ExprCompiler:
         s.candidate = name
         return s
 
-    def compile_filtered(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+    def compile_filtered(self, node: Node, scope: Scope, name: str) -> Fn:
         """Compile the iterable of ``for name in ...``: a ``where`` directly under it
         binds ``name`` to each candidate (so ``for t in hand where suit == s``)."""
         if node.get("k") == "where":
@@ -393,17 +393,17 @@ class ExprCompiler:
             return fn
         return self.compile(node, scope)
 
-    def _e_where(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_where(self, node: Node, scope: Scope) -> Fn:
         return self._where(node, scope, "$it")
 
-    def _where(self, node: dict[str, Any], scope: Scope, name: str) -> Fn:
+    def _where(self, node: Node, scope: Scope, name: str) -> Fn:
         found = lookup.closure(self, node, scope, name)    # one grid cell by row and col
         if found is not None:
             return found
         of = self.compile(node["of"], scope)
         cond = self.compile(node["cond"], self.candidate_scope(scope, name))
 
-        def where(st: "Position") -> list[Any]:
+        def where(st: "Position") -> list[object]:
             v = st.vars
             saved = v.get(name, _MISSING)
             out = []
@@ -417,7 +417,7 @@ class ExprCompiler:
             return out
         return where
 
-    def _e_sort(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_sort(self, node: Node, scope: Scope) -> Fn:
         attr = node["by"]
         if attr not in scope.attributes:
             raise self.error(f"unknown attribute {attr!r}", node, scope, code="unknown-attribute")
@@ -427,7 +427,7 @@ class ExprCompiler:
 
         return lambda st: ops.sort_by(st, of(st), attr, key, reverse)
 
-    def _e_comp(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_comp(self, node: Node, scope: Scope) -> Fn:
         names = _bind_names(node["bind"])
         inner = scope.with_locals(*names)
         source = self.compile(node["in"], scope)
@@ -435,7 +435,7 @@ class ExprCompiler:
         cond = self.compile(node["if"], inner) if node.get("if") else None
         bind = make_binder(node["bind"])
 
-        def comp(st: "Position") -> list[Any]:
+        def comp(st: "Position") -> list[object]:
             v = st.vars
             saved = [v.get(n, _MISSING) for n in names]
             out = []
@@ -450,19 +450,19 @@ class ExprCompiler:
             return out
         return comp
 
-    def _e_argmax(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_argmax(self, node: Node, scope: Scope) -> Fn:
         name = node["bind"]
         inner = scope.with_locals(name)
         source = self.compile(node["in"], scope)
         cond = self.compile(node["if"], inner) if node.get("if") else None
         key = self.compile(node["by"], inner)
 
-        def argmax(st: "Position") -> list[Any]:
+        def argmax(st: "Position") -> list[object]:
             v = st.vars
             saved = v.get(name, _MISSING)
 
-            def bound(f: Fn) -> Callable[[Any], Any]:
-                def at(x: Any) -> Any:
+            def bound(f: Fn) -> Callable[[object], object]:
+                def at(x: object) -> object:
                     v[name] = x
                     return f(st)
                 return at
@@ -473,7 +473,7 @@ class ExprCompiler:
                 _restore(v, name, saved)
         return argmax
 
-    def _e_run(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_run(self, node: Node, scope: Scope) -> Fn:
         """``maximal run through C along D where COND``: the longest unbroken line
         of cells through C, in direction D and its opposite, whose pieces all
         satisfy COND (bare attribute names mean the piece in the cell). Cells
@@ -488,7 +488,7 @@ class ExprCompiler:
             v = st.vars
             saved = v.get(name, _MISSING)
 
-            def ok(piece: Any) -> Any:
+            def ok(piece: object) -> object:
                 v[name] = piece
                 return cond(st)
             try:
@@ -497,7 +497,7 @@ class ExprCompiler:
                 _restore(v, name, saved)
         return run
 
-    def _e_top(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_top(self, node: Node, scope: Scope) -> Fn:
         if scope.static or scope.declares_symbols:
             raise self.error("'top of' reads a zone of a game in progress; it cannot be used in "
                              "a constant, an attribute or a zone's shape", node, scope,
@@ -511,7 +511,7 @@ class ExprCompiler:
         return lambda st: ops.top(st, of(st), n(st), from_top)
 
     # ------------------------------------------------------------------ calls
-    def _e_call(self, node: dict[str, Any], scope: Scope) -> Fn:
+    def _e_call(self, node: Node, scope: Scope) -> Fn:
         fn = node["fn"]
         g = scope.globals.get(fn)
         if g is not None and g.kind == "define":
@@ -540,7 +540,7 @@ class ExprCompiler:
         compiled: Fn = getattr(self, f"_f_{fn}")(args, node, scope)
         return compiled
 
-    def _call_define(self, fn: str, define: dict[str, Any], node: dict[str, Any],
+    def _call_define(self, fn: str, define: Node, node: Node,
                      scope: Scope) -> Fn:
         """A call of a ``define``: arguments are evaluated, bound to the parameters
         under private names, and the body evaluated (then the names are restored)."""
@@ -564,7 +564,7 @@ class ExprCompiler:
         finally:
             active.pop()
 
-        def call(st: "Position") -> Any:
+        def call(st: "Position") -> object:
             v = st.vars
             values = [a(st) for a in args]
             saved = [v.get(k, _MISSING) for k in private]
@@ -577,46 +577,46 @@ class ExprCompiler:
                     _restore(v, k, old)
         return call
 
-    def _f_count(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_count(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: count(st, a(st))
 
-    def _unary(self, args: list[Fn], f: Callable[["Position", Any], Any]) -> Fn:
+    def _unary(self, args: list[Fn], f: Callable[["Position", object], object]) -> Fn:
         (a,) = args
         return lambda st: f(st, a(st))
 
-    def _f_sum(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_sum(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.total)
 
-    def _f_max(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_max(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: ops.extreme(max, items(st, a(st)))
 
-    def _f_min(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_min(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: ops.extreme(min, items(st, a(st)))
 
-    def _f_any(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_any(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: any(items(st, a(st)))
 
-    def _f_all(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_all(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: all(items(st, a(st)))
 
-    def _f_distinct(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_distinct(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.distinct)
 
-    def _f_only(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_only(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.only)
 
-    def _f_first(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_first(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.first)
 
-    def _f_last(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_last(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.last)
 
-    def _f_random(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_random(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         arg = node["args"][0]
         if arg.get("k") == "lit" and type(arg.get("value")) in (int, float):
             raise self.error(f"random() picks an element of a collection, not of the number "
@@ -624,89 +624,91 @@ class ExprCompiler:
                              hint=f"a die roll is random(1..{arg['value']})")
         return self._unary(args, ops.random_element)
 
-    def _f_order(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_order(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.seats_from(st, a(st))
 
-    def _f_after(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_after(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.next_active(st, a(st))
 
-    def _f_is_active(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_is_active(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: bool(st.active[queries.seat(st, a(st))])
 
-    def _pattern_arg(self, f: Fn) -> Callable[["Position"], Any]:
+    def _pattern_arg(self, f: Fn) -> Callable[["Position"], "Pattern"]:
         patterns = self.inst.patterns
         return lambda st: ops.pattern(patterns, f(st))
 
-    def _f_best(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_best(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
-        return lambda st: pat(st).best(st, items(st, group(st)))
+        # (items, not ops.pieces: best and matches read the group as the generated
+        # code hands it to them, non-pieces included)
+        return lambda st: pat(st).best(st, cast("list[Piece]", items(st, group(st))))
 
-    def _f_partition(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_partition(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         return lambda st: pat(st).partition(st, ops.pieces(st, group(st)))
 
-    def _f_partitionable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_partitionable(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
         optional = args[2] if len(args) == 3 else None
         if optional is None:
             return lambda st: ops.partitionable(st, pat(st), group(st), None)
         return lambda st: ops.partitionable(st, pat(st), group(st), optional(st))
 
-    def _f_usable(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_usable(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group, optional = self._pattern_arg(args[0]), args[1], args[2]
         return lambda st: ops.usable(st, pat(st), group(st), optional(st))
 
-    def _f_unique(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_unique(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.unique)
 
-    def _f_matches(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_matches(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         pat, group = self._pattern_arg(args[0]), args[1]
-        return lambda st: pat(st).matches(st, items(st, group(st)))
+        return lambda st: pat(st).matches(st, cast("list[Piece]", items(st, group(st))))
 
-    def _f_score(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_score(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         if self.inst.ir.get("score") is None:
             raise self.error("score() is used but the ruleset declares no score", node, scope,
                              code="no-score")
         return lambda st: outcome.score(st, a(st))
 
-    def _f_abs(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_abs(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: abs(ops.number(a(st), "abs()"))
 
-    def _f_cells(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_cells(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.cells(st, a(st))
 
-    def _f_cell(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_cell(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         grid, row, col = args
         return lambda st: ops.cell(st, grid(st), row(st), col(st))
 
-    def _f_empty(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_empty(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.empty)
 
-    def _f_flatten(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_flatten(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.flatten)
 
-    def _f_knows(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_knows(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         player, piece = args
         return lambda st: queries.knows(st, player(st), piece(st))
 
-    def _f_step(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_step(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         cell, direction = args
         return lambda st: queries.step(st, ops.as_cell(st, cell(st)), ops.direction(direction(st)))
 
-    def _f_neighbours(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_neighbours(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.neighbours)
 
-    def _f_ends(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_ends(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         line, direction = args
         return lambda st: ops.ends(st, line(st), direction(st))
 
-    def _f_at(self, args: list[Fn], node: Any, scope: Scope) -> Fn:
+    def _f_at(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.at)
 
 
@@ -716,18 +718,18 @@ def _bind_names(bind: str | list[str]) -> list[str]:
     return [bind] if isinstance(bind, str) else list(bind)
 
 
-def make_binder(bind: str | list[str]) -> Callable[["Position", Any], None]:
+def make_binder(bind: str | list[str]) -> Binder:
     """A function storing a value into the state's variables for ``bind``
     (a name, or a tuple of names that destructures a tuple or list)."""
     if isinstance(bind, str):
         name = bind
 
-        def bind_one(st: "Position", value: Any) -> None:
+        def bind_one(st: "Position", value: object) -> None:
             st.vars[name] = value
         return bind_one
     names = list(bind)
 
-    def bind_many(st: "Position", value: Any) -> None:
+    def bind_many(st: "Position", value: object) -> None:
         if not isinstance(value, (tuple, list)) or len(value) != len(names):
             raise RuleValueError(f"cannot unpack {show(value)} into ({', '.join(names)})")
         v = st.vars

@@ -7,22 +7,25 @@ back to the end of the ``choose`` when done. The whole position of the flow is
 therefore one integer (the program counter) plus the state's variables, which
 makes states cheap to clone and to serialise.
 
-Special return values: :data:`SUSPEND` (a decision is pending) and
-:data:`HALT` (the game is over).
+Special return values: :data:`~rulepack.engine.program.SUSPEND` (a decision is pending) and
+:data:`~rulepack.engine.program.HALT` (the game is over); a ``choose`` is compiled by
+:mod:`rulepack.compiler.choices`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
-from rulepack.errors import SemanticError
-from rulepack.ir import names_in, nodes as ir_nodes
+from rulepack.errors import Diagnostic, SemanticError
+from rulepack.ir import Node
+from rulepack.compiler.choices import compile_choose, quoted
+from rulepack.compiler.closures import Binder, Fn
 from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprCompiler, _bind_names, make_binder
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
-from rulepack.engine import dice, effects, flow, ops, queries
+from rulepack.engine import dice, effects, ops, queries
 from rulepack.engine.actions import Narration
-from rulepack.engine.program import HALT, SUSPEND, Alternative, Choice, Fn, Instr, Label
+from rulepack.engine.program import HALT, Choice, Instr, Label
 from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fields as template_fields
 from rulepack.compiler.scope import Scope
@@ -50,7 +53,7 @@ class FlowCompiler:
     def __init__(self, inst: "Instance", exprs: ExprCompiler) -> None:
         self.inst = inst
         self.exprs = exprs
-        self.factories: list[tuple[Callable[[int], Instr], Any]] = []
+        self.factories: list[tuple[Callable[[int], Instr], Node | None]] = []
         #: per instruction, its Python statements for the generated blocks (or None)
         self.fragments: list[Fragment | None] = []
         #: instructions entered by a jump or a decision (where blocks start)
@@ -63,7 +66,7 @@ class FlowCompiler:
         self.phase_stack: list[str] = []
         self.counter = 0
         self.phases_used: set[str] = set()
-        self.errors: list[Any] = []
+        self.errors: list[Diagnostic] = []
         #: every name the flow may keep in a state's variables, in the order met
         #: (``let``, ``for`` and parameter names, and the flow's own ``$`` names)
         self.names: list[str] = []
@@ -73,30 +76,30 @@ class FlowCompiler:
         label.pc = len(self.factories)
         self.entries.add(label.pc)
 
-    def emit(self, factory: Callable[[int], Instr], node: Any,
+    def emit(self, factory: Callable[[int], Instr], node: Node | None,
              src: Fragment | None = None) -> None:
         """Add an instruction: its closure (``factory(pc)``) and, if given, its
         fragment of generated source (see :mod:`rulepack.compiler.flowgen`)."""
         self.factories.append((factory, node))
         self.fragments.append(src)
 
-    def jump(self, target: Label, node: Any = None) -> None:
+    def jump(self, target: Label, node: Node | None = None) -> None:
         self.emit(lambda pc: (lambda st: target.pc), node,
                   lambda pc, g: ([jump(target.pc)], True))
 
-    def link(self) -> tuple[list[Instr], list[Any]]:
+    def link(self) -> tuple[list[Instr], list[Node | None]]:
         """Resolve labels and build the program: one closure per instruction, and
         the source node of each."""
         steps = [factory(pc) for pc, (factory, _) in enumerate(self.factories)]
         nodes = [node for _, node in self.factories]
         return steps, nodes
 
-    def generate_steps(self, closures: list[Instr], nodes: list[Any]) -> list[Instr]:
+    def generate_steps(self, closures: list[Instr], nodes: list[Node | None]) -> list[Instr]:
         """One generated function per instruction (see ``FlowGen.steps``); the
         expressions' generated code must be ready (``SourceGen.prepare``)."""
         return self.gen.steps(closures, self.fragments, nodes)
 
-    def generate(self, steps: list[Instr], nodes: list[Any],
+    def generate(self, steps: list[Instr], nodes: list[Node | None],
                  more: frozenset[int] = frozenset()) -> list[Instr]:
         """The program with the generated blocks where they start (``steps``
         elsewhere), and each decision's generated legal actions.
@@ -112,11 +115,12 @@ class FlowCompiler:
         self.names.append(name)
         return name
 
-    def error(self, message: str, node: Any, scope: Scope, code: str = "semantic") -> SemanticError:
+    def error(self, message: str, node: Node | None, scope: Scope,
+              code: str = "semantic") -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code)
 
     # ------------------------------------------------------------------ statements
-    def block(self, stmts: list[dict[str, Any]], scope: Scope) -> Scope:
+    def block(self, stmts: list[Node], scope: Scope) -> Scope:
         """Compile a block; returns the scope after it (``let`` names added).
 
         A statement that cannot be compiled is recorded in :attr:`errors` and the
@@ -133,7 +137,7 @@ class FlowCompiler:
                     scope = scope.with_locals(*_bind_names(stmt["bind"]))
         return scope
 
-    def statement(self, node: dict[str, Any], scope: Scope) -> Scope:
+    def statement(self, node: Node, scope: Scope) -> Scope:
         kind = node.get("k")
         method = getattr(self, f"_s_{kind}", None)
         if method is None:
@@ -141,7 +145,7 @@ class FlowCompiler:
         result = method(node, scope)
         return result if isinstance(result, Scope) else scope
 
-    def _s_move(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_move(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
         to_value = self.exprs.compile(node["to"], scope)
         to = self._destination(node["to"], scope, to_value)
@@ -180,18 +184,19 @@ class FlowCompiler:
                             *move], False
         self.emit(factory, node, src)
 
-    def _destination(self, node: dict[str, Any], scope: Scope, f: Fn | None = None) -> Fn:
+    def _destination(self, node: Node, scope: Scope, f: Fn | None = None
+                     ) -> Callable[["Position"], ZoneRef | Cell]:
         if f is None:
             f = self.exprs.compile(node, scope)
 
-        def dest(st: "Position") -> Any:
+        def dest(st: "Position") -> ZoneRef | Cell:
             d = f(st)
             if type(d) is ZoneRef or type(d) is Cell:
                 return d
             raise RuleValueError(f"cannot move pieces to {show(d)}: not a zone or a cell")
         return dest
 
-    def _s_flip(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_flip(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
         face = node.get("face")
         up = None if face is None else face == "up"
@@ -215,7 +220,7 @@ class FlowCompiler:
                     f"    _flip(st, items(st, W), {up!r})"], False
         self.emit(factory, node, src)
 
-    def _s_shuffle(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_shuffle(self, node: Node, scope: Scope) -> None:
         zone = self.exprs.compile(node["zone"], scope)
 
         def factory(pc: int) -> Instr:
@@ -230,7 +235,7 @@ class FlowCompiler:
             return [f"_shuffle(st, {g.expr(zone)})"], False
         self.emit(factory, node, src)
 
-    def _s_roll(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_roll(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
 
         def factory(pc: int) -> Instr:
@@ -245,11 +250,11 @@ class FlowCompiler:
             return [f"_roll(st, list({g.items(what)}))"], False
         self.emit(factory, node, src)
 
-    def _s_let(self, node: dict[str, Any], scope: Scope) -> Scope:
+    def _s_let(self, node: Node, scope: Scope) -> Scope:
         value = self.exprs.compile(node["expr"], scope)
         names = _bind_names(node["bind"])
         for n in names:
-            self._check_new_local(n, node, scope)
+            self.check_new_local(n, node, scope)
         self.names.extend(names)
         binder = make_binder(node["bind"])
 
@@ -263,7 +268,7 @@ class FlowCompiler:
         self.emit(factory, node, _bind_fragment(node["bind"], binder, value))
         return scope.with_locals(*names)
 
-    def _check_new_local(self, name: str, node: Any, scope: Scope) -> None:
+    def check_new_local(self, name: str, node: Node, scope: Scope) -> None:
         if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise self.error(f"{name!r} is a built-in name; choose another name for this "
                              "variable", node, scope, code="shadowing")
@@ -279,7 +284,7 @@ class FlowCompiler:
             raise self.error(f"{name!r} is already declared as a {g.kind.replace('_', ' ')}; "
                              "choose another name", node, scope, code="shadowing")
 
-    def _s_set(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_set(self, node: Node, scope: Scope) -> None:
         name = node["name"]
         g = scope.globals.get(name)
         if name in scope.locals:
@@ -308,7 +313,7 @@ class FlowCompiler:
             index = self.exprs.compile(node["index"], scope)
             n = self.inst.num_players
 
-            def check(i: Any) -> int:
+            def check(i: object) -> int:
                 if not isinstance(i, int) or not 0 <= i < n:
                     raise RuleValueError(f"{name}[{show(i)}]: not a player")
                 return i
@@ -333,7 +338,7 @@ class FlowCompiler:
                         f"V[{name!r}] = L"], False
         self.emit(factory, node, src)
 
-    def _s_reset(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_reset(self, node: Node, scope: Scope) -> None:
         name = node["name"]
         g = scope.globals.get(name)
         if g is None or g.kind not in ("var", "player_var"):
@@ -358,10 +363,10 @@ class FlowCompiler:
             return [f"V[{name!r}] = {value}"], False
         self.emit(factory, node, src)
 
-    def _s_for(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_for(self, node: Node, scope: Scope) -> None:
         names = _bind_names(node["bind"])
         for n in names:
-            self._check_new_local(n, node, scope)
+            self.check_new_local(n, node, scope)
         self.names.extend(names)
         source = self.exprs.compile_filtered(node["in"], scope, names[0]) if len(names) == 1 \
             else self.exprs.compile(node["in"], scope)
@@ -409,7 +414,7 @@ class FlowCompiler:
         self.jump(top, node)
         self.place(done)
 
-    def _s_if(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_if(self, node: Node, scope: Scope) -> None:
         cond = self.exprs.compile(node["cond"], scope)
         otherwise, done = Label(), Label()
 
@@ -429,7 +434,7 @@ class FlowCompiler:
             self.place(otherwise)
         self.place(done)
 
-    def _s_while(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_while(self, node: Node, scope: Scope) -> None:
         cond = self.exprs.compile(node["cond"], scope)
         top, done = Label(), Label()
         self.place(top)
@@ -447,7 +452,7 @@ class FlowCompiler:
         self.jump(top, node)
         self.place(done)
 
-    def _s_repeat(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_repeat(self, node: Node, scope: Scope) -> None:
         until = self.exprs.compile(node["until"], scope)
         top, cont, done = Label(), Label(), Label()
         self.place(top)
@@ -464,7 +469,7 @@ class FlowCompiler:
         self.emit(factory, node, src)
         self.place(done)
 
-    def _s_rounds(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_rounds(self, node: Node, scope: Scope) -> None:
         until = self.exprs.compile(node["until"], scope) if node.get("until") else None
         times = self.exprs.compile(node["times"], scope) if node.get("times") else None
         top, cont, done = Label(), Label(), Label()
@@ -520,7 +525,7 @@ class FlowCompiler:
         self.place(done)
         self._emit_restore("round", outer, node)
 
-    def _emit_restore(self, name: str, saved: str, node: Any) -> None:
+    def _emit_restore(self, name: str, saved: str, node: Node | None) -> None:
         """After a loop: give ``name`` back the value it had before (nested loops)."""
         def factory(pc: int) -> Instr:
             nxt = pc + 1
@@ -534,7 +539,7 @@ class FlowCompiler:
             return [f"V[{name!r}] = V.pop({saved!r}, None)"], False
         self.emit(factory, node, src)
 
-    def _s_turns(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_turns(self, node: Node, scope: Scope) -> None:
         start = self.exprs.compile(node["from"], scope)
         until = self.exprs.compile(node["until"], scope) if node.get("until") else None
         top, cont, done = Label(), Label(), Label()
@@ -557,7 +562,7 @@ class FlowCompiler:
                 return nxt
             return turns_init
 
-        def seat(p: Any) -> Player:
+        def seat(p: object) -> Player:
             if not isinstance(p, int) or not 0 <= p < n:
                 raise RuleValueError(f"turns must start from a player, not {show(p)}")
             return Player(p)
@@ -608,115 +613,10 @@ class FlowCompiler:
         self.place(done)
         self._emit_restore("current", outer, node)
 
-    def _s_choose(self, node: dict[str, Any], scope: Scope) -> None:
-        if not node.get("by") and scope.in_turns == 0:
-            raise self.error("this choose is outside any 'turns' loop, so there is no current "
-                             "player: say who chooses with 'choose by ...'", node, scope,
-                             code="nobody-chooses")
-        by = self.exprs.compile(node["by"], scope) if node.get("by") else None
-        choice = Choice(len(self.choices), by, at=node.get("at"))
-        self.choices.append(choice)
-        done = Label()
-        det = scope.child(deterministic=True)
-        for i, alt in enumerate(node["actions"]):
-            try:
-                choice.alternatives.append(self._alternative(i, alt, scope, det))
-            except SemanticError as exc:
-                # report it, and go on with the other actions to find their mistakes too
-                self.errors.extend(exc.diagnostics)
-                choice.alternatives.append(Alternative(i, alt["text"], [], [], None, None,
-                                                       Label(), alt.get("at")))
+    def _s_choose(self, node: Node, scope: Scope) -> None:
+        compile_choose(self, node, scope)
 
-        def factory(pc: int) -> Instr:
-            choice.pc = pc
-
-            def choose(st: "Position") -> int:
-                flow.suspend(st, choice)
-                return SUSPEND
-            return choose
-
-        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
-            c = g.const(choice)
-            if by is not None:
-                return [f"_suspend(st, {c})", f"return {SUSPEND}"], True
-            # State.suspend inline for the current player (the common case)
-            return ["N = V['current']",
-                    "if type(N) is Player:",
-                    f"    st.pending = {c}", f"    st.pc = {pc}", "    st.decider = N",
-                    "    st.legal = None",
-                    "else:", f"    _suspend(st, {c})",
-                    f"return {SUSPEND}"], True
-        self.emit(factory, node, src)
-        self.jump(done, node)  # never reached: applying an action jumps into its body
-        for alt_ir, alternative in zip(node["actions"], choice.alternatives):
-            self.place(alternative.body)
-            names = [n for p in alt_ir["params"] for n in _bind_names(p["bind"])]
-            body_scope = scope.with_locals(*[n for n in names if n not in scope.locals])
-            body_scope.in_action += 1
-            changed = {n["name"] for n in ir_nodes(alt_ir.get("body") or [])
-                       if n.get("k") == "set"}
-            for p in alt_ir["params"]:
-                if isinstance(p["bind"], str) and p["bind"] not in changed:
-                    # a parameter's value is one of its source's elements
-                    kind = self.exprs.source.element_kind(p["in"], body_scope)
-                    if kind is not None:
-                        body_scope.kinds[p["bind"]] = kind
-            self.block(alt_ir.get("body") or [], body_scope)
-            self.jump(done, alt_ir)
-        self.place(done)
-
-    def _alternative(self, i: int, alt: dict[str, Any], scope: Scope, det: Scope) -> Alternative:
-        """Compile one ``action`` of a ``choose``: parameters, text, guard."""
-        params = []
-        names_so_far: list[str] = []
-        pscope = det
-        for param in alt["params"]:
-            names = _bind_names(param["bind"])
-            for nm in names:
-                self._check_new_local(nm, param, scope)
-                if nm in names_so_far or names.count(nm) > 1:
-                    raise self.error(f"this action names its parameter {nm!r} twice", param,
-                                     scope, code="shadowing")
-            if len(names) == 1:
-                source = self.exprs.compile_filtered(param["in"], pscope, names[0])
-            else:
-                source = self.exprs.compile(param["in"], pscope)
-            params.append((names, make_binder(param["bind"]), source))
-            names_so_far.extend(names)
-            self.names.extend(names)
-            pscope = pscope.with_locals(*names)
-        self._check_template(alt, names_so_far, scope,
-                             [_bind_names(p["bind"]) for p in alt["params"]])
-        pre = post = None
-        if alt.get("guard") is not None:
-            if names_in(alt["guard"]) & set(names_so_far):
-                post = self.exprs.compile(alt["guard"], pscope)
-            else:
-                pre = self.exprs.compile(alt["guard"], det)
-        return Alternative(i, alt["text"], names_so_far, params, pre, post, Label(),
-                           alt.get("at"), self.inst.seat_names)
-
-    def _check_template(self, alt: dict[str, Any], names: list[str], scope: Scope,
-                        params: list[list[str]]) -> None:
-        try:
-            fields = template_fields(alt["text"])
-        except TemplateError as exc:
-            message = f"bad action text {_shown(alt['text'])}: {exc}" if exc.field is None else \
-                f"action text mentions {{{exc.field}}}: write a parameter's name in braces " \
-                f"({NOT_A_FORMAT})"
-            raise self.error(message, alt, scope, code="bad-template") from None
-        for f in fields:
-            if f not in names:
-                raise self.error(f"action text mentions {{{f}}}, which is not a parameter of "
-                                 "this action", alt, scope, code="bad-template")
-        for bound in params:
-            if not any(b in fields for b in bound):
-                shown = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ")"
-                raise self.error(f"the action text does not mention its parameter {shown}, so "
-                                 "two of its actions would read the same; add {"
-                                 f"{bound[0]}}} to the text", alt, scope, code="bad-template")
-
-    def _s_end(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_end(self, node: Node, scope: Scope) -> None:
         what = node["what"]
         if what == "game":
             winners = self.exprs.compile(node["winners"], scope) if node.get("winners") else None
@@ -745,7 +645,7 @@ class FlowCompiler:
                 return
         raise self.error(f"'end {what}' outside any {kind} loop", node, scope, code="misplaced-end")
 
-    def _s_do(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_do(self, node: Node, scope: Scope) -> None:
         name = node["phase"]
         phase = self.inst.phase_ir.get(name)
         if phase is None:
@@ -758,7 +658,7 @@ class FlowCompiler:
         self.block(phase["body"], scope)
         self.phase_stack.pop()
 
-    def _s_claim(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_claim(self, node: Node, scope: Scope) -> None:
         what = self.exprs.compile(node["what"], scope)
         player = self.exprs.compile(node["for"], scope)
 
@@ -774,7 +674,7 @@ class FlowCompiler:
             return [f"W = {g.items(what)}", f"_claim(st, W, {g.expr(player)})"], False
         self.emit(factory, node, src)
 
-    def _s_arrange(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_arrange(self, node: Node, scope: Scope) -> None:
         zone = self.exprs.compile(node["zone"], scope)
         into = self.exprs.compile(node["into"], scope)
         patterns = self.inst.patterns
@@ -793,12 +693,12 @@ class FlowCompiler:
                     f"_arrange(st, W, _pattern({g.const(patterns)}, {g.expr(into)}))"], False
         self.emit(factory, node, src)
 
-    def _s_say(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_say(self, node: Node, scope: Scope) -> None:
         text = node["text"]
         try:
             fields = template_fields(text)
         except TemplateError as exc:
-            message = f"bad text {_shown(text)}: {exc}" if exc.field is None else \
+            message = f"bad text {quoted(text)}: {exc}" if exc.field is None else \
                 f"say mentions {{{exc.field}}}: write a name in braces (give a value a name " \
                 f"with let first; {NOT_A_FORMAT})"
             raise self.error(message, node, scope, code="bad-template") from None
@@ -823,7 +723,7 @@ class FlowCompiler:
                     f"{told}))"], False
         self.emit(factory, node, src)
 
-    def _s_eliminate(self, node: dict[str, Any], scope: Scope) -> None:
+    def _s_eliminate(self, node: Node, scope: Scope) -> None:
         player = self.exprs.compile(node["player"], scope)
 
         def factory(pc: int) -> Instr:
@@ -839,25 +739,27 @@ class FlowCompiler:
         self.emit(factory, node, src)
 
 
-def told_players(value: Any, players: int) -> tuple[int, ...]:
+def told_players(value: object, players: int) -> tuple[int, ...]:
     """The seats ``say ... to VALUE`` tells: a player or a list of players.
 
     :raises RuleValueError: something else than players."""
     told = list(value) if isinstance(value, (list, tuple)) else [value]
+    seats: list[int] = []
     for p in told:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players:
             raise RuleValueError(f"say ... to needs players, not {show(p)}")
-    return tuple(int(p) for p in told)
+        seats.append(int(p))
+    return tuple(seats)
 
 
-def _round_count(n: Any) -> int:
+def _round_count(n: object) -> int:
     """The number of ``rounds ... times N``. :raises RuleValueError: not a whole number."""
     if isinstance(n, bool) or not isinstance(n, int):
         raise RuleValueError(f"rounds ... times needs a number, not {show(n)}")
     return n
 
 
-def _bind_lines(bind: str | list[str], binder: Callable[["Position", Any], None], value: str,
+def _bind_lines(bind: str | list[str], binder: Binder, value: str,
                 g: FlowGen) -> list[str]:
     """Statements storing ``value`` (source) as ``bind`` does (see ``make_binder``)."""
     if isinstance(bind, str):
@@ -869,14 +771,9 @@ def _bind_lines(bind: str | list[str], binder: Callable[["Position", Any], None]
             f"{names}{',' if len(bind) == 1 else ''} = U"]
 
 
-def _bind_fragment(bind: str | list[str], binder: Callable[["Position", Any], None],
+def _bind_fragment(bind: str | list[str], binder: Binder,
                    value: Fn) -> Fragment:
     """The fragment of ``let BIND = VALUE``."""
     def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
         return _bind_lines(bind, binder, g.expr(value), g), False
     return src
-
-
-def _shown(text: str) -> str:
-    """A text quoted for a message, cut to 60 characters."""
-    return repr(text if len(text) <= 60 else text[:57] + "...")

@@ -36,21 +36,25 @@ references) is bound in the namespace under a generated name.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
+from types import FunctionType
+from typing import TYPE_CHECKING, Callable, Sequence, Union, final
 
 from rulepack.compiler import codegen
 from rulepack.engine import drawn
-from rulepack.compiler.codegen import (BASE_NAMESPACE, ZONES, GeneratedExpression, SourceGen,
-                                       reads_variable, table_locals)
+from rulepack.compiler.closures import Fn
+from rulepack.compiler.codegen import (BASE_BUILTINS, BASE_NAMESPACE, ZONES, GeneratedExpression,
+                                       SourceGen, reads_variable, table_locals)
 from rulepack.engine.actions import Action
 from rulepack.engine.runtime import recharge
-from rulepack.engine.program import Choice, Instr
+from rulepack.engine.program import Alternative, Choice, Instr
 from rulepack.engine.values import Player, ZoneRef
+from rulepack.ir import Node
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Line:
     """One statement of a generated block.
@@ -93,17 +97,25 @@ Fragment = Callable[[int, "FlowGen"], tuple[Lines, bool]]
 
 
 def _lines(lines: Lines) -> list[Line]:
-    return [line if type(line) is Line else Line(line) for line in lines]  # type: ignore[arg-type]
+    return [line if type(line) is Line else Line(line) for line in lines]
 
 #: marks a variable that had no value before a decision bound it
 _MISSING = object()
 
 
-def _new_action(table: dict[Any, Action], key: Any, choice: int, alt: Any,
-                values: tuple[Any, ...], player: int) -> Action:
+def _new_action(table: dict[object, Action], key: object, choice: int, alt: Alternative,
+                values: tuple[object, ...], player: int) -> Action:
     """A new action, kept in ``table`` under ``key`` (its values)."""
     action = table[key] = Action(choice, alt, values, player)
     return action
+
+
+def _generated(namespace: dict[str, object], name: str) -> FunctionType:
+    """The generated function ``name`` of a generated module's ``namespace``."""
+    fn = namespace[name]
+    if not isinstance(fn, FunctionType):   # pragma: no cover - a bug of the generator
+        raise TypeError(f"{name} is not a generated function")
+    return fn
 
 
 def _self_loop(body: list[Line], start: int, rounds: int) -> list[Line]:
@@ -147,7 +159,7 @@ class FlowGen:
         self.source = source
         self.where = where
         self.players = players
-        self.ns: dict[str, Any] = {}
+        self.ns: dict[str, object] = {}
         self._consts = 0
         #: the lines the current fragment's inlined expressions need before it
         #: (their local functions), and the locals those expressions read
@@ -164,14 +176,14 @@ class FlowGen:
         self.drawing: frozenset[str] = drawn.RANDOM
 
     # ------------------------------------------------------------------ for fragments
-    def const(self, value: Any) -> str:
+    def const(self, value: object) -> str:
         """A name bound to ``value`` in the blocks' namespace."""
         name = f"C{self._consts}"
         self._consts += 1
         self.ns[name] = value
         return name
 
-    def expr(self, fn: Callable[["Position"], Any]) -> str:
+    def expr(self, fn: Fn) -> str:
         """Source evaluating the compiled expression ``fn``: its generated form
         inline (its statements placed before the current fragment's), or a call."""
         record: GeneratedExpression | None = self.source.by_function.get(fn)
@@ -182,25 +194,25 @@ class FlowGen:
         self._refs |= record.refs
         return f"({record.body.text})"
 
-    def cond(self, fn: Callable[["Position"], Any]) -> str:
+    def cond(self, fn: Fn) -> str:
         """Like :meth:`expr`, for a condition: only the value's truth counts."""
         record = self.source.by_function.get(fn)
         src = self.expr(fn)
         return f"({record.truth.text})" if record is not None else src
 
-    def never(self, fn: Callable[["Position"], Any]) -> bool:
+    def never(self, fn: Fn) -> bool:
         """Whether the condition ``fn`` is the constant false (an option's, say)."""
         record = self.source.by_function.get(fn)
         return record is not None and record.truth.literal is False
 
-    def items(self, fn: Callable[["Position"], Any]) -> str:
+    def items(self, fn: Fn) -> str:
         """Source of the elements of ``fn``'s value as a list (``items()``, left
         out when the generated expression always gives a list)."""
         record = self.source.by_function.get(fn)
         src = self.expr(fn)
         return src if record is not None and record.body.is_list else f"items(st, {src})"
 
-    def pieces(self, fn: Callable[["Position"], Any]) -> str | None:
+    def pieces(self, fn: Fn) -> str | None:
         """Source of the pieces' list of the zone (not a grid) that ``fn`` always
         gives, read from the state's zones (the list itself: do not change it), or
         ``None`` when ``fn`` may give something else."""
@@ -211,14 +223,14 @@ class FlowGen:
         self._refs |= record.body.pieces.refs
         return f"({record.body.pieces.text})"
 
-    def fresh_list(self, fn: Callable[["Position"], Any]) -> bool:
+    def fresh_list(self, fn: Fn) -> bool:
         """Whether ``fn``'s generated code always gives a list of its own (or a
         constant one: values are never changed in place)."""
         record = self.source.by_function.get(fn)
         return record is not None and record.body.is_list
 
     # ------------------------------------------------------------------ blocks
-    def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Any],
+    def build(self, code: list[Instr], fragments: list[Fragment | None], nodes: list[Node | None],
               entries: set[int], choices: list[Choice]) -> list[Instr]:
         """``code`` with the first instruction of every block replaced by the
         block's generated function; each of ``choices`` gets its generated
@@ -283,14 +295,14 @@ class FlowGen:
             return code
         for name, _ in sources:
             if name[0] == "B":
-                out[int(name[1:])] = namespace[name]
+                out[int(name[1:])] = _generated(namespace, name)
         for choice in choices:
-            choice.generate = namespace[f"A{choice.index}"]
+            choice.generate = _generated(namespace, f"A{choice.index}")
         self.module = module
         return out
 
     def steps(self, code: list[Instr], fragments: list[Fragment | None],
-              nodes: list[Any]) -> list[Instr]:
+              nodes: list[Node | None]) -> list[Instr]:
         """One generated function per instruction, ``S<pc>(st) -> next_pc`` (its
         fragment alone: the flow entered and probed an instruction at a time, by
         :mod:`rulepack.engine.start` and the engine's check for endless loops);
@@ -308,7 +320,7 @@ class FlowGen:
         namespace = self._compile("\n\n".join(sources))
         if namespace is None:   # pragma: no cover - a bug of the generator
             return code
-        return [namespace[f"S{pc}"] for pc in range(n)]
+        return [_generated(namespace, f"S{pc}") for pc in range(n)]
 
     def _parts(self, fragments: list[Fragment | None]
                ) -> tuple[list[tuple[list[Line], bool]], list[frozenset[str]]]:
@@ -330,11 +342,11 @@ class FlowGen:
         self._made_parts = parts, refs
         return self._made_parts
 
-    def _compile(self, module: str) -> dict[str, Any] | None:
+    def _compile(self, module: str) -> dict[str, object] | None:
         """The namespace of the generated ``module`` once run (``None``, and the
         failure noted, if it does not compile: a bug of the generator)."""
         namespace = dict(BASE_NAMESPACE)
-        namespace["__builtins__"] = {**BASE_NAMESPACE["__builtins__"],
+        namespace["__builtins__"] = {**BASE_BUILTINS,
                                      "BaseException": BaseException, "KeyError": KeyError,
                                      "map": map}
         namespace["Action"] = Action
@@ -352,7 +364,7 @@ class FlowGen:
         exec(compiled, namespace)  # noqa: S102 - our own source, ruleset text only as reprs
         return namespace
 
-    def _reads(self, fn: Callable[["Position"], Any], names: list[str]) -> bool:
+    def _reads(self, fn: Fn, names: list[str]) -> bool:
         """Whether the expression ``fn`` may read one of the variables ``names``: its
         generated source (body and prelude: every variable it reads is written
         ``V['name']`` there) names one, or it is a closure (not known)."""
@@ -374,7 +386,7 @@ class FlowGen:
     SELF_LOOP_ROUNDS = 8
 
     def _merge(self, start: int, bodies: dict[int, list[Line]], members: dict[int, list[int]],
-               nodes: list[Any]) -> tuple[list[Line], list[int]]:
+               nodes: list[Node | None]) -> tuple[list[Line], list[int]]:
         """The body of block ``start`` with the blocks it always goes on to taken in:
         while it ends by jumping to another block (an unindented jump) that is
         short, not already taken in, and would not make a second statement that
@@ -461,8 +473,11 @@ class FlowGen:
                 hoist, piece, grid, cond, cells = record.body.by_slot
                 self.expr(params[0][2])          # its constants and prelude
                 self._refs |= ZONES.refs
+                grid_cells = self.ns[cells]
+                if not isinstance(grid_cells, tuple):   # pragma: no cover - a generator bug
+                    raise TypeError(f"{cells} is not a grid's cells")
                 table = self.const([[Action(choice.index, alt, (cell,), Player(p))
-                                     for cell in self.ns[cells]]
+                                     for cell in grid_cells]
                                     for p in range(self.players)])
                 made = (f"[a_ {hoist}for a_, {piece} in zip(T, _charge(st, Z[{grid}])) "
                         f"if {cond}]")
@@ -586,7 +601,7 @@ class FlowGen:
                             "                V[n] = x",
                             "    return out"]) + "\n"
 
-    def _comment(self, node: Any) -> str:
+    def _comment(self, node: Node | None) -> str:
         at = node.get("at") if isinstance(node, dict) else None
         if at and at[0]:
             return f"{self.where!r} line {at[0]} column {at[1]}"

@@ -11,40 +11,39 @@ configuration.
 
 from __future__ import annotations
 
-import itertools
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
-from rulepack.errors import Location, RulepackError, SemanticError
-from rulepack.ir import calls_in, names_in, nodes, rename
+from rulepack.errors import Diagnostic, Location, RulepackError, SemanticError
+from rulepack.ir import Node, calls_in, names_in, nodes, rename
 from rulepack.patterns import match as pat
 from rulepack.compiler.actionspace import ActionSpace, max_chance_outcomes
-from rulepack.compiler.bounds import score_bounds
+from rulepack.compiler.bounds import Range, score_bounds
+from rulepack.compiler.components import compile_components, compile_orders
+from rulepack.compiler.closures import Fn
 from rulepack.compiler.expressions import (BUILTIN_FUNCTIONS, BUILTIN_NAMES, LITERAL_WORDS,
-                                               ExprCompiler, Fn)
-from rulepack.compiler.dice import compile_rolls
+                                               ExprCompiler)
 from rulepack.compiler.build import build_program, with_blocks, with_start
 from rulepack.compiler.flow import FlowCompiler
 from rulepack.engine import effects
 from rulepack.engine.drawn import drawing_calls
-from rulepack.engine.program import HALT, Choice, Program
+from rulepack.engine.program import HALT, Choice, Instr, Program
 from rulepack.engine.position import Position
 from rulepack.engine.start import find_program_start
 from rulepack.engine.zones import ZoneInfo
-from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fill, parts
 from rulepack.engine.runtime import (EVAL_STEPS, PSEUDO_ATTRIBUTES, RuleValueError, failure_text,
                                      show)
 from rulepack.compiler.kinds import check_kinds
-from rulepack.compiler.scope import Global, Scope
+from rulepack.compiler.scope import Global, Scope, ScopeChanges
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
 
 
 ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
-
-#: Most pieces one game may have.
-MAX_PIECES = 100_000
 VISIBILITIES = ("owner", "nobody", "everyone")
 
 
@@ -67,7 +66,7 @@ class _BuildState:
         #: what the runtime functions read of a position's program (the instance
         #: has the same zones, pieces and seats: there is no program yet)
         self.program = inst
-        self.vars: dict[str, Any] = {}
+        self.vars: dict[str, object] = {}
         #: one budget of loop elements for everything evaluated while building
         self.steps_left = EVAL_STEPS
 
@@ -79,10 +78,13 @@ class Instance:
     :raises RuleValueError: never escapes; converted to SemanticError with a location.
     """
 
-    def __init__(self, ir: dict[str, Any], num_players: int, options: dict[str, Any],
+    def __init__(self, ir: Node, num_players: int, options: dict[str, object],
                  file: str) -> None:
         self.ir = ir
         self.file = file
+        #: the IR node evaluated last while the instance is built (where an error
+        #: of a value is located: see :meth:`evaluate`)
+        self.evaluating: Node | None = None
         self.num_players = num_players
         #: seat ``i`` as a :class:`Player`, and the seat clockwise after it
         self.seats: tuple[Player, ...] = tuple(Player(i) for i in range(num_players))
@@ -104,8 +106,8 @@ class Instance:
         self.build = _BuildState(self)
         self.pieces: list[Piece] = []
         self.kind_pieces: dict[str, list[Piece]] = {}
-        self.orders: dict[str, dict[Any, int]] = {}
-        self.domains: dict[str, list[Any]] = {}
+        self.orders: dict[str, dict[object, int]] = {}
+        self.domains: dict[str, list[object]] = {}
         self.zones: list[ZoneInfo] = []
         self.zone_kinds: list[str] = []
         self.zone_refs: list[ZoneRef] = []
@@ -118,7 +120,7 @@ class Instance:
             if v.get("seen") in ("owner", "nobody")}
         self.score_fn: Fn | None = None
         #: the score as generated code of ``(state, player)`` (made by :meth:`prepare`)
-        self.score_of: Callable[["Position", Any], Any] | None = None
+        self.score_of: Callable[["Position", object], object] | None = None
         self.score_param = "p"
         #: the score reads a variable ``seen by owner`` (each player sees only their
         #: own score until the game ends) or ``seen by nobody`` (nobody sees one)
@@ -140,16 +142,16 @@ class Instance:
         #: it (``at most N decisions``), or ``None``
         self.longest: int | None = None
         #: the range every final score is in (``scores from LO to HI``), or ``None``
-        self.score_range: tuple[Any, Any] | None = None
+        self.score_range: Range | None = None
         #: what the final scores add up to (``scores sum to N``), or ``None``
-        self.score_sum: Any = None
+        self.score_sum: float | None = None
         self.choices: list[Choice] = []
         #: the names other than the variables that the flow may keep in a state's
         #: variables (``let``, ``for`` and parameter names, its own ``$`` names),
         #: in the order met; ``current`` and ``round`` are always there
         self.flow_names: tuple[str, ...] = ()
-        self.code: list[Any] = []
-        self.code_nodes: list[Any] = []
+        self.code: list[Instr] = []
+        self.code_nodes: list[Node | None] = []
         #: each generated block (its first instruction) → the instructions it runs
         #: the program with generated code (made by :meth:`prepare`), and one that
         #: runs on the closures (for a look before the code is generated)
@@ -157,7 +159,7 @@ class Instance:
         self._closures: Program | None = None
         #: the instruction closures, one per instruction (``code`` holds the
         #: generated block functions where blocks start)
-        self.steps: list[Any] = []
+        self.steps: list[Instr] = []
         #: the generated source of the flow's blocks ("" if not generated)
         self.flow_source = ""
         self._unprepared: FlowCompiler | None = None
@@ -184,7 +186,7 @@ class Instance:
                     node = next((d for key in ("options", "patterns", "defines")
                                  for d in ir.get(key, []) if d.get("name") == n), game)
                     raise SemanticError.at(f"{n!r} is a built-in name of the language; choose "
-                                           f"another name for this {kind}", self._loc(node),
+                                           f"another name for this {kind}", self.loc(node),
                                            code="builtin-name")
         for opt_name, value in options.items():
             self.globals[opt_name] = Global("option", value)
@@ -195,22 +197,22 @@ class Instance:
         seen_phases: set[str] = set()
         for ph in ir.get("phases", []):
             if ph["name"] in seen_phases:
-                raise SemanticError.at(f"phase {ph['name']!r} is declared twice", self._loc(ph),
+                raise SemanticError.at(f"phase {ph['name']!r} is declared twice", self.loc(ph),
                                        code="duplicate-name")
             seen_phases.add(ph["name"])
         self.defines_active: list[str] = []
         for d in ir.get("defines", []):
             if d["name"] in self.globals or d["name"] in BUILTIN_FUNCTIONS:
                 raise SemanticError.at(f"{d['name']!r} is already a name; choose another name for "
-                                       "this define", self._loc(d), code="duplicate-name")
+                                       "this define", self.loc(d), code="duplicate-name")
             for param in d["params"]:
                 if param in LITERAL_WORDS or param in BUILTIN_NAMES:
                     raise SemanticError.at(f"{param!r} is a word of the language; choose another "
-                                           "name for this parameter", self._loc(d),
+                                           "name for this parameter", self.loc(d),
                                            code="builtin-name")
             if len(set(d["params"])) != len(d["params"]):
                 raise SemanticError.at(f"define {d['name']!r} names a parameter twice",
-                                       self._loc(d), code="duplicate-name")
+                                       self.loc(d), code="duplicate-name")
             self.globals[d["name"]] = Global("define", d)
         try:
             self._constants()
@@ -218,8 +220,8 @@ class Instance:
             self._longest()
             self._score_declarations()
             self._requirements()
-            self._components()
-            self._orders()
+            compile_components(self)
+            compile_orders(self)
             self._zones()
             self._patterns()
             self._variables()
@@ -232,37 +234,27 @@ class Instance:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 
     # ------------------------------------------------------------------ helpers
-    def scope(self, **kw: Any) -> Scope:
+    def scope(self, **kw: Unpack[ScopeChanges]) -> Scope:
         return Scope(self.globals, self.attributes, self.file, **kw)
 
     def static_scope(self) -> Scope:
         """For what is computed once per instance (zone shapes, pattern sizes...)."""
         return Scope(self.globals, self.attributes, self.file, static=True)
 
-    def _check_text(self, template: str | None, field: str, comp: dict[str, Any]) -> None:
-        """A component's ``called`` or ``symbol`` template: fields by name only.
-
-        :raises SemanticError: located at the component (code ``bad-template``)."""
-        if template is None:
-            return
-        try:
-            parts(template)
-        except TemplateError as exc:
-            shown = template if len(template) <= 60 else template[:57] + "..."
-            message = f"{field} {shown!r} of {comp['name']}: " + (
-                str(exc) if exc.field is None else
-                f"{{{exc.field}}}: write an attribute's name in braces ({NOT_A_FORMAT})")
-            raise SemanticError.at(message, self._loc(comp), code="bad-template") from None
-
-    def _loc(self, node: Any) -> Any:
+    def loc(self, node: Node | None) -> Location:
+        """Where ``node`` stands in the ruleset (the file alone when it has no place)."""
         return self.scope().location(node)
 
     @property
-    def _where_building(self) -> Any:
-        return self._loc(getattr(self, "_current_node", None))
+    def _where_building(self) -> Location:
+        return self.loc(self.evaluating)
 
-    def _eval(self, node: dict[str, Any], scope: Scope | None = None) -> Any:
-        self._current_node = node
+    def evaluate(self, node: Node, scope: Scope | None = None) -> object:
+        """The value of expression ``node``, computed once while the instance is
+        built (by default where new words are symbols).
+
+        :raises SemanticError: it cannot be computed (located at ``node``)."""
+        self.evaluating = node
         f = self.exprs.compile(node, scope or self.scope(declares_symbols=True))
         try:
             return f(self.build)  # type: ignore[arg-type]
@@ -271,10 +263,11 @@ class Instance:
             # a value of the wrong kind where the expression does not check for it
             # (a list as the key of a map...): the ruleset's mistake, located
             raise SemanticError.at(f"this value cannot be computed: {failure_text(exc)}",
-                                   self._loc(node), code="bad-value") from None
+                                   self.loc(node), code="bad-value") from None
 
-    def _flatten(self, values: list[Any]) -> list[Any]:
-        out: list[Any] = []
+    def flatten(self, values: list[object]) -> list[object]:
+        """``values`` with each list or tuple among them replaced by its elements."""
+        out: list[object] = []
         for v in values:
             if isinstance(v, (list, tuple)):
                 out.extend(v)
@@ -282,7 +275,7 @@ class Instance:
                 out.append(v)
         return out
 
-    def _seat_word(self, node: Any, what: str) -> None:
+    def check_seat_word(self, node: object, what: str) -> None:
         """A seat name written where a new word (a symbol) is meant: the seat takes
         over the word, which is a located error saying so."""
         if isinstance(node, dict) and node.get("k") == "name" and node["name"] in self.seat_names:
@@ -291,28 +284,13 @@ class Instance:
                 f"{word!r} is a seat name here ({what} cannot be a player): the seat "
                 f"{word} takes over the word {word!r} everywhere in the ruleset; rename the "
                 f"seat or the value (a text, \"{word}\", is a value of its own)",
-                self._loc(node), code="seat-shadows-word")
-
-    def _sides(self, comp: dict[str, Any], attrs: list[str]
-               ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None] | None:
-        """``up shows ...`` / ``down shows ...``: what each side of a two-sided piece
-        shows (see :class:`Piece`), each an attribute of the component."""
-        up, down = comp.get("up_shows"), comp.get("down_shows")
-        if up is None and down is None:
-            return None
-        for side, names in (("up", up), ("down", down)):
-            for a in names or ():
-                if a not in attrs:
-                    raise SemanticError.at(
-                        f"'{side} shows {a}': {comp['name']} has no attribute {a!r} (it has "
-                        f"{', '.join(attrs) or 'none'})", self._loc(comp), code="unknown-attribute")
-        return (None if up is None else tuple(up), None if down is None else tuple(down))
+                self.loc(node), code="seat-shadows-word")
 
     # ------------------------------------------------------------------ constants
     def _constants(self) -> None:
         for c in self.ir.get("constants", []):
-            self._declare(c["name"], c, "const")
-            value = self._eval(c["expr"])
+            self.declare(c["name"], c, "const")
+            value = self.evaluate(c["expr"])
             self.globals[c["name"]] = Global("const", value, c)
             self.later_names.pop(c["name"], None)
 
@@ -325,16 +303,16 @@ class Instance:
         teams: list[tuple[int, ...]] = []
         seen: set[int] = set()
         for expr in exprs:
-            value = self._eval(expr, self.static_scope())
+            value = self.evaluate(expr, self.static_scope())
             members = list(value) if isinstance(value, (list, tuple)) else [value]
             team: list[int] = []
             for m in members:
                 if not isinstance(m, int) or isinstance(m, bool) or m < 0:
                     raise SemanticError.at(f"a team lists players, not {describe(m)!r}",
-                                           self._loc(expr), code="bad-team")
+                                           self.loc(expr), code="bad-team")
                 if m in seen:
                     raise SemanticError.at(f"{describe(Player(m), self.seat_names)} is in two "
-                                           "teams", self._loc(expr), code="bad-team")
+                                           "teams", self.loc(expr), code="bad-team")
                 seen.add(m)
                 if m < self.num_players:
                     team.append(int(m))
@@ -345,7 +323,7 @@ class Instance:
             raise SemanticError.at(
                 f"{describe(Player(missing[0]), self.seat_names)} is in no team (with "
                 f"{self.num_players} players every seat needs a team)",
-                self._loc((self.ir.get("game") or {})), code="bad-team")
+                self.loc((self.ir.get("game") or {})), code="bad-team")
         self.teams = teams
 
     def _longest(self) -> None:
@@ -354,10 +332,10 @@ class Instance:
         expr = (self.ir.get("game") or {}).get("longest")
         if expr is None:
             return
-        value = self._eval(expr, self.static_scope())
+        value = self.evaluate(expr, self.static_scope())
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise SemanticError.at(f"'at most ... decisions' needs a whole number of at least 1, "
-                                   f"not {describe(value)}", self._loc(expr),
+                                   f"not {describe(value)}", self.loc(expr),
                                    code="bad-length")
         self.longest = int(value)
 
@@ -369,14 +347,14 @@ class Instance:
         total = game.get("score_sum")
         if (declared is not None or total is not None) and self.ir.get("score") is None:
             raise SemanticError.at("'scores ...' needs a score declaration (score(p) = ...)",
-                                   self._loc(declared if declared is not None else total),
+                                   self.loc(declared if declared is not None else total),
                                    code="no-score")
 
-        def number(expr: Any, what: str) -> Any:
-            value = self._eval(expr, self.static_scope())
+        def number(expr: Node, what: str) -> float:
+            value = self.evaluate(expr, self.static_scope())
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise SemanticError.at(f"'{what}' needs a number, not {describe(value)}",
-                                       self._loc(expr), code="bad-scores")
+                                       self.loc(expr), code="bad-scores")
             return value
 
         if declared is not None:
@@ -384,7 +362,7 @@ class Instance:
             high = number(declared["to"], "scores from ... to ...")
             if low > high:
                 raise SemanticError.at(f"scores from {describe(low)} to {describe(high)}: the "
-                                       "lowest score comes first", self._loc(declared),
+                                       "lowest score comes first", self.loc(declared),
                                        code="bad-scores")
             self.score_range = (low, high)
         if total is not None:
@@ -394,13 +372,15 @@ class Instance:
         """``require COND "message"``: a player count or options the rules do not cover."""
         from rulepack.errors import OptionError
         for r in self.ir.get("requirements", []):
-            if not self._eval(r["cond"], self.static_scope()):
+            if not self.evaluate(r["cond"], self.static_scope()):
                 raise OptionError.at(r["message"], Location(self.name), code="requirement")
 
-    def _declare(self, name: str, node: Any, kind: str) -> None:
+    def declare(self, name: str, node: Node, kind: str) -> None:
+        """Check that ``name`` may be declared as a ``kind`` (a built-in name or a
+        name declared before may not). :raises SemanticError: located."""
         if name in BUILTIN_NAMES or name in LITERAL_WORDS:
             raise SemanticError.at(f"{name!r} is a built-in name of the language; choose another "
-                                   "name", self._loc(node), code="builtin-name")
+                                   "name", self.loc(node), code="builtin-name")
         g = self.globals.get(name)
         if g is not None and g.kind not in ("symbol",) \
                 and not (g.kind == "pattern" and kind == "pattern" and g.node is node):
@@ -412,150 +392,10 @@ class Instance:
                 message = f"{other} {name!r} is declared twice"
             else:
                 message = f"{name!r} is declared twice (already a {other})"
-            raise SemanticError.at(message, self._loc(where), code="duplicate-name")
-
-    # ------------------------------------------------------------------ components
-    def _components(self) -> None:
-        seen: set[str] = set()
-        derived_top = self.ir.get("attributes", [])
-        for comp in self.ir.get("components", []):
-            name = comp["name"]
-            if name in seen:
-                raise SemanticError.at(f"component {name!r} is declared twice", self._loc(comp),
-                                       code="duplicate-name")
-            seen.add(name)
-            attr_names = [a["name"] for a in comp["attributes"]]
-            domains = []
-            for i, a in enumerate(comp["attributes"]):
-                if a["name"] in attr_names[:i]:
-                    raise SemanticError.at(f"component {name!r} declares attribute "
-                                           f"{a['name']!r} twice", self._loc(a),
-                                           code="duplicate-name")
-                self.attributes.add(a["name"])
-                for v in a["values"]:
-                    self._seat_word(v, f"a value of attribute {a['name']!r}")
-                values = self._flatten([self._eval(v) for v in a["values"]])
-                for v in values:
-                    if type(v) not in (int, str, bool):
-                        what = "a list" if isinstance(v, (list, tuple)) else repr(describe(v, self.seat_names))
-                        raise SemanticError.at(
-                            f"attribute {a['name']!r} of {name!r}: each value must be a number, "
-                            f"a name or a text, not {what} ({describe(v, self.seat_names)})",
-                            self._loc(a),
-                            code="bad-value")
-                if not values:
-                    raise SemanticError.at(f"attribute {a['name']!r} of {name!r} has no values",
-                                           self._loc(a), code="empty-attribute")
-                domains.append(values)
-                dom = self.domains.setdefault(a["name"], [])
-                for v in values:
-                    if v not in dom:
-                        dom.append(v)
-            for d in comp.get("derived", []):
-                self.attributes.add(d["name"])
-            for d in derived_top:
-                if d.get("of") is None or name in d["of"]:
-                    self.attributes.add(d["name"])
-            self_scope = self.scope(candidate="$self", locals=["$self"], static=True)
-            copies_fn = self.exprs.compile(comp["copies"], self_scope) if comp.get("copies") else None
-            derived = [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
-                       for d in comp.get("derived", [])]
-            derived += [(d["name"], self.exprs.compile(d["expr"], self_scope), d)
-                        for d in derived_top if d.get("of") is None or name in d["of"]]
-            template = comp.get("called")
-            self._check_text(template, "called", comp)
-            self._check_text((comp.get("draw") or {}).get("symbol"), "symbol", comp)
-            sides = self._sides(comp, attr_names + [d[0] for d in derived])
-            rolls = compile_rolls(self, comp, attr_names + [d[0] for d in derived])
-            kind_list: list[Piece] = []
-            for combo in itertools.product(*domains):
-                attrs = dict(zip(attr_names, combo))
-                proto = Piece(-1, name, attrs, name)
-                self.build.vars["$self"] = proto
-                for dname, fn, dnode in derived:
-                    self._current_node = dnode
-                    try:
-                        attrs[dname] = fn(self.build)  # type: ignore[arg-type]
-                        if isinstance(attrs[dname], (list, dict, tuple)) or \
-                                type(attrs[dname]) not in (int, str, bool, float, type(None)):
-                            raise RuleValueError(
-                                f"attribute {dname!r} must be a number, a name or a text, not "
-                                f"{show(attrs[dname])}")
-                    except RuleValueError:
-                        raise
-                    except Exception:
-                        raise SemanticError.at(
-                            f"attribute {dname!r} cannot be computed for {name} "
-                            f"{describe(list(combo))}", self._loc(dnode), code="bad-value") from None
-                copies = 1
-                if copies_fn is not None:
-                    self._current_node = comp["copies"]
-                    copies = copies_fn(self.build)  # type: ignore[arg-type]
-                    if isinstance(copies, bool) or not isinstance(copies, int) or \
-                            not 0 <= copies <= 1000:
-                        raise SemanticError.at(f"copies of {name} must be a number from 0 to 1000,"
-                                               f" not {show(copies)}", self._loc(comp["copies"]),
-                                               code="bad-copies")
-                label = _piece_name(name, attr_names, attrs, template)
-                for _ in range(copies):
-                    piece = Piece(len(self.pieces), name, dict(attrs), label, comp.get("back"),
-                                  sides, rolls)
-                    self.pieces.append(piece)
-                    kind_list.append(piece)
-                    if len(self.pieces) > MAX_PIECES:
-                        raise SemanticError.at(f"more than {MAX_PIECES} pieces", self._loc(comp),
-                                               code="too-many")
-            self.kind_pieces[name] = kind_list
-            self._declare(name, comp, "component")
-            self.globals[name] = Global("component", kind_list, comp)
-        # Every attribute's values, fixed and derived, in the order pieces show them.
-        for piece in self.pieces:
-            for attr, value in piece.attrs.items():
-                dom = self.domains.setdefault(attr, [])
-                if value not in dom:
-                    dom.append(value)
-        for comp in self.ir.get("components", []):
-            if comp.get("back") and comp["back"] not in self.kind_pieces:
-                raise SemanticError.at(f"component {comp['name']!r} has the back of "
-                                       f"{comp['back']!r}, which is not a component",
-                                       self._loc(comp), code="unknown-component")
-        for d in derived_top:
-            for kind in d.get("of") or []:
-                if kind not in self.kind_pieces:
-                    raise SemanticError.at(f"attribute {d['name']!r} is declared for unknown "
-                                           f"component {kind!r}", self._loc(d),
-                                           code="unknown-component")
-
-    def _orders(self) -> None:
-        for o in self.ir.get("orders", []):
-            attr = o["attribute"]
-            values = self._flatten([self._eval(v) for v in o["values"]])
-            self.orders[attr] = {v: i for i, v in enumerate(values)}
-            if attr not in self.attributes and self.pieces:
-                raise SemanticError.at(f"order of unknown attribute {attr!r}", self._loc(o),
-                                       code="unknown-attribute")
-            dom = self.domains.get(attr, [])
-            missing = [v for v in dom if v not in self.orders[attr]]
-            if missing:
-                # an order from a library has no place in this file: point at the
-                # component whose values it leaves out
-                where = o if o.get("at") else next(
-                    (c for c in self.ir.get("components", []) if c.get("at") and any(
-                        a.get("name") == attr for a in c.get("attributes", []))), o)
-                raise SemanticError.at(f"order {attr} leaves out {describe(missing)}",
-                                       self._loc(where), code="incomplete-order")
-        declared = {a["name"] for c in self.ir.get("components", []) for a in c["attributes"]}
-        for attr, dom in self.domains.items():
-            if attr in declared:
-                # the order the component lists its values in
-                self.orders.setdefault(attr, {v: i for i, v in enumerate(dom)})
-            else:
-                # a derived attribute: numbers ascending, then names
-                natural = sorted(dom, key=_natural)
-                self.orders.setdefault(attr, {v: i for i, v in enumerate(natural)})
+            raise SemanticError.at(message, self.loc(where), code="duplicate-name")
 
     # ------------------------------------------------------------------ zones
-    def _add_zone(self, name: str, label: str, kind: str, key: Any = None,
+    def _add_zone(self, name: str, label: str, kind: str, key: object = None,
                   owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
                   cols: int = 0, cells: list[tuple[int, int]] | None = None) -> ZoneRef:
         info = ZoneInfo(len(self.zones), name, label, kind, key, owner, seen_by, rows, cols,
@@ -571,35 +411,38 @@ class Instance:
         self.globals["box"] = Global("zone", self.zone_refs[0])
         for z in self.ir.get("zones", []):
             name = z["name"]
-            self._declare(name, z, "zone")
+            self.declare(name, z, "zone")
             kind = z["kind"]
             per = z.get("per")
             if per is not None and per != "player" and per not in self.domains:
                 raise SemanticError.at(f"zone {name!r} is per {per!r}, which is not an attribute "
                                        "of any component (write 'per player' for one zone per "
-                                       "player)", self._loc(z), code="unknown-attribute")
+                                       "player)", self.loc(z), code="unknown-attribute")
             seen_by = "nobody"
             if z.get("seen_by") is not None:
-                seen_by = self._eval(z["seen_by"], self.static_scope())
-                if seen_by not in VISIBILITIES:
+                seen = self.evaluate(z["seen_by"], self.static_scope())
+                if not isinstance(seen, str) or seen not in VISIBILITIES:
                     raise SemanticError.at(f"'seen by' must be owner, nobody or everyone, not "
-                                           f"{describe(seen_by, self.seat_names)}",
-                                           self._loc(z["seen_by"]), code="bad-visibility")
+                                           f"{describe(seen, self.seat_names)}",
+                                           self.loc(z["seen_by"]), code="bad-visibility")
+                seen_by = seen
                 if seen_by == "owner" and z.get("per") != "player":
                     raise SemanticError.at(f"zone {name!r} is seen by its owner, but only a zone "
-                                           "'per player' has an owner", self._loc(z),
+                                           "'per player' has an owner", self.loc(z),
                                            code="bad-visibility")
             rows = cols = 0
             cells: list[tuple[int, int]] = []
             if kind == "grid":
-                rows = self._eval(z["rows"], self.static_scope())
-                cols = self._eval(z["cols"], self.static_scope())
-                if not all(isinstance(v, int) and 1 <= v <= 100 for v in (rows, cols)):
+                rows_given = self.evaluate(z["rows"], self.static_scope())
+                cols_given = self.evaluate(z["cols"], self.static_scope())
+                if not (isinstance(rows_given, int) and 1 <= rows_given <= 100
+                        and isinstance(cols_given, int) and 1 <= cols_given <= 100):
                     raise SemanticError.at("a grid needs 1 to 100 rows and columns",
-                                           self._loc(z), code="bad-grid")
+                                           self.loc(z), code="bad-grid")
+                rows, cols = rows_given, cols_given
                 holes: set[tuple[int, int]] = set()
                 if z.get("holes") is not None:
-                    for h in self._flatten_cells(self._eval(z["holes"], self.static_scope())):
+                    for h in self._flatten_cells(self.evaluate(z["holes"], self.static_scope())):
                         holes.add(h)
                 cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
             per = z.get("per")
@@ -608,18 +451,18 @@ class Instance:
                 self.globals[name] = Global("zone", ref, z)
                 continue
             if per == "player":
-                keys: list[Any] = [Player(i) for i in range(self.num_players)]
+                keys: list[object] = [Player(i) for i in range(self.num_players)]
             else:
                 if per not in self.domains:
                     raise SemanticError.at(f"zone {name!r} is per {per!r}, which is not an "
-                                           "attribute of any component", self._loc(z),
+                                           "attribute of any component", self.loc(z),
                                            code="unknown-attribute")
                 keys = sorted(self.domains[per], key=lambda v: self.orders[per].get(v, 0))
-            family: dict[Any, ZoneRef] | list[ZoneRef]
+            family: dict[object, ZoneRef] | list[ZoneRef]
             family = [] if per == "player" else {}
             for key in keys:
                 label = f"{name}[{describe(key, self.seat_names)}]"
-                owner = int(key) if per == "player" else None
+                owner = int(key) if per == "player" and isinstance(key, Player) else None
                 ref = self._add_zone(name, label, kind, key, owner, seen_by, rows, cols, cells)
                 if isinstance(family, list):
                     family.append(ref)
@@ -627,7 +470,7 @@ class Instance:
                     family[key] = ref
             self.globals[name] = Global("zone_family", {"per": per, "zones": family}, z)
 
-    def _flatten_cells(self, value: Any) -> list[tuple[int, int]]:
+    def _flatten_cells(self, value: object) -> list[tuple[int, int]]:
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
             value = [value]
         if value is not None and not isinstance(value, list):
@@ -644,9 +487,9 @@ class Instance:
         decls = self.ir.get("patterns", [])
         names: set[str] = set()
         for i, p in enumerate(decls):
-            self._declare(p["name"], p, "pattern")
+            self.declare(p["name"], p, "pattern")
             if p["name"] in names:
-                raise SemanticError.at(f"pattern {p['name']!r} is declared twice", self._loc(p),
+                raise SemanticError.at(f"pattern {p['name']!r} is declared twice", self.loc(p),
                                        code="duplicate-name")
             names.add(p["name"])
             self.globals[p["name"]] = Global("pattern", PatternRef(p["name"], i), p)
@@ -660,31 +503,31 @@ class Instance:
                 for n in p["any"]:
                     if n not in compiled:
                         raise SemanticError.at(f"unknown pattern {n!r} (a union names patterns "
-                                               "made of constraints)", self._loc(p),
+                                               "made of constraints)", self.loc(p),
                                                code="unknown-pattern")
                     alts.append(compiled[n])
                 compiled[p["name"]] = pat.Pattern(p["name"], alternatives=alts)
         self.patterns = [compiled[p["name"]] for p in decls]
 
-    def _pattern(self, p: dict[str, Any]) -> pat.Pattern:
+    def _pattern(self, p: Node) -> pat.Pattern:
         size = (1, 1_000_000)
         same: list[str] = []
         distinct: list[tuple[str, int]] = []
-        consecutive: list[tuple[str, dict[Any, int]]] = []
-        covers: list[tuple[str, list[Any]]] = []
+        consecutive: list[tuple[str, dict[object, int]]] = []
+        covers: list[tuple[str, list[object]]] = []
         each: list[pat.Predicate] = []
         wild: pat.Predicate | None = None
         for c in p["all"]:
             kind, arg = c["c"], c["arg"]
             if kind == "size":
-                value = self._eval(arg, self.static_scope())
+                value = self.evaluate(arg, self.static_scope())
                 if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
                     size = (min(value), max(value))
                 elif isinstance(value, int) and not isinstance(value, bool):
                     size = (value, value)
                 else:
                     raise SemanticError.at(f"size must be a number or a range, not {value!r}",
-                                           self._loc(c), code="bad-pattern")
+                                           self.loc(c), code="bad-pattern")
                 continue
             if kind in ("each", "wild"):
                 cond = self.exprs.compile(arg, self.scope(candidate="$it", locals=["$it"],
@@ -710,16 +553,16 @@ class Instance:
                 else:
                     if wild is not None:
                         raise SemanticError.at("a pattern has one 'wild' condition",
-                                               self._loc(c), code="bad-pattern")
+                                               self.loc(c), code="bad-pattern")
                     wild = test
                 continue
             if arg not in self.domains:
                 raise SemanticError.at(f"pattern {p['name']!r} uses attribute {arg!r}, which no "
-                                       "component has", self._loc(c), code="unknown-attribute")
+                                       "component has", self.loc(c), code="unknown-attribute")
             if arg in self.rolled_attributes and not any(arg in x.attrs for x in self.pieces):
                 raise SemanticError.at(f"pattern {p['name']!r}: '{kind} {arg}' reads a fixed "
                                        f"attribute, and {arg!r} is the face a die shows, which "
-                                       "rolls change (test it with 'each')", self._loc(c),
+                                       "rolls change (test it with 'each')", self.loc(c),
                                        code="rolled-in-pattern")
             if kind == "same":
                 same.append(arg)
@@ -730,10 +573,10 @@ class Instance:
             elif kind == "covers":
                 covers.append((arg, list(self.domains[arg])))
             else:
-                raise SemanticError.at(f"unknown constraint {kind!r}", self._loc(c), code="bad-ir")
+                raise SemanticError.at(f"unknown constraint {kind!r}", self.loc(c), code="bad-ir")
         return pat.Pattern(p["name"], size, same, distinct, consecutive, covers, each, wild)
 
-    def piece_test(self, cond: Any) -> Callable[[Piece], bool] | None:
+    def piece_test(self, cond: Node) -> Callable[[Piece], bool] | None:
         """A ``where`` condition as a test of one candidate piece, when it reads
         only fixed attributes, constants, options and symbols (its answer for a
         piece never changes); ``None`` for any other condition. A piece the
@@ -755,7 +598,7 @@ class Instance:
                 return True
         return test
 
-    def _fixed(self, node: Any) -> bool:
+    def _fixed(self, node: object) -> bool:
         """True if an expression reads only pieces' fixed attributes, constants,
         options and symbols (so its value for a piece never changes)."""
         if isinstance(node, list):
@@ -781,7 +624,7 @@ class Instance:
     def _variables(self) -> None:
         for v in self.ir.get("variables", []):
             name = v["name"]
-            self._declare(name, v, "var")
+            self.declare(name, v, "var")
             self.globals[name] = Global("player_var" if v.get("per_player") else "var", None, v)
         names = [v["name"] for v in self.ir.get("variables", [])]
         for i, v in enumerate(self.ir.get("variables", [])):
@@ -791,7 +634,7 @@ class Instance:
                 raise SemanticError.at(f"the initial value of {v['name']!r} uses "
                                        f"{sorted(bad)[0]!r}, which is not set yet (a variable "
                                        "can use only the variables declared before it)",
-                                       self._loc(v), code="used-too-early")
+                                       self.loc(v), code="used-too-early")
             fn = self.exprs.compile(v["expr"], self.scope())
             self.var_inits[v["name"]] = (bool(v.get("per_player")), fn)
 
@@ -801,16 +644,16 @@ class Instance:
             if self.winner_rule is not None:
                 raise SemanticError.at(f"'winner {self.winner_rule} score' needs a score "
                                        "declaration (score(p) = ...)",
-                                       self._loc(self.ir.get("winner")), code="no-score")
+                                       self.loc(self.ir.get("winner")), code="no-score")
             return
         if "score" in calls_in(s["expr"]):
             raise SemanticError.at("the score uses score() itself; write it from the zones and "
-                                   "variables", self._loc(s), code="recursive-score")
+                                   "variables", self.loc(s), code="recursive-score")
         self.score_param = s["player"]
         if s["player"] in self.attributes or s["player"] in self.globals or \
                 s["player"] in BUILTIN_NAMES or s["player"] in LITERAL_WORDS:
             raise SemanticError.at(f"{s['player']!r} is already a name in this ruleset; choose "
-                                   "another name for the player", self._loc(s), code="shadowing")
+                                   "another name for the player", self.loc(s), code="shadowing")
         self._score_scope = self.scope(locals=[s["player"]], deterministic=True)
         self.score_fn = self.exprs.compile(s["expr"], self._score_scope)
         read = self._names_read(s["expr"])
@@ -818,7 +661,7 @@ class Instance:
         if secret:
             self.secret_score = "nobody" if "nobody" in secret else "owner"
 
-    def _names_read(self, expr: Any) -> set[str]:
+    def _names_read(self, expr: object) -> set[str]:
         """The names an expression reads, through the defines it calls."""
         defines = {d["name"]: d for d in self.ir.get("defines", [])}
         found = set(names_in(expr))
@@ -845,7 +688,7 @@ class Instance:
                 self._compile_heuristic(searched)
             self.heuristic_after = int(searched.get("after", 0))
 
-    def _compile_heuristic(self, h: dict[str, Any]) -> tuple[str, Fn]:
+    def _compile_heuristic(self, h: Node) -> tuple[str, Fn]:
         """(its player parameter, its compiled expression) of one ``heuristic``.
 
         :raises SemanticError: the parameter is already a name (code ``shadowing``)."""
@@ -853,11 +696,11 @@ class Instance:
         if player in self.attributes or player in self.globals or \
                 player in BUILTIN_NAMES or player in LITERAL_WORDS:
             raise SemanticError.at(f"{player!r} is already a name in this ruleset; choose "
-                                   "another name for the player", self._loc(h), code="shadowing")
+                                   "another name for the player", self.loc(h), code="shadowing")
         return player, self.exprs.compile(h["expr"], self.scope(locals=[player],
                                                                 deterministic=True))
 
-    def _endless_loops(self) -> list[Any]:
+    def _endless_loops(self) -> list[Diagnostic]:
         """A loop that can never stop, in a ruleset that never says ``end game``:
         the game could never end (a flow with no end)."""
         everything = [self.ir.get("setup", []), self.ir.get("play", []),
@@ -877,7 +720,7 @@ class Instance:
             if always:
                 out.extend(SemanticError.at(
                     f"this {k} loop never stops and the ruleset never says 'end game', so the "
-                    "game could never end", self._loc(n), code="endless-flow",
+                    "game could never end", self.loc(n), code="endless-flow",
                     hint="add 'until CONDITION' or an 'end game' where the game is won").diagnostics)
         return out
 
@@ -951,7 +794,7 @@ class Instance:
         flow.block(self.ir.get("setup", []), scope)
         flow.block(self.ir.get("play", []), scope)
 
-        def game_over(pc: int) -> Any:
+        def game_over(pc: int) -> Instr:
             def end(st: "Position") -> int:
                 effects.end_game(st, None)
                 return HALT
@@ -963,7 +806,7 @@ class Instance:
                 flow.block(phase["body"], scope)
                 flow.errors.extend(SemanticError.at(
                     f"phase {phase['name']!r} is described but never run (no 'do "
-                    f"{phase['name']}' reaches it)", self._loc(phase),
+                    f"{phase['name']}' reaches it)", self.loc(phase),
                     code="unreachable-phase").diagnostics)
         flow.errors.extend(self._endless_loops())
         if flow.errors:
@@ -988,13 +831,13 @@ class Instance:
             space = self.__dict__["_action_space"] = ActionSpace.build(self)
         return space
 
-    def score_bounds(self) -> tuple[Any, Any] | None:
+    def score_bounds(self) -> Range | None:
         """The lowest and highest final score: declared (``scores from LO to
         HI``) or derived from the score (:func:`rulepack.compiler.bounds.score_bounds`);
         ``None`` without a score or a range (made once)."""
         if "_score_bounds" not in self.__dict__:
             self.__dict__["_score_bounds"] = score_bounds(self)
-        bounds: tuple[Any, Any] | None = self.__dict__["_score_bounds"]
+        bounds: Range | None = self.__dict__["_score_bounds"]
         return bounds
 
     def max_chance_outcomes(self) -> int:
@@ -1005,14 +848,6 @@ class Instance:
         if bound is None:
             bound = self.__dict__["_max_chance_outcomes"] = max_chance_outcomes(self)
         return int(bound)
-
-
-def _natural(v: Any) -> tuple[int, Any, str]:
-    if isinstance(v, bool) or v is None:
-        return (0, int(bool(v)), "")
-    if isinstance(v, (int, float)):
-        return (1, v, "")
-    return (2, 0, str(v))
 
 
 def _test_piece(st: "Position", piece: Piece, cond: Fn) -> bool:
@@ -1027,17 +862,3 @@ def _test_piece(st: "Position", piece: Piece, cond: Fn) -> bool:
             v["$it"] = saved
         else:
             del v["$it"]
-
-
-def _piece_name(kind: str, attr_names: list[str], attrs: dict[str, Any],
-                template: str | None) -> str:
-    """The readable name of a piece: the component's ``called`` template filled
-    with its attributes (fixed and derived), or the component name followed by
-    the values of its declared attributes."""
-    values = {a: describe(v) for a, v in attrs.items()}
-    if template is not None:
-        values["kind"] = kind
-        return fill(template, values)
-    if not attr_names:
-        return kind
-    return f"{kind} " + " ".join(values[a] for a in attr_names)

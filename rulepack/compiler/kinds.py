@@ -22,8 +22,9 @@ at the expression, code ``wrong-kind``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rulepack.ir import Node
 from rulepack.compiler.scope import Global
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
@@ -66,7 +67,7 @@ def union(a: Kind | None, b: Kind | None) -> Kind | None:
     return Kind(a.basic | b.basic, items, parts, a.word or b.word)
 
 
-def of_value(value: Any, depth: int = 0) -> Kind | None:
+def of_value(value: object, depth: int = 0) -> Kind | None:
     """The kind of a value computed at compile time."""
     if depth > 8:
         return None
@@ -199,15 +200,14 @@ class KindChecker:
         for phase in ir.get("phases", []):
             self.walk(phase.get("body"), {})
 
-    def error(self, message: str, node: dict[str, Any]) -> SemanticError:
-        at = node.get("at") or [None, None]
+    def error(self, message: str, node: object) -> SemanticError:
+        at = (node.get("at") if isinstance(node, dict) else None) or [None, None]
         return SemanticError.at(message, Location(self.file, at[0] or None, at[1] or None),
                                 code="wrong-kind")
 
     # ------------------------------------------------------------------ walking
-    def walk(self, node: Any, env: dict[str, Kind | None]) -> None:
-        t = type(node)
-        if t is list or (t is not dict and isinstance(node, list)):
+    def walk(self, node: object, env: dict[str, Kind | None]) -> None:
+        if isinstance(node, list):
             env = dict(env)                  # a block: its lets stay in it
             walk = self.walk
             for item in node:
@@ -216,7 +216,7 @@ class KindChecker:
                         isinstance(item.get("bind"), str):
                     env[item["bind"]] = self.kind(item.get("expr"), env)
             return
-        if t is not dict and not isinstance(node, dict):
+        if not isinstance(node, dict):
             return
         k = node.get("k")
         inner = env
@@ -257,7 +257,7 @@ class KindChecker:
             if isinstance(value, (dict, list)):
                 walk(value, inner)
 
-    def bind(self, bind: Any, kind: Kind | None, env: dict[str, Kind | None]) -> None:
+    def bind(self, bind: object, kind: Kind | None, env: dict[str, Kind | None]) -> None:
         if isinstance(bind, str):
             env[bind] = kind
         elif isinstance(bind, list):
@@ -277,7 +277,7 @@ class KindChecker:
             return _of("piece")
         return None
 
-    def kind(self, node: Any, env: dict[str, Kind | None]) -> Kind | None:
+    def kind(self, node: object, env: dict[str, Kind | None]) -> Kind | None:
         if not isinstance(node, dict):
             return None
         k = node.get("k")
@@ -321,12 +321,14 @@ class KindChecker:
             return None if node.get("op") in ("and", "or") else _of("bool")
         return None
 
-    def name_kind(self, name: Any, env: dict[str, Kind | None]) -> Kind | None:
+    def name_kind(self, name: object, env: dict[str, Kind | None]) -> Kind | None:
         if name in env:
             return env[name]
+        if not isinstance(name, str):
+            return None
         g = self.globals.get(name)
         if g is None:
-            return _BUILTIN_NAMES.get(name) if isinstance(name, str) else None
+            return _BUILTIN_NAMES.get(name)
         if g.kind in ("const", "option", "symbol", "pattern"):
             return of_value(g.value)
         if g.kind == "zone":
@@ -339,7 +341,7 @@ class KindChecker:
             return self.var_kinds.get(name)
         return None
 
-    def index_kind(self, node: dict[str, Any], env: dict[str, Kind | None]) -> Kind | None:
+    def index_kind(self, node: Node, env: dict[str, Kind | None]) -> Kind | None:
         of = node.get("of")
         if isinstance(of, dict) and of.get("k") == "name" and of.get("name") not in env:
             g = self.globals.get(str(of.get("name")))
@@ -362,7 +364,7 @@ class KindChecker:
         return None
 
     # ------------------------------------------------------------------ checks
-    def need(self, node: Any, env: dict[str, Kind | None], allowed: set[str],
+    def need(self, node: object, env: dict[str, Kind | None], allowed: set[str],
              what: str, context: str) -> None:
         """Report ``node`` if its kind is certainly something ``allowed`` excludes."""
         kind = self.kind(node, env)
@@ -373,7 +375,7 @@ class KindChecker:
             shown = Kind(frozenset(wrong), kind.items, kind.parts, kind.word)
             raise self.error(f"{context} needs {what}, not {describe(shown)}", node)
 
-    def need_pieces(self, node: Any, env: dict[str, Kind | None], context: str) -> None:
+    def need_pieces(self, node: object, env: dict[str, Kind | None], context: str) -> None:
         kind = self.kind(node, env)
         if kind is None:
             return
@@ -384,7 +386,7 @@ class KindChecker:
                 raise self.error(f"{context} needs pieces (a zone or a list of pieces), not "
                                  f"{describe(kind)}", node)
 
-    def check_node(self, node: dict[str, Any], env: dict[str, Kind | None]) -> None:
+    def check_node(self, node: Node, env: dict[str, Kind | None]) -> None:
         k = node.get("k")
         if k == "call":
             fn = node.get("fn")
@@ -409,7 +411,7 @@ class KindChecker:
         elif k in ("index", "set"):
             self.check_index(node, env)
 
-    def check_index(self, node: dict[str, Any], env: dict[str, Kind | None]) -> None:
+    def check_index(self, node: Node, env: dict[str, Kind | None]) -> None:
         if node.get("k") == "set":
             name, index = node.get("name"), node.get("index")
         else:
@@ -440,23 +442,26 @@ class KindChecker:
                     raise self.error(f"zone {name} has no [{kind.word}] (it has {shown})", index)
 
 
-def type_kind(value: Any) -> str:
+def type_kind(value: object) -> str:
     kind = of_value(value)
     return next(iter(kind.basic)) if kind is not None and len(kind.basic) == 1 else "word"
 
 
 #: rulesets whose check passed: ``id(ir)`` → (the IR, the signatures it passed
 #: with); an instance with the same IR and signature passes without a walk
-_PASSED: dict[int, tuple[dict[str, Any], set[Any]]] = {}
+_PASSED: dict[int, tuple[Node, set["Signature"]]] = {}
+
+#: what the check reads of an instance besides its IR (see :func:`_signature`)
+Signature = tuple[tuple[tuple[object, ...], ...], frozenset[str], str]
 
 
-def _signature(inst: "Instance") -> Any:
+def _signature(inst: "Instance") -> Signature:
     """All the check reads of an instance besides its IR: each global's kind, the
     kind of each constant's, option's, symbol's and pattern's value, each zone
     family's keys (not its players), the pieces' attributes and the file. Two
     instances of one ruleset (two player counts, say) with equal signatures get
     the same verdict."""
-    sig: list[tuple[Any, ...]] = []
+    sig: list[tuple[object, ...]] = []
     for name, g in sorted(inst.globals.items()):
         if g.kind in ("const", "option", "symbol", "pattern"):
             sig.append((name, g.kind, of_value(g.value)))

@@ -23,21 +23,21 @@ The result is the list the scan gives: ``[]`` or the one element.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
+from rulepack.compiler.closures import Fn
 from rulepack.compiler.code import code
 from rulepack.engine.runtime import RuleValueError, show
-from rulepack.engine.values import ZoneRef
-from rulepack.ir import calls_in, names_in
+from rulepack.engine.values import Cell, Piece, ZoneRef
+from rulepack.ir import Node, calls_in, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.code import Code
     from rulepack.compiler.codegen import SourceGen
     from rulepack.compiler.expressions import ExprCompiler
+    from rulepack.compiler.instance import Instance
     from rulepack.compiler.scope import Scope
     from rulepack.engine.position import Position
-
-Fn = Callable[["Position"], Any]
 
 #: what a filtered grid collection holds: its pieces, all its cells, its empty cells
 ELEMENTS = ("pieces", "cells", "empty")
@@ -56,15 +56,15 @@ class CellLookup:
     :param rest: IR of the other conjuncts, in order (``None``: none).
     """
 
-    grid: dict[str, Any]
+    grid: Node
     elements: str
-    row: dict[str, Any]
-    col: dict[str, Any]
-    rest: dict[str, Any] | None
+    row: Node
+    col: Node
+    rest: Node | None
 
 
-def grid_collection(of: dict[str, Any], grids: set[str], families: set[str],
-                    shadowed: Callable[[str], bool]) -> tuple[dict[str, Any], str] | None:
+def grid_collection(of: Node, grids: set[str], families: set[str],
+                    shadowed: Callable[[str], bool]) -> tuple[Node, str] | None:
     """``(IR of the grid, elements)`` when ``of`` is a grid the ruleset names
     (``board``, or one of a family: ``board[p]``), ``cells(...)`` or
     ``empty(...)`` of one; else ``None``. ``grids``: the names of grid zones,
@@ -81,19 +81,19 @@ def grid_collection(of: dict[str, Any], grids: set[str], families: set[str],
     return of, elements
 
 
-def conjuncts(cond: dict[str, Any]) -> list[dict[str, Any]]:
+def conjuncts(cond: Node) -> list[Node]:
     """The conditions an ``and`` (nested any way) requires, in order."""
     if cond.get("k") == "op" and cond.get("op") == "and":
         return [c for a in cond["args"] for c in conjuncts(a)]
     return [cond]
 
 
-def split(cond: dict[str, Any], independent: Callable[[dict[str, Any]], bool]
-          ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]] | None:
+def split(cond: Node, independent: Callable[[Node], bool]
+          ) -> tuple[Node, Node, list[Node]] | None:
     """``(R, C, others)`` when ``cond`` requires ``row == R`` and ``col == C``
     (either side of ``==``) with ``independent(R)`` and ``independent(C)``; the
     other conjuncts in their order. ``None`` otherwise."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, Node] = {}
     others = []
     for c in conjuncts(cond):
         side = _equated(c, independent)
@@ -106,8 +106,8 @@ def split(cond: dict[str, Any], independent: Callable[[dict[str, Any]], bool]
     return found["row"], found["col"], others
 
 
-def _equated(c: dict[str, Any], independent: Callable[[dict[str, Any]], bool]
-             ) -> tuple[str, dict[str, Any]] | None:
+def _equated(c: Node, independent: Callable[[Node], bool]
+             ) -> tuple[str, Node] | None:
     if c.get("k") != "op" or c.get("op") != "==":
         return None
     a, b = c["args"]
@@ -117,7 +117,7 @@ def _equated(c: dict[str, Any], independent: Callable[[dict[str, Any]], bool]
     return None
 
 
-def match(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope") -> CellLookup | None:
+def match(exprs: "ExprCompiler", node: Node, scope: "Scope") -> CellLookup | None:
     """The look-up a ``where`` node compiles to in ``scope`` (the scope around the
     ``where``, without its candidate), or ``None`` if it is not of that shape."""
     inst = exprs.inst
@@ -139,7 +139,7 @@ def match(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope") -> CellLo
     if target is None:
         return None
 
-    def independent(e: dict[str, Any]) -> bool:
+    def independent(e: Node) -> bool:
         # reads nothing of the element (no bare attribute name, unless a local of
         # that name; a define's body has no element) and draws no chance
         return "random" not in calls_in(e) and not any(
@@ -155,12 +155,13 @@ def match(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope") -> CellLo
     return CellLookup(target[0], target[1], row, col, rest)
 
 
-def _family_kind(inst: Any, zones: Any) -> str | None:
+def _family_kind(inst: "Instance", zones: dict[object, ZoneRef] | list[ZoneRef]) -> str | None:
     refs = list(zones.values() if isinstance(zones, dict) else zones)
     return inst.zone_kinds[refs[0].index] if refs else None
 
 
-def find(st: "Position", grid: ZoneRef, elements: str, row: Any, col: Any) -> list[Any]:
+def find(st: "Position", grid: object, elements: str, row: object, col: object
+         ) -> list[Cell | Piece]:
     """The elements of the grid ``grid`` (see :data:`ELEMENTS`) at ``row``,
     ``col`` (from 1) as the scan would find them: ``[]`` or one element. A row or
     column that equals no cell's (``none``, a text, 2.5) finds nothing.
@@ -183,7 +184,7 @@ def find(st: "Position", grid: ZoneRef, elements: str, row: Any, col: Any) -> li
     return [] if piece is None else [piece]
 
 
-def closure(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope",
+def closure(exprs: "ExprCompiler", node: Node, scope: "Scope",
             name: str) -> Fn | None:
     """The closure of a ``where`` that is a look-up (``name``: the name bound to
     the element while the other conjuncts are tested), or ``None``."""
@@ -197,7 +198,7 @@ def closure(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope",
         return lambda st: find(st, grid(st), elements, row(st), col(st))
     rest = exprs.compile(m.rest, exprs.candidate_scope(scope, name))
 
-    def lookup(st: "Position") -> list[Any]:
+    def lookup(st: "Position") -> list[Cell | Piece]:
         found = find(st, grid(st), elements, row(st), col(st))
         if not found:
             return found
@@ -214,7 +215,7 @@ def closure(exprs: "ExprCompiler", node: dict[str, Any], scope: "Scope",
     return lookup
 
 
-def source(gen: "SourceGen", node: dict[str, Any], scope: "Scope", py: dict[str, "Code"],
+def source(gen: "SourceGen", node: Node, scope: "Scope", py: dict[str, "Code"],
            name: str) -> "Code | None":
     """The generated code of a ``where`` that is a look-up, or ``None``."""
     m = match(gen.compiler, node, scope)

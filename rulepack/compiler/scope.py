@@ -10,8 +10,12 @@ constants, options, zones, components, patterns, symbols).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from rulepack.ir import Node
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
 from rulepack.errors import Location
 
 
@@ -24,8 +28,26 @@ class Global:
     """
 
     kind: str
+    #: what the name stands for, whose type depends on ``kind``: a value of the
+    #: rules language (``const``, ``option``), a ``ZoneRef`` (``zone``), the
+    #: family's ``{"per": ..., "zones": ...}`` (``zone_family``), the component's
+    #: pieces (``component``), a ``PatternRef`` (``pattern``), the word itself
+    #: (``symbol``), the define's IR (``define``)
     value: Any = None
-    node: Any = None  # the declaration, for messages
+    node: Node | None = None  # the declaration, for messages
+
+
+class ScopeChanges(TypedDict, total=False):
+    """Fields of a :class:`Scope` that a child scope may change (see there)."""
+
+    locals: list[str]
+    candidate: str | None
+    in_turns: int
+    in_action: int
+    deterministic: bool
+    static: bool
+    declares_symbols: bool
+    kinds: dict[str, str]
 
 
 @dataclass
@@ -46,7 +68,7 @@ class Scope:
     #: parameters of an action drawn from cells or a zone, which nothing changes
     kinds: dict[str, str] = field(default_factory=dict)
 
-    def child(self, **changes: Any) -> "Scope":
+    def child(self, **changes: Unpack[ScopeChanges]) -> "Scope":
         """A copy with some fields changed; ``locals`` is copied, not shared."""
         data = dict(self.__dict__)
         data["locals"] = list(self.locals)
@@ -61,7 +83,7 @@ class Scope:
             s.kinds.pop(n, None)
         return s
 
-    def location(self, node: dict[str, Any] | None, path: str | None = None) -> Location:
+    def location(self, node: Node | None, path: str | None = None) -> Location:
         at = node.get("at") if isinstance(node, dict) else None
         if at and at[0]:
             return Location(self.file, at[0], at[1])
