@@ -11,7 +11,8 @@ so both forms give the same values and the same errors.
 :class:`ExprCompiler <rulepack.compiler.expressions.ExprCompiler>` compiles each
 root to closures first — that pass checks names and reports located errors —
 then asks :meth:`SourceGen.function` for the generated form. A construct the
-generator does not handle keeps the closures for that root.
+generator did not handle would keep the closures for that root (:class:`Unsupported`);
+no expression of a bundled ruleset does, at any player count (a test checks it).
 
 Every piece of source is a :class:`~rulepack.compiler.code.Code`: its text and
 what is known of its value (a whole number, a new list, a piece...), so that
