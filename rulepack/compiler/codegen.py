@@ -561,7 +561,7 @@ class SourceGen:
             return _var("current")
         if name == "next":
             # the seat after the current one, read from the instance's table when
-            # it is active (Table.next_active otherwise, and for anything else)
+            # it is active (queries.next_active otherwise, and for anything else)
             after = self.const(self.inst.next_seat)
             t = self.local("T")
             return code("({}[{}] if type({} := {}) is Player and "
@@ -578,11 +578,7 @@ class SourceGen:
     def _constant_value(self, node: Node, scope: Scope) -> object:
         """The value of a constant node, computed once by its closure (as the closure
         compiler folds it)."""
-        self.compiler._depth += 1
-        try:
-            return self.compiler.compile(node, scope)(None)  # type: ignore[arg-type]
-        finally:
-            self.compiler._depth -= 1
+        return self.compiler.compile_part(node, scope)(None)  # type: ignore[arg-type]
 
     def _e_list(self, node: Node, scope: Scope, py: dict[str, Code]) -> Code:
         if not py and self.compiler.is_constant(node, scope):

@@ -129,6 +129,17 @@ class ExprCompiler:
             return self.source.function(node, scope, fn)
         return fn
 
+    def compile_part(self, node: Node, scope: Scope) -> Fn:
+        """Compile ``node`` as a part of another expression: its closure, never a
+        generated root (the generator folds constants with it).
+
+        :raises SemanticError: as :meth:`compile`."""
+        self._depth += 1
+        try:
+            return self.compile(node, scope)
+        finally:
+            self._depth -= 1
+
     def error(self, message: str, node: Node, scope: Scope,
               code: str = "semantic", hint: str | None = None) -> SemanticError:
         return SemanticError.at(message, scope.location(node), code=code, hint=hint)

@@ -602,7 +602,7 @@ class FlowCompiler:
             lines: list[str | Line] = ["if st.terminal:", f"    return {HALT}"]
             if until is not None:
                 lines += [f"if {g.cond(until)}:", jump(done.pc, 4)]
-            after = g.const(self.inst.next_seat)       # (Table.next_active, inline)
+            after = g.const(self.inst.next_seat)       # (queries.next_active, inline)
             return lines + ["N = V['current']",
                             f"N = {after}[N] if type(N) is Player and st.active[{after}[N]] "
                             "else _next_active(st, N)",

@@ -122,7 +122,7 @@ def _self_loop(body: list[Line], start: int, rounds: int) -> list[Line]:
     """``body``, the lines of block ``start``, as a loop inside the function when
     they jump back to ``start`` (a ``for`` loop whose body has no decision): each
     such jump goes round again instead, at most ``rounds`` times in a row, then
-    returns as before (so ``State._run`` still counts the loop's steps)."""
+    returns as before (so :func:`rulepack.engine.flow.run` still counts the loop's steps)."""
     if not any(line.jump == start for line in body):
         return body
     out: list[Line] = [Line("R_ = 0"), Line("while True:")]
@@ -381,8 +381,8 @@ class FlowGen:
     #: the most lines of a block that a branch jumping to it takes in
     BRANCH_LINES = 16
     #: the most times a block that jumps back to its own start (a loop with no
-    #: decision in its body) goes round before it returns to ``State._run``, which
-    #: counts its steps (:data:`~rulepack.engine.state.FLOW_STEP_LIMIT`)
+    #: decision in its body) goes round before it returns to
+    #: :func:`rulepack.engine.flow.run`, which counts its steps (:data:`~rulepack.engine.flow.FLOW_STEP_LIMIT`)
     SELF_LOOP_ROUNDS = 8
 
     def _merge(self, start: int, bodies: dict[int, list[Line]], members: dict[int, list[int]],
@@ -437,7 +437,7 @@ class FlowGen:
     # ------------------------------------------------------------------ decisions
     def legal(self, choice: Choice) -> str:
         """The source of ``A<i>(st, player) -> list[Action]``: the legal actions
-        of ``choice`` in canonical order, as ``State._generate`` computes them.
+        of ``choice`` in canonical order, as :func:`rulepack.engine.flow.legal` lists them.
 
         Every distinct action (alternative, player, parameter values) is made
         once per instance and kept in a table of its alternative (the values are

@@ -47,7 +47,7 @@ _ID: Final = piece_id
 
 def _own(zones: list[list[Any]], owned: set[int], z: int) -> list[Any]:
     """Zone ``z``'s list (``zones`` and ``owned``: a position's), made the position's
-    own first if a clone shares it (:meth:`~rulepack.engine.table.Table._writable`)."""
+    own first if a clone shares it (:meth:`~rulepack.engine.position.Position.writable`)."""
     if z in owned:
         return zones[z]
     zone: list[Any] = zones[z][:]
