@@ -16,6 +16,8 @@ import random
 
 import pytest
 
+import rulepack
+from rulepack.errors import IllegalActionError
 from rulepack.agents.bots import (Decision, GreedyAgent, LookaheadAgent, Memory,
                                          MemoryAgent, RandomAgent, make_agent, play_out)
 from rulepack.agents.determinize import determinize
@@ -376,3 +378,33 @@ def test_a_view_whose_owner_is_no_seat_does_not_fit():
         owners(bad, seat)
         with pytest.raises(RulesetRuntimeError, match=f"no seat {seat}"):
             determinize(state.program, bad, Rng(1))
+
+
+class _Fixed:
+    """An agent that answers ``index`` whatever it is asked."""
+
+    def __init__(self, index: object) -> None:
+        self.index = index
+
+    def choose(self, decision: Decision) -> object:
+        return self.index
+
+
+@pytest.mark.parametrize("index", [99, -1, 1.5, "0", None])
+def test_play_out_refuses_an_index_that_is_no_legal_action(index):
+    """An unwatched playout (simulations) checks the agent's answer as
+    State.apply_index does: no negative index read from the end, no float."""
+    state = rulepack.load("tic-tac-toe").new_game(2, seed=1)
+    with pytest.raises(IllegalActionError):
+        play_out(state, [_Fixed(index), _Fixed(index)])
+    assert state.decisions == 0
+
+
+def test_play_out_plays_sampled_chance_and_refuses_explicit():
+    """play_out plays a game whose chance is sampled to its end, and stops with a
+    ValueError at an explicit-chance node (it has nobody to choose the outcome)."""
+    game = rulepack.load("pig")
+    state = play_out(game.new_game(2, seed=3), [RandomAgent(1), RandomAgent(2)])
+    assert state.is_terminal()
+    with pytest.raises(ValueError, match="sampled"):
+        play_out(game.new_game(2, seed=3, chance="explicit"), [RandomAgent(1), RandomAgent(2)])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from rulepack.engine import flow
 from rulepack.engine.queries import describe_for, visible
 from rulepack.engine.rng import Rng, mix_seed
 from rulepack.engine.values import Piece
@@ -337,9 +338,21 @@ def play_out(state: "State", agents: list[Any],
     observers = [(seat, a) for seat, a in enumerate(agents) if hasattr(a, "observe")]
     watched = bool(observers) or on_action is not None or after_action is not None
     if not watched:              # nobody watches (simulations): no bookkeeping
-        legal_actions, apply = state.legal_actions, state.apply_index
-        while (player := state.current_player) >= 0:     # (a seat: not the end or chance)
-            apply(agents[player].choose(Decision(state, player, len(legal_actions()))))
+        position = state.position
+        if not position.rng.explicit:
+            # the engine's flow on the position, as State.legal_actions and
+            # apply_index run it (chance sampled: no chance node stops it)
+            while (decider := position.decider) is not None and not position.terminal:
+                player = decider + 0             # (a plain int, as current_player gives)
+                legal = flow.legal(position)
+                index = agents[player].choose(Decision(state, player, len(legal)))
+                if type(index) is not int or not 0 <= index < len(legal):
+                    state.apply_index(index)     # (raises its IllegalActionError)
+                flow.take(position, legal[index])
+        else:
+            legal_actions, apply = state.legal_actions, state.apply_index
+            while (player := state.current_player) >= 0:     # (not the end, not chance)
+                apply(agents[player].choose(Decision(state, player, len(legal_actions()))))
         if not state.is_terminal():
             raise ValueError("play_out() plays games whose chance is sampled, not explicit")
         return state
