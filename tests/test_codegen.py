@@ -1030,3 +1030,24 @@ def test_no_expression_of_a_bundled_ruleset_is_left_to_the_closures(name, monkey
         program = game.instance(players, {}).program()
         assert program.steps
     assert left == []
+
+
+def test_the_steps_are_compiled_when_first_run():
+    """The flow an instruction at a time (``S<pc>``: the engine's probe of an
+    endless loop) is compiled on its first call, not with the program (a game
+    seldom runs it); then every step runs its own generated code, and the first
+    instruction does what the game's start does."""
+    from rulepack.engine.position import Position
+    game = rulepack.load("pig")
+    program = game.instance(2, {}).program()
+    game.new_game(2, seed=4)
+    assert {f.__code__.co_name for f in program.steps} == {"_lazy_step"}
+    by_step, again = Position.empty(program, 4, 100), Position.empty(program, 4, 100)
+    assert program.steps[0](by_step) == 1
+    assert [f.__code__.co_name for f in program.steps] == \
+        [f"S{pc}" for pc in range(len(program.steps))]
+    assert program.steps[1](by_step) == 2          # the compiled step, called directly
+    pc = 0
+    while pc < 2:
+        pc = program.steps[pc](again)
+    assert by_step.vars == again.vars and by_step.zones == again.zones

@@ -107,7 +107,7 @@ def _score(inst: "Instance") -> ScoreRule | None:
     return ScoreRule(of, location(inst, declaration), inst.secret_score,
                      inst.score_range, location(inst, game.get("scores")),
                      inst.score_sum, location(inst, game.get("score_sum")),
-                     inst.score_bounds())
+                     Deferred(inst.score_bounds))
 
 
 def _heuristic(inst: "Instance") -> HeuristicRule | None:
@@ -170,7 +170,7 @@ def build_program(inst: "Instance", code: list[Instr],
         choices=tuple(inst.choices),
         chance_positions=frozen_map(block_positions(
             inst.code_nodes, blocks or {pc: [pc] for pc in range(len(inst.code_nodes))},
-            inst.drawing_calls)),
+            [i.draws for i in instructions])),
         replayable=replayable(inst, instructions), start=None,
         initial=frozen_map(inst.var_inits), flow_names=inst.flow_names,
         variable_locations=frozen_map(variables), private_vars=frozen_map(inst.private_vars),
@@ -194,7 +194,7 @@ def with_blocks(inst: "Instance", program: Program, code: list[Instr],
     return dataclasses.replace(program, code=tuple(code), chance_positions=frozen_map(
         block_positions(inst.code_nodes,
                         blocks or {pc: [pc] for pc in range(len(inst.code_nodes))},
-                        inst.drawing_calls)))
+                        [i.draws for i in program.instructions])))
 
 
 def with_start(program: Program, start: "tuple[Position, int] | None",

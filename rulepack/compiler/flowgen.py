@@ -136,6 +136,16 @@ def _self_loop(body: list[Line], start: int, rounds: int) -> list[Line]:
     return out
 
 
+def _make(pc: int) -> Instr:  # pragma: no cover - each stub's globals hold its own
+    raise AssertionError("a step stub runs with the globals FlowGen.steps gives it")
+
+
+def _lazy_step(st: "Position", pc: int = -1) -> int:
+    """The code of step ``pc`` (its default) before the steps are compiled (see
+    :meth:`FlowGen.steps`): compile them all, then run this one."""
+    return _make(pc)(st)
+
+
 def _function(name: str, comment: str, refs: frozenset[str], body: list[Line]) -> str:
     """The source of a generated function ``name(st)`` running ``body``, which
     leaves the instruction it runs (``P``) in ``st.fault`` when an error passes."""
@@ -304,23 +314,43 @@ class FlowGen:
     def steps(self, code: list[Instr], fragments: list[Fragment | None],
               nodes: list[Node | None]) -> list[Instr]:
         """One generated function per instruction, ``S<pc>(st) -> next_pc`` (its
-        fragment alone: the flow entered and probed an instruction at a time, by
-        :mod:`rulepack.engine.start` and the engine's check for endless loops);
-        ``code`` (the closures) when generation is off."""
+        fragment alone: the flow entered an instruction at a time, as explicit
+        chance's snapshots and the engine's check for endless loops do);
+        ``code`` (the closures) when generation is off.
+
+        A game with sampled chance seldom runs them, so they are compiled when
+        one is first called: each function is a stub that compiles them all and
+        then takes the generated code as its own (later calls run it directly)."""
         if not codegen.ENABLED or not code:
             return code
         n = len(code)
         parts, refs = self._parts(fragments)
-        sources = []
-        for pc, (lines, ends) in enumerate(parts):
-            body = [Line(f"P = {pc}"), *lines]
-            if not ends:
-                body.append(jump(pc + 1) if pc + 1 < n else Line("return -2"))
-            sources.append(_function(f"S{pc}", self._comment(nodes[pc]), refs[pc], body))
-        namespace = self._compile("\n\n".join(sources))
-        if namespace is None:   # pragma: no cover - a bug of the generator
-            return code
-        return [_generated(namespace, f"S{pc}") for pc in range(n)]
+        stubs: list[FunctionType] = []
+
+        def make(pc: int) -> Instr:
+            """Compile every step (once) and give each stub its code; step ``pc``."""
+            if stubs[pc].__code__ is not _lazy_step.__code__:
+                return stubs[pc]
+            sources = []
+            for at, (lines, ends) in enumerate(parts):
+                body = [Line(f"P = {at}"), *lines]
+                if not ends:
+                    body.append(jump(at + 1) if at + 1 < n else Line("return -2"))
+                sources.append(_function(f"S{at}", self._comment(nodes[at]), refs[at], body))
+            namespace = self._compile("\n\n".join(sources))
+            if namespace is None:   # pragma: no cover - a bug of the generator
+                return code[pc]
+            shared.update(namespace)
+            for at, stub in enumerate(stubs):
+                stub.__code__ = _generated(namespace, f"S{at}").__code__
+                stub.__defaults__ = None
+            return stubs[pc]
+
+        shared = self._namespace()      # the stubs' globals, then the steps'
+        shared["_make"] = make
+        for pc in range(n):
+            stubs.append(FunctionType(_lazy_step.__code__, shared, f"S{pc}", (pc,)))
+        return list(stubs)
 
     def _parts(self, fragments: list[Fragment | None]
                ) -> tuple[list[tuple[list[Line], bool]], list[frozenset[str]]]:
@@ -342,9 +372,9 @@ class FlowGen:
         self._made_parts = parts, refs
         return self._made_parts
 
-    def _compile(self, module: str) -> dict[str, object] | None:
-        """The namespace of the generated ``module`` once run (``None``, and the
-        failure noted, if it does not compile: a bug of the generator)."""
+    def _namespace(self) -> dict[str, object]:
+        """The globals generated flow code runs with: the generated expressions'
+        (:data:`BASE_NAMESPACE`), the few builtins it uses, and the values bound so far."""
         namespace = dict(BASE_NAMESPACE)
         namespace["__builtins__"] = {**BASE_BUILTINS,
                                      "BaseException": BaseException, "KeyError": KeyError,
@@ -356,6 +386,12 @@ class FlowGen:
         namespace["_new_action"] = _new_action
         namespace["_recharge"] = recharge
         namespace.update(self.ns)
+        return namespace
+
+    def _compile(self, module: str) -> dict[str, object] | None:
+        """The namespace of the generated ``module`` once run (``None``, and the
+        failure noted, if it does not compile: a bug of the generator)."""
+        namespace = self._namespace()
         try:
             compiled = compile(module, "<rulepack generated flow>", "exec")
         except SyntaxError as exc:  # pragma: no cover - a bug of the generator

@@ -12,7 +12,7 @@ configuration.
 from __future__ import annotations
 
 from weakref import WeakKeyDictionary
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable
 
@@ -752,13 +752,17 @@ class Instance:
             # score(p) with p an argument, not a variable set and put back
             self.score_of = self.exprs.source.of_one("score_of", score["expr"],
                                                      self._score_scope, score["player"])
-        # the flow an instruction at a time, generated; where every game starts,
-        # found on it before the blocks are made: a game that starts inside a block
-        # (at the instruction that first draws) enters a block of its own there
+        # the flow an instruction at a time, generated (compiled when first run);
+        # where every game starts is found before the blocks are made: a game that
+        # starts inside a block (at the instruction that first draws) enters a
+        # block of its own there
         flow.gen.drawing = self.drawing_calls
         steps = flow.generate_steps(self.steps, self.code_nodes)
         first = build_program(self, steps, None, steps)
-        start = find_program_start(first)
+        # the seed-free start is worked out once, here, on the reference backend
+        # (as validate's dry run): the steps are compiled only if a game needs them
+        start = find_program_start(replace(first, code=tuple(self.steps),
+                                           steps=tuple(self.steps)))
         self.code = flow.generate(steps, self.code_nodes,
                                   frozenset([start[1]] if start and start[1] >= 0 else []))
         self.flow_source = flow.gen.module

@@ -58,15 +58,15 @@ def draws(node: object, calls: frozenset[str] = RANDOM) -> bool:
 
 
 def block_positions(nodes: Sequence[object], blocks: dict[int, list[int]],
-                    calls: frozenset[str] = RANDOM) -> dict[int, list[int]]:
+                    drawing: Sequence[bool]) -> dict[int, list[int]]:
     """For each block (its first instruction → the instructions it runs) with
-    exactly one instruction that draws (``calls``: see :func:`draws`): that
-    statement's ``[line, column]``."""
+    exactly one instruction that draws (``drawing[pc]``: see :func:`draws`): that
+    statement's ``[line, column]`` (``nodes[pc]``: the instructions' statements)."""
     out: dict[int, list[int]] = {}
     for start, instrs in blocks.items():
-        drawing = [nodes[pc] for pc in instrs if draws(nodes[pc], calls)]
-        if len(drawing) == 1 and isinstance(drawing[0], dict):     # (what draws is a dict)
-            at = drawing[0].get("at")
+        drawn = [nodes[pc] for pc in instrs if drawing[pc]]
+        if len(drawn) == 1 and isinstance(drawn[0], dict):     # (what draws is a dict)
+            at = drawn[0].get("at")
             if at and at[0]:
                 out[start] = [at[0], at[1]]
     return out

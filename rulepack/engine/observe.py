@@ -305,7 +305,7 @@ def _score_utility(program: "Program") -> dict[str, object]:
     if rule is None:
         raise ValueError(f"returns 'score': the ruleset {program.name} has no score "
                          "(score(p) = ...)")
-    bounds = rule.bounds
+    bounds = None if rule.bounds is None else rule.bounds.get()
     if bounds is None:
         raise ValueError(f"returns 'score': the range of {program.name}'s scores cannot be "
                          "derived from its score; declare it in its game declaration "

@@ -167,7 +167,7 @@ class ScoreRule:
     :param declared_range: ``scores from LO to HI``, if declared, and where.
     :param declared_sum: ``scores sum to N``, if declared, and where.
     :param bounds: the range of the scores, declared or derived from the formula
-        (``None``: unknown).
+        (``None``: unknown), worked out when first asked for (the adapters ask).
     """
 
     of: Callable[["Position", "Player"], object]
@@ -177,7 +177,7 @@ class ScoreRule:
     range_location: Location | None = None
     declared_sum: int | float | None = None
     sum_location: Location | None = None
-    bounds: tuple[int | float, int | float] | None = None
+    bounds: "Deferred[tuple[int | float, int | float] | None] | None" = None
 
 
 @dataclass(frozen=True, slots=True)
