@@ -106,7 +106,10 @@ def as_list(st: "Position", x: object) -> list[object]:
 
 
 def _numbers(op: str, x: object, y: object) -> tuple[int | float, int | float]:
-    """``x`` and ``y`` if both are numbers. :raises RuleValueError: otherwise."""
+    """``x`` and ``y`` if both are numbers (seats count as their numbers; truth
+    values do not). :raises RuleValueError: otherwise."""
+    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
+        return x, y
     if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) \
             or not isinstance(y, (int, float)):
         raise RuleValueError(f"cannot compute {show(x)} {op} {show(y)}")
@@ -114,18 +117,12 @@ def _numbers(op: str, x: object, y: object) -> tuple[int | float, int | float]:
 
 
 def minus(x: object, y: object) -> int | float:
-    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
-        return x - y
     a, b = _numbers("-", x, y)
     return a - b
 
 
 def times(x: object, y: object) -> int | float:
-    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
-        a: int | float = x
-        b: int | float = y
-    else:
-        a, b = _numbers("*", x, y)
+    a, b = _numbers("*", x, y)
     if type(a) is not float and type(b) is not float and \
             int(a).bit_length() + int(b).bit_length() > MAX_INT_BITS:
         raise BudgetError(f"a product of more than {MAX_INT_BITS:,} binary digits: a number "
@@ -134,22 +131,14 @@ def times(x: object, y: object) -> int | float:
 
 
 def floordiv(x: object, y: object) -> int | float:
-    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
-        a: int | float = x
-        b: int | float = y
-    else:
-        a, b = _numbers("//", x, y)
+    a, b = _numbers("//", x, y)
     if b == 0:
         raise RuleValueError("division by zero")
     return a // b
 
 
 def mod(x: object, y: object) -> int | float:
-    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
-        a: int | float = x
-        b: int | float = y
-    else:
-        a, b = _numbers("%", x, y)
+    a, b = _numbers("%", x, y)
     if b == 0:
         raise RuleValueError("division by zero")
     return a % b
@@ -157,11 +146,7 @@ def mod(x: object, y: object) -> int | float:
 
 def divide(x: object, y: object) -> int | float:
     """``x / y``: a whole number when it divides exactly."""
-    if (type(x) is int or type(x) is Player) and (type(y) is int or type(y) is Player):
-        a: int | float = x
-        b: int | float = y
-    else:
-        a, b = _numbers("/", x, y)
+    a, b = _numbers("/", x, y)
     if b == 0:
         raise RuleValueError("division by zero")
     return a // b if a % b == 0 else a / b
