@@ -16,7 +16,7 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
 _FUNCTIONS = ("abs", "after", "all", "any", "at", "best", "cell", "cells", "count", "distinct",
               "empty", "ends", "first", "flatten", "is_active", "knows", "last", "matches",
               "max", "min", "neighbours", "only", "order", "partition", "partitionable",
-              "random", "score", "step", "sum", "unique", "usable")
+              "random", "score", "step", "sum", "team", "unique", "usable")
 _STATEMENTS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else", "while",
                "repeat", "rounds", "turns", "choose", "do", "eliminate", "claim", "arrange", "say",
                "action")
@@ -61,7 +61,7 @@ class RulesLexer(RegexLexer):
             (r"\b(seen)(\s+)(by)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"(?<=up |wn )(shows)\b", Keyword),       # up shows, down shows
             (r"(?<=[0-9A-Za-z_)\]] )weights\b(?= )", Keyword),   # rolls N: ... weights ...
-            (r"\b(per)(\s+)(player)\b", bygroups(Keyword, Whitespace, Keyword)),
+            (r"\b(per)(\s+)(player|team)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"\b(one)(\s+)(of)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"(?<=[0-9A-Za-z_)\]] )x(?= [0-9A-Za-z_(])(?! (in|and|or|by|where|if|then|else|"
              r"for)\b)", Keyword),

@@ -337,10 +337,18 @@ def check_declarations(ir: dict[str, Any], file: str) -> None:
         if who is not None and who not in ("everyone", "owner", "nobody"):
             raise SemanticError.at(f"a variable is seen by everyone, owner or nobody, not {who!r}",
                                    loc(var.get("at")), code="bad-visibility")
-        if who == "owner" and not var.get("per_player"):
+        if var.get("per_team") and var.get("per_player"):
+            raise SemanticError.at(f"variable {var['name']!r} is declared both per player and "
+                                   "per team; choose one", loc(var.get("at")), code="bad-ir")
+        if var.get("per_team") and not game.get("teams"):
+            raise SemanticError.at(f"variable {var['name']!r} is one value per team, but this game "
+                                   "has no teams (declare them in the game: teams (north, "
+                                   "south), (east, west))", loc(var.get("at")), code="no-teams")
+        if who == "owner" and not (var.get("per_player") or var.get("per_team")):
             raise SemanticError.at(f"variable {var['name']!r} has no owner: only a 'per player' "
-                                   "variable can be seen by its owner (var NAME per player seen "
-                                   "by owner = ...)", loc(var.get("at")), code="bad-visibility")
+                                   "variable can be seen by its owner, or a 'per team' one by "
+                                   "its team (var NAME per player seen by owner = ...)",
+                                   loc(var.get("at")), code="bad-visibility")
     seen: set[str] = set()
     for opt in ir.get("options", []):
         if opt["name"] in seen:

@@ -260,7 +260,7 @@ def _guess_secrets(st: Position) -> None:
     for name in st.program.private_vars:
         value = st.vars.get(name)
         if value is _SECRET or (type(value) is list and any(v is _SECRET for v in value)):
-            per_player, fn = st.program.initial[name]
+            per, fn = st.program.initial[name]
             try:
                 guess = fn(st)
             except RuleValueError:
@@ -268,7 +268,8 @@ def _guess_secrets(st: Position) -> None:
             if type(value) is list:
                 st.vars[name] = [guess if v is _SECRET else v for v in value]
             else:
-                st.vars[name] = [guess] * st.program.num_players if per_player else guess
+                entries = st.program.entries(name)
+                st.vars[name] = guess if entries is None else [guess] * entries
 
 
 def _match(fits: list[list[Piece]]) -> list[Piece] | None:

@@ -93,7 +93,7 @@ def expression_reads(node: Any, globals_: dict[str, Any],
             raise _Unknown
         if g is None:                        # a local, an attribute or a fixed word
             return
-        if g.kind in ("var", "player_var"):
+        if g.kind in ("var", "player_var", "team_var"):
             names.add(text)
         elif g.kind == "zone":
             zones.add(g.value.index)

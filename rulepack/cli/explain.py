@@ -60,6 +60,8 @@ def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
     ``max_players``, ``options`` (name → ``values``, ``default``, ``help``),
     ``components`` (kind → ``pieces``, ``attributes``, and for a die ``rolls``:
     ``attribute``, ``faces``, ``weights``; for the smallest player count), ``zones`` (list of ``name``, ``kind``, ``per``, ``seen_by``),
+    ``variables`` (list of ``name``, ``per`` (``"player"``, ``"team"`` or ``""``),
+    ``seen_by`` (``"everyone"``, ``"owner"`` or ``"nobody"``)),
     ``patterns`` (name → constraint texts, or alternatives joined by ``or``),
     ``phases``, ``ending`` (how the game ends and who wins: lines of text, see
     :func:`ending_lines`) and ``rulings`` (list of ``file``, ``line``, ``rulings``,
@@ -91,6 +93,10 @@ def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
         zones.append({"name": z["name"],
                       "kind": info.kind if info.kind != "grid" else f"grid {info.rows}x{info.cols}",
                       "per": z.get("per") or "", "seen_by": info.seen_by})
+    variables = [{"name": v["name"],
+                  "per": "player" if v.get("per_player") else "team" if v.get("per_team") else "",
+                  "seen_by": v.get("seen") or "everyone"}
+                 for v in game.ir.get("variables", [])]
     patterns = {p["name"]: (" or ".join(p["any"]) if p.get("any")
                             else ", ".join(_constraint(c) for c in p["all"]))
                 for p in game.ir.get("patterns", [])}
@@ -102,6 +108,7 @@ def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
             "source": source_note(game.source, path) if game.source else None,
             "min_players": game.min_players, "max_players": game.max_players,
             "options": options, "components": components, "zones": zones,
+            "variables": variables,
             "patterns": patterns, "phases": [p["name"] for p in game.ir.get("phases", [])],
             "ending": ending_lines(game),
             "rulings": rulings, "rulings_doc": RULINGS_DOC}
@@ -148,6 +155,11 @@ def explain(game: Game, path: Path | None) -> RenderableType:
     for z in data["zones"]:
         zones.add_row(*_cells(z["name"], z["kind"], z["per"], z["seen_by"]))
     parts.append(zones)
+    if data["variables"]:
+        table = Table("variable", "per", "seen by", box=box.SIMPLE, title="Variables")
+        for v in data["variables"]:
+            table.add_row(*_cells(v["name"], v["per"], v["seen_by"]))
+        parts.append(table)
     if data["patterns"]:
         pats = Table("pattern", "constraints", box=box.SIMPLE, title="Patterns")
         for name, text in data["patterns"].items():

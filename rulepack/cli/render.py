@@ -382,10 +382,13 @@ def is_shown(zone: dict[str, Any]) -> bool:
 
 def view_renderable(view: dict[str, Any], title: str,
                     per_player: set[str] | None = None,
-                    chance: list[str] | None = None, compact: bool = False) -> RenderableType:
+                    chance: list[str] | None = None, compact: bool = False,
+                    per_team: dict[str, list[str]] | None = None) -> RenderableType:
     """A player's view: header, scores, zones and variables.
 
     :param per_player: names of per-player variables (their value is one per seat).
+    :param per_team: per-team variables (their value is one per team): name → each
+        team's label (``"north & south"``), in the order of the teams.
     :param chance: names of flow values bound to chance outcomes (see
         :func:`chance_names`), shown with the variables when the flow holds them.
     :param compact: leave out empty zones other than grids (see :func:`is_shown`) and
@@ -436,6 +439,10 @@ def view_renderable(view: dict[str, Any], title: str,
                     and len(value) == len(seats):
                 shown = "; ".join(f"{seat_name(seats, p)}: {value_text(v, seats)}"
                                   for p, v in enumerate(value) if v != _SECRET)
+            elif per_team and name in per_team and isinstance(value, list) \
+                    and len(value) == len(per_team[name]):
+                shown = "; ".join(f"{printable(team)}: {value_text(v, seats)}"
+                                  for team, v in zip(per_team[name], value) if v != _SECRET)
             else:
                 shown = value_text(value, seats)
             vt.add_row(Text(name), Text(shown))

@@ -26,6 +26,7 @@ from rulepack.cli.events import Event, Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
 from rulepack.agents.bots import Agent, Decision, make_agent, notify, seen_before
 from rulepack.printable import printable
+from rulepack.engine.values import Player, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.outcome import Outcome
@@ -86,6 +87,11 @@ class Session:
         self.waiting: dict[Viewer, list[RenderableType]] = {v: [] for v in self.viewers}
         self.per_player = {v["name"] for v in game.ir.get("variables", []) if v.get("per_player")}
         self.chance = render.chance_names(game.ir)
+        teams = [" & ".join(describe(Player(p), state.program.seat_names) for p in team)
+                 for team in state.program.teams or ()]
+        #: the per-team variables, with the teams' labels (``"north & south"``)
+        self.per_team = {v["name"]: teams for v in game.ir.get("variables", [])
+                         if v.get("per_team")}
         public = state.view(0)
         #: the seats' names as shown (printable: no control character nor line break)
         seats = public["seats"]
@@ -157,7 +163,7 @@ class Session:
         """The screen of ``player`` (compact unless verbose)."""
         view = self.state.view(player)
         return render.view_renderable(view, self.game.title, self.per_player, self.chance,
-                                      compact=self.compact)
+                                      compact=self.compact, per_team=self.per_team)
 
     # ------------------------------------------------------------------ the game
     def run(self) -> "Outcome":

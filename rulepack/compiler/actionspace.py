@@ -404,7 +404,7 @@ class Domains:
         of = node["of"]
         if isinstance(of, dict) and of.get("k") == "name":
             g = self.inst.globals.get(of["name"])
-            if g is not None and g.kind in ("zone_family", "player_var") \
+            if g is not None and g.kind in ("zone_family", "player_var", "team_var") \
                     or of["name"] in self.assigned and g is not None and g.kind == "var":
                 if g.kind == "zone_family":
                     return self.name(of["name"], of)

@@ -79,7 +79,7 @@ BASE_NAMESPACE: dict[str, object] = {
     "_step": queries.step, "_piece_cells": queries.piece_cells,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
-        "make_range", "index", "zone_of_family", "total", "extreme", "distinct", "only",
+        "make_range", "index", "zone_of_family", "team_of", "team_value", "total", "extreme", "distinct", "only",
         "first", "last", "flatten", "unique", "pattern", "partitionable", "usable", "at", "empty",
         "neighbours", "ends", "cell", "maximal_run", "top", "sort_by", "pieces", "number",
         "as_cell", "direction", "unpack", "random_element", "argmax_failed")},
@@ -543,7 +543,7 @@ class SourceGen:
             return self._builtin_name(name)
         if g.kind in ("const", "option", "symbol", "pattern", "zone"):
             return self.const(g.value)
-        if g.kind in ("var", "player_var"):
+        if g.kind in ("var", "player_var", "team_var"):
             return _var(name)
         if g.kind == "component":
             return self.const(g.value)
@@ -658,6 +658,11 @@ class SourceGen:
                                   ZONES, index, t, first, slow)
                 return code("({}[{}] if type({}) is Player else {})", family, t, first, slow,
                             pieces=pieces)
+            if g is not None and g.kind == "team_var":
+                # per team: only a team's number (as team() gives it) is an index
+                teams = len(self.inst.teams or ())
+                return code("_team_value({}, {}, " + str(teams) + ", " + repr(base["name"]) + ")",
+                            _var(base["name"]), idx)
         if idx.digits:
             # a list at a literal position (cheaper inline than the call; an index
             # that is not a literal is not: its tests cost what the call saves)
@@ -958,7 +963,7 @@ class SourceGen:
                         (name in scope.attributes and name not in scope.locals):
                     continue
                 g = scope.globals.get(name)
-                if name in scope.locals or (g is not None and g.kind in ("var", "player_var")) \
+                if name in scope.locals or (g is not None and g.kind in ("var", "player_var", "team_var")) \
                         or (g is None and name in ("current", "round")):
                     names.append(name)
         if not names:
@@ -1161,6 +1166,10 @@ class SourceGen:
                     return code("_random_element(st, {})",
                                 self.const(list(range(low, high + 1))))
             return code(_UNARY[fn] + "(st, {})", args[0])
+        if fn == "team":
+            # each seat's team (the closure has checked that there are teams)
+            team_of = self.const(self.inst.team_of)
+            return code("_team_of({}, {})", team_of, args[0], is_int=True)
         if fn in _CALLS:
             if fn == "count" and args[0].is_list:
                 return code("len({})", args[0], is_int=True)

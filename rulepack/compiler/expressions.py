@@ -54,7 +54,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "is_active": (1, 1), "first": (1, 1), "last": (1, 1),
     "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
     "flatten": (1, 1), "partition": (2, 2), "partitionable": (2, 3), "usable": (3, 3),
-    "unique": (1, 1), "cell": (3, 3),
+    "unique": (1, 1), "cell": (3, 3), "team": (1, 1),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -207,7 +207,7 @@ class ExprCompiler:
             return cand_attr
         g = scope.globals.get(name)
         if (scope.static or scope.declares_symbols) and (
-                name in PLAY_NAMES or (g is not None and g.kind in ("var", "player_var"))):
+                name in PLAY_NAMES or (g is not None and g.kind in ("var", "player_var", "team_var"))):
             raise self.error(f"{name!r} changes during play and cannot be used in a constant, "
                              "an attribute, a zone's shape or a pattern's size", node, scope,
                              code="play-name-in-constant")
@@ -244,7 +244,7 @@ class ExprCompiler:
                              hint=hint)
         if g.kind in ("const", "option", "symbol", "pattern"):
             return _const(g.value)
-        if g.kind in ("var", "player_var"):
+        if g.kind in ("var", "player_var", "team_var"):
             return lambda st: st.vars[name]
         if g.kind in ("zone", "zone_family") and (scope.static or scope.declares_symbols):
             raise self.error(f"zone {name!r} has no pieces yet where constants, attributes, "
@@ -351,6 +351,9 @@ class ExprCompiler:
                 family = g.value["zones"]
                 zname = base["name"]
                 return lambda st: ops.zone_of_family(family, idx(st), zname)
+            if g is not None and g.kind == "team_var":
+                vname, teams = base["name"], len(self.inst.teams or ())
+                return lambda st: ops.team_value(st.vars[vname], idx(st), teams, vname)
         of = self.compile(base, scope)
         return lambda st: ops.index(st, of(st), idx(st))
 
@@ -642,6 +645,28 @@ class ExprCompiler:
     def _f_after(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args
         return lambda st: queries.next_active(st, a(st))
+
+    def _f_team(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
+        """``team(p)``: the number of ``p``'s team (from 0, in the order the game's
+        ``teams`` lists them)."""
+        team_of = self.team_of(node, scope)
+        (a,) = args
+        return lambda st: ops.team_of(team_of, a(st))
+
+    def team_of(self, node: Node, scope: Scope) -> tuple[int, ...]:
+        """Each seat's team, for ``team(p)`` at ``node``.
+
+        :raises SemanticError: the game has no teams, or ``team()`` stands where
+            the teams are not known yet (a constant, which the teams may use)."""
+        if scope.static or scope.declares_symbols:
+            raise self.error("team() cannot be used in a constant, an attribute or a zone's "
+                             "shape (the teams are made from them)", node, scope,
+                             code="play-name-in-constant")
+        if self.inst.teams is None:
+            raise self.error("team() needs teams, and this game has none (declare them in the "
+                             "game: teams (north, south), (east, west))", node, scope,
+                             code="no-teams")
+        return self.inst.team_of
 
     def _f_is_active(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         (a,) = args

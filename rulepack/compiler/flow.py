@@ -15,7 +15,7 @@ Special return values: :data:`~rulepack.engine.program.SUSPEND` (a decision is p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from rulepack.errors import Diagnostic, SemanticError
 from rulepack.ir import Node
@@ -289,9 +289,9 @@ class FlowCompiler:
         g = scope.globals.get(name)
         if name in scope.locals:
             if node.get("index") is not None:
-                raise self.error(f"{name!r} is a local name; only per-player variables take [...]",
-                                 node, scope)
-        elif g is None or g.kind not in ("var", "player_var"):
+                raise self.error(f"{name!r} is a local name; only per-player and per-team "
+                                 "variables take [...]", node, scope)
+        elif g is None or g.kind not in ("var", "player_var", "team_var"):
             raise self.error(f"cannot set {name!r}: it is not a declared variable "
                              "(declare it with 'var' or introduce it with 'let')", node, scope,
                              code="unknown-variable")
@@ -308,12 +308,16 @@ class FlowCompiler:
             def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
                 return [f"V[{name!r}] = {g.expr(value)}"], False
         else:
-            if g is None or g.kind != "player_var":
-                raise self.error(f"{name!r} is not a per-player variable", node, scope)
+            if g is None or g.kind not in ("player_var", "team_var"):
+                raise self.error(f"{name!r} is not a per-player or per-team variable", node,
+                                 scope)
             index = self.exprs.compile(node["index"], scope)
-            n = self.inst.num_players
+            per_team = g.kind == "team_var"
+            n = len(self.inst.teams or ()) if per_team else self.inst.num_players
 
             def check(i: object) -> int:
+                if per_team:
+                    return ops.team_entry(i, n, name)
                 if not isinstance(i, int) or not 0 <= i < n:
                     raise RuleValueError(f"{name}[{show(i)}]: not a player")
                 return i
@@ -330,8 +334,11 @@ class FlowCompiler:
                 return assign_item
 
             def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+                # a seat (Player) or a number indexes a per-player list; only a
+                # number (a team, as team() gives it) a per-team one
+                fast = "type(I) is int" if per_team else "(type(I) is Player or type(I) is int)"
                 return [f"I = {g.expr(index)}",
-                        f"if not ((type(I) is Player or type(I) is int) and 0 <= I < {n}):",
+                        f"if not ({fast} and 0 <= I < {n}):",
                         f"    I = {g.const(check)}(I)",
                         f"L = list(V[{name!r}])",
                         f"L[I] = {g.expr(value)}",
@@ -341,7 +348,7 @@ class FlowCompiler:
     def _s_reset(self, node: Node, scope: Scope) -> None:
         name = node["name"]
         g = scope.globals.get(name)
-        if g is None or g.kind not in ("var", "player_var"):
+        if g is None or g.kind not in ("var", "player_var", "team_var"):
             raise self.error(f"cannot reset {name!r}: it is not a declared variable", node, scope,
                              code="unknown-variable")
 
@@ -349,17 +356,18 @@ class FlowCompiler:
             nxt = pc + 1
 
             def reset(st: "Position") -> int:
-                per_player, init = st.program.initial[name]
-                st.vars[name] = [init(st) for _ in range(st.program.num_players)] \
-                    if per_player else init(st)
+                per, init = st.program.initial[name]
+                st.vars[name] = init(st) if per is None else \
+                    [init(st) for _ in range(cast(int, st.program.entries(name)))]
                 return nxt
             return reset
 
         def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
-            per_player, init = self.inst.var_inits[name]
+            per, init = self.inst.var_inits[name]
             value = g.expr(init)
-            if per_player:     # a value per seat, each computed anew
-                value = f"[{value} for _ in {g.const(range(self.inst.num_players))}]"
+            if per is not None:     # a value per seat or team, each computed anew
+                n = self.inst.num_players if per == "player" else len(self.inst.teams or ())
+                value = f"[{value} for _ in {g.const(range(n))}]"
             return [f"V[{name!r}] = {value}"], False
         self.emit(factory, node, src)
 

@@ -113,7 +113,9 @@ class Instance:
         self.zone_refs: list[ZoneRef] = []
         self.patterns: list[pat.Pattern] = []
         self.phase_ir = {p["name"]: p for p in ir.get("phases", [])}
-        self.var_inits: dict[str, tuple[bool, Fn]] = {}
+        #: each variable's initial value: name → (``"player"``, ``"team"`` or ``None``:
+        #: one value per seat, per team or one in all, the function giving a value)
+        self.var_inits: dict[str, tuple[str | None, Fn]] = {}
         #: the variables not seen by everyone: name → ``"owner"`` or ``"nobody"``
         self.private_vars: dict[str, str] = {
             v["name"]: v["seen"] for v in ir.get("variables", [])
@@ -138,6 +140,8 @@ class Instance:
         self.winner_rule: str | None = winner["rule"] if winner else None
         #: the fixed partnerships, each a tuple of seats, or ``None`` without teams
         self.teams: list[tuple[int, ...]] | None = None
+        #: each seat's team (its index in :attr:`teams`); empty without teams
+        self.team_of: tuple[int, ...] = ()
         #: the most decisions a game of this instance takes, as the ruleset declares
         #: it (``at most N decisions``), or ``None``
         self.longest: int | None = None
@@ -325,6 +329,11 @@ class Instance:
                 f"{self.num_players} players every seat needs a team)",
                 self.loc((self.ir.get("game") or {})), code="bad-team")
         self.teams = teams
+        seat_team = [0] * self.num_players
+        for i, team_seats in enumerate(teams):
+            for seat in team_seats:
+                seat_team[seat] = i
+        self.team_of = tuple(seat_team)
 
     def _longest(self) -> None:
         """``at most N decisions``: a whole number of at least 1, of the options and
@@ -625,7 +634,13 @@ class Instance:
         for v in self.ir.get("variables", []):
             name = v["name"]
             self.declare(name, v, "var")
-            self.globals[name] = Global("player_var" if v.get("per_player") else "var", None, v)
+            if v.get("per_team") and self.teams is None:
+                raise SemanticError.at(f"variable {name!r} is one value per team, but this game "
+                                       "has no teams (declare them in the game: teams (north, "
+                                       "south), (east, west))", self.loc(v), code="no-teams")
+            kind = "player_var" if v.get("per_player") else "team_var" if v.get("per_team") \
+                else "var"
+            self.globals[name] = Global(kind, None, v)
         names = [v["name"] for v in self.ir.get("variables", [])]
         for i, v in enumerate(self.ir.get("variables", [])):
             later = set(names[i:])
@@ -636,7 +651,8 @@ class Instance:
                                        "can use only the variables declared before it)",
                                        self.loc(v), code="used-too-early")
             fn = self.exprs.compile(v["expr"], self.scope())
-            self.var_inits[v["name"]] = (bool(v.get("per_player")), fn)
+            per = "player" if v.get("per_player") else "team" if v.get("per_team") else None
+            self.var_inits[v["name"]] = (per, fn)
 
     def _score(self) -> None:
         s = self.ir.get("score")

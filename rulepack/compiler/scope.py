@@ -23,7 +23,7 @@ from rulepack.errors import Location
 class Global:
     """A global name: its kind and, for constants, options and the like, its value.
 
-    kind is one of ``var``, ``player_var``, ``const``, ``option``, ``zone``,
+    kind is one of ``var``, ``player_var``, ``team_var``, ``const``, ``option``, ``zone``,
     ``zone_family``, ``component``, ``pattern``, ``symbol``, ``builtin``.
     """
 

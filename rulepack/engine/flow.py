@@ -13,7 +13,7 @@ statement that failed (:func:`located`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rulepack.engine.actions import Action
 from rulepack.engine.program import HALT, Alternative, Choice
@@ -60,10 +60,10 @@ def initial_values(st: "Position") -> None:
 
     :raises RulesetRuntimeError: one cannot be computed (located at its declaration)."""
     program = st.program
-    for name, (per_player, fn) in program.initial.items():
+    for name, (per, fn) in program.initial.items():
         try:
-            st.vars[name] = [fn(st) for _ in range(program.num_players)] if per_player \
-                else fn(st)
+            st.vars[name] = fn(st) if per is None else \
+                [fn(st) for _ in range(cast(int, program.entries(name)))]
         except RuleValueError as exc:
             raise RulesetRuntimeError.at(
                 f"the initial value of {name!r} cannot be computed: {exc}",

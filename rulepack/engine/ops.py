@@ -217,6 +217,36 @@ def index(st: "Position", container: object, key: object) -> object:
     raise RuleValueError(f"no element [{show(key)}] in {show(container)}")
 
 
+def team_entry(key: object, teams: int, name: str) -> int:
+    """``key`` checked to be a team's number (``0 <= key < teams``, as ``team(p)``
+    gives it) for ``name[key]`` of a ``per team`` variable.
+
+    :raises RuleValueError: a player (whose seat number is no team), or anything
+        else that is no team's number."""
+    if type(key) is int and 0 <= key < teams:
+        return key
+    if type(key) is Player:
+        raise RuleValueError(f"{name}[{show(key)}]: {show(key)} is a player, not a team; write "
+                             f"{name}[team(p)] for the entry of the team of a player p")
+    raise RuleValueError(f"{name}[{show(key)}]: not a team (the teams are numbered 0 to "
+                         f"{teams - 1}; team(p) gives a player's)")
+
+
+def team_of(seats: tuple[int, ...], player: object) -> int:
+    """``team(player)``: the team of a seat, given each seat's team.
+    :raises RuleValueError: ``player`` is no seat."""
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(seats):
+        raise RuleValueError(f"team() needs a player, not {show(player)}")
+    return seats[player]
+
+
+def team_value(values: object, key: object, teams: int, name: str) -> object:
+    """``name[key]`` of a ``per team`` variable whose value is ``values`` (a list
+    with one entry per team). :raises RuleValueError: ``key`` is no team's number."""
+    i = team_entry(key, teams, name)
+    return cast("list[object]", values)[i]
+
+
 def zone_of_family(family: dict[object, ZoneRef] | list[ZoneRef], key: object,
                    name: str) -> ZoneRef:
     """``name[key]`` of a zone declared per player (a list by seat) or per value (a

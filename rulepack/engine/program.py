@@ -216,7 +216,8 @@ class Program:
     that statement's ``[line, column]``), ``replayable`` (every draw lets the flow
     go on from its instruction: see :mod:`rulepack.engine.chance`), ``start``
     (where every game starts, whatever its seed: :mod:`rulepack.engine.start`).
-    Variables: ``initial`` (name → ``(per player, f(position))``), ``flow_names``
+    Variables: ``initial`` (name → ``(per, f(position))``, ``per`` being ``"player"``
+    for one value per seat, ``"team"`` for one per team, ``None`` for one in all), ``flow_names``
     (the names the flow binds: ``let``, loops, action parameters), ``variable_locations``,
     ``private_vars`` (name → ``"owner"``/``"nobody"``). Results: ``score``,
     ``heuristic``, ``winner_rule`` (``"highest"``/``"lowest"`` score or ``None``),
@@ -250,7 +251,7 @@ class Program:
     chance_positions: Mapping[int, list[int]]
     replayable: bool
     start: "tuple[Position, int] | None"
-    initial: Mapping[str, tuple[bool, Fn]]
+    initial: Mapping[str, tuple[str | None, Fn]]
     flow_names: tuple[str, ...]
     variable_locations: Mapping[str, Location]
     private_vars: Mapping[str, str]
@@ -281,6 +282,31 @@ class Program:
 
         :raises SemanticError: a ``random`` with no bound on its outcomes."""
         return int(self.chance_bound.get())
+
+    def entries(self, name: str) -> int | None:
+        """How many entries variable ``name`` has: one per seat (``per player``), one
+        per team (``per team``), or ``None`` for a single value.
+
+        :raises KeyError: no variable of that name."""
+        per = self.initial[name][0]
+        if per == "player":
+            return self.num_players
+        if per == "team":
+            return len(self.teams or ())
+        return None
+
+    def own_entry(self, name: str, player: int) -> int | None:
+        """The entry of variable ``name`` that is ``player``'s own (for ``seen by
+        owner``): the seat's of a ``per player`` variable, its team's of a ``per
+        team`` one; ``None`` for a single value.
+
+        :raises KeyError: no variable of that name."""
+        per = self.initial[name][0]
+        if per == "player":
+            return player
+        if per == "team":
+            return next(i for i, team in enumerate(self.teams or ()) if player in team)
+        return None
 
     def location(self, pc: int) -> Location:
         """Where instruction ``pc``'s statement stands (the file alone if none)."""

@@ -22,7 +22,7 @@ entries (index → value). The observation tensor holds what the player's view
 5. **flow**: the program counter, decisions, turns, whether a decision is
    pending, the active seats, whether winners were named and which;
 6. **variables**: one slot per ``current``, ``round``, declared variable (per
-   seat for a ``per player`` one) and name the flow may hold (``let``, loop and
+   seat for a ``per player`` one, per team for a ``per team`` one) and name the flow may hold (``let``, loop and
    parameter names: ``Instance.flow_names``), each the value as the player sees
    it (:func:`value_entries`);
 7. per die (piece order), the face it shows when the player sees it, one-hot
@@ -246,8 +246,9 @@ def _make(inst: "Program") -> tuple[TensorLayout, _Vocabulary]:
     texts = {w: i for i, w in enumerate(sorted(words))}
     n = inst.num_players
     slots: list[tuple[str, int | None]] = [("current", None), ("round", None)]
-    for name, (per_player, _) in inst.initial.items():
-        slots += [(name, p) for p in range(n)] if per_player else [(name, None)]
+    for name in inst.initial:
+        entries = inst.entries(name)
+        slots += [(name, None)] if entries is None else [(name, e) for e in range(entries)]
     slots += [(name, None) for name in inst.flow_names]
     templates = {t: i for i, t in enumerate(dict.fromkeys(
         alt.text for choice in inst.choices for alt in choice.alternatives))}
@@ -370,7 +371,7 @@ def observation_entries(st: "Position", p: int) -> dict[int, float]:
         if name in variables:
             value = variables[name]
             who = private.get(name)
-            if who is not None and (who == "nobody" or entry != p):
+            if who is not None and (who == "nobody" or entry != inst.own_entry(name, p)):
                 out[base + 5] = 1.0               # hidden from the player
             else:
                 value_entries(st, p, value[entry] if entry is not None else value, out, base)

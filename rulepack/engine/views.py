@@ -6,7 +6,8 @@ everyone``). Any other piece is shown as ``{"hidden": true, "kind": ...}``
 with no id, so nothing in a view identifies it. In a ``pile`` (kept in a
 canonical order that would betray identities), hidden pieces are only counted.
 Variables that hold pieces are masked the same way. A variable ``seen by
-owner`` shows a player only their own entry, one ``seen by nobody`` nothing: a
+owner`` shows a player only their own entry (their team's, of a ``per team``
+variable), one ``seen by nobody`` nothing: a
 masked value is ``{"hidden": true}`` in ``variables`` and ``{"secret": true}``
 in ``flow.vars``. Views hold no history: remembering what was once shown is the
 player's job.
@@ -89,7 +90,8 @@ def private_value(st: "Position", name: str, value: object, player: int,
     if who is None:
         return value
     if who == "owner" and type(value) is list:
-        return [v if p == player else hidden for p, v in enumerate(value)]
+        own = st.program.own_entry(name, player)
+        return [v if e == own else hidden for e, v in enumerate(value)]
     return hidden
 
 

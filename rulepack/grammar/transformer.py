@@ -347,6 +347,8 @@ class ToIR(Transformer[Token, IR]):
         per_player = any(r is True for r in rest[:-1])
         var: IR = {"name": str(name), "per_player": per_player, "expr": rest[-1],
                    "at": _at(meta)}
+        if any(r == "team" for r in rest[:-1]):
+            var["per_team"] = True
         for r in rest[:-1]:
             if isinstance(r, tuple):        # seen by owner / nobody / everyone
                 var["seen"] = r[0]
@@ -357,6 +359,9 @@ class ToIR(Transformer[Token, IR]):
 
     def per_player(self, meta: Meta) -> bool:
         return True
+
+    def per_team(self, meta: Meta) -> str:
+        return "team"
 
     def score_decl(self, meta: Meta, name: Token, expr: IR) -> tuple[str, IR]:
         return ("score", {"player": str(name), "expr": expr, "at": _at(meta)})
