@@ -138,7 +138,8 @@ def placement(state: "State") -> list[dict[str, object]]:
 
 def variables(state: "State") -> dict[str, object]:
     """The ruleset's declared variables (``var``), name → value, in declaration
-    order; a ``per player`` variable is a list by seat. Values are engine values;
+    order; a ``per player`` variable is a list by seat, a ``per team`` one a list by
+    team (in the order of the game's ``teams``). Values are engine values;
     :func:`canonical` turns them into JSON data. The flow's own names (``let``,
     loop variables, action parameters) are not included."""
     return {name: state.position.vars.get(name) for name in state.program.initial}

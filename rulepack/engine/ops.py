@@ -226,7 +226,7 @@ def team_entry(key: object, teams: int, name: str) -> int:
     if type(key) is int and 0 <= key < teams:
         return key
     if type(key) is Player:
-        raise RuleValueError(f"{name}[{show(key)}]: {show(key)} is a player, not a team; write "
+        raise RuleValueError(f"{name}[{show(key)}]: a player is not a team; write "
                              f"{name}[team(p)] for the entry of the team of a player p")
     raise RuleValueError(f"{name}[{show(key)}]: not a team (the teams are numbered 0 to "
                          f"{teams - 1}; team(p) gives a player's)")
