@@ -309,8 +309,8 @@ class FlowCompiler:
                 return [f"V[{name!r}] = {g.expr(value)}"], False
         else:
             if g is None or g.kind not in ("player_var", "team_var"):
-                raise self.error(f"{name!r} is not a per-player or per-team variable", node,
-                                 scope)
+                raise self.error(f"{name!r} is not a per-player variable (nor a per-team one)",
+                                 node, scope)
             index = self.exprs.compile(node["index"], scope)
             per_team = g.kind == "team_var"
             n = len(self.inst.teams or ()) if per_team else self.inst.num_players
