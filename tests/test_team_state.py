@@ -251,3 +251,17 @@ def test_explain_lists_the_variables_and_whether_they_are_per_team(tmp_path):
                          {"name": "hits", "per": "team", "seen_by": "everyone"}]
     text = CliRunner().invoke(main, ["explain", str(path)], terminal_width=120).output
     assert "Variables" in text and "pledge" in text
+
+
+def test_the_play_screen_shows_a_team_variable_by_team():
+    from rich.console import Console
+
+    from rulepack.cli.render import view_renderable
+    state = play_first_actions(rulepack.loads(PARTNERS))
+    console = Console(width=100, record=True)
+    console.print(view_renderable(state.view(2), "Partnership", set(),
+                                  per_team={"points": ["north & east", "south & west"],
+                                            "pledge": ["north & east", "south & west"]}))
+    text = console.export_text()
+    assert "north & east: 6; south & west: 3" in text
+    assert "pledge" in text and "south & west: 30" in text and "north & east: 0" not in text
