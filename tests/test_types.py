@@ -46,9 +46,14 @@ play {
 
 
 def check(expr: str) -> list[tuple[int | None, int | None, str, str]]:
+    """The type check's diagnostics of the ruleset with ``expr`` (any other error
+    fails the test: the ruleset must be right but for the mistake)."""
     text = RULESET.replace("EXPR", expr)
+    found = check_text(text, "g.rules")
+    assert all(d.code in ("wrong-kind", "number-as-seat") for d in found
+               if d.severity == "error"), found
     return [(d.location.line, d.location.column, d.severity, d.message)
-            for d in check_text(text, "g.rules") if d.code in ("wrong-kind", "number-as-seat")]
+            for d in found if d.code in ("wrong-kind", "number-as-seat")]
 
 
 MISTAKES = [
@@ -60,6 +65,9 @@ MISTAKES = [
     ("label() + 1", "cannot add a word ('tile') and a number", 31),
     ("(top of stack) + 1", "cannot add a piece and a number", 31),
     ("count(stack) + [t] + (t.rank < t.suit)", "cannot compare a number < a word", 53),
+    ("count(stack)[0]", "a number has no elements to take [...] of", 31),
+    ("[1, 2][t]", "an element of a list of numbers is taken by its position (a number), "
+     "not by a piece", 38),
 ]
 
 
@@ -77,8 +85,8 @@ VALID = [
     "count(hand[current] + [t])",             # a list and a piece join
     "count(stack + hand[current])",           # two zones join
     "current + 1",                            # a seat counts as its number
-    "twice(t.rank)", "count([t] + [])",
-    "if(t.rank < 3, 1, 0)", "count(hand[current] where rank + 1 > 2)",
+    "twice(t.rank)", "count([t] + [])", "[1, 2][t.rank - 1]", "count(hand[current]) + stack[0].rank",
+    "if t.rank < 3 then 1 else 0", "count(hand[current] where rank + 1 > 2)",
 ]
 
 

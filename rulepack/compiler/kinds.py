@@ -593,10 +593,34 @@ class KindChecker:
                                  "and col)", node)
         elif k in ("index", "set"):
             self.check_index(node, env)
+            if k == "index":
+                self.check_element(node, env)
         elif k == "op" and node.get("op") in _ARITHMETIC:
             self.check_arithmetic(node, env)
         elif k == "turns" and node.get("from") is not None:
             self.check_seat(node["from"], env, "turns")
+
+    def check_element(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``X[K]`` of a value (not a ``per`` variable or zone: :meth:`check_index`):
+        a list, tuple, zone or text by a whole number (its position), a map by any
+        key; anything else has no elements."""
+        of = node.get("of")
+        if isinstance(of, dict) and of.get("k") == "name" and of.get("name") not in env:
+            g = self.globals.get(str(of.get("name")))
+            if g is not None and g.kind in ("zone_family", "player_var", "team_var"):
+                return
+        container, key = self.kind(of, env), self.kind(node.get("index"), env)
+        if container is None or not container.basic - {"none"}:
+            return
+        basic = container.basic - {"none"}
+        if "map" in basic or "pattern" in basic:
+            return
+        if not basic & {"list", "tuple", "zone", "word"}:
+            raise self.error(f"{describe(container)} has no elements to take [...] of", node)
+        if key is not None and key.basic - {"none"} and \
+                not (key.basic - {"none"}) & {"number", "player", "bool"}:
+            raise self.error(f"an element of {describe(container)} is taken by its position "
+                             f"(a number), not by {describe(key)}", node.get("index") or node)
 
     def check_index(self, node: Node, env: dict[str, Kind | None]) -> None:
         if node.get("k") == "set":
