@@ -84,11 +84,14 @@ def _check(read: Callable[[], dict[str, Any]], display: str) -> list[Diagnostic]
 
 
 def warnings(ir: dict[str, Any], game: Any, file: str) -> list[Diagnostic]:
-    """Warnings about a valid ruleset: patterns, variables and defines never used;
+    """Warnings about a valid ruleset: values that may fail in play (a number
+    taken as a seat: :mod:`rulepack.compiler.kinds`); patterns, variables and defines never used;
     a score that decides nothing (no ``winner`` rule, no ``end game winners``). (A
     ``where`` that finds one grid cell by its row and column is no longer warned
     about: it compiles to a lookup, see :mod:`rulepack.compiler.lookup`.)"""
     out: list[Diagnostic] = []
+    if game is not None:       # the type check's, for the smallest player count
+        out += game.instance(game.min_players).kind_warnings
     used = _names_used(ir)
     for p in ir.get("patterns", []):
         if p["name"] not in used:

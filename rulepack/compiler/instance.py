@@ -233,7 +233,8 @@ class Instance:
             self._heuristic()
             self._defines()
             self._flow()
-            check_kinds(self)
+            #: warnings of the type check (values that may fail in play)
+            self.kind_warnings = check_kinds(self)
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 

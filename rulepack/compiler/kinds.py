@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rulepack.ir import Node
 from rulepack.compiler.scope import Global
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
-from rulepack.errors import Location, SemanticError
+from rulepack.errors import Diagnostic, Location, SemanticError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.compiler.instance import Instance
@@ -123,6 +123,14 @@ _CALL_RESULTS: dict[str, Kind | None] = {
     "cell": _of("cell", "none"), "step": _of("cell", "none"),
     "ends": _of("list", items=_of("cell")),
 }
+#: what counts as a number in arithmetic (a seat is its number)
+_NUMERIC = frozenset({"number", "player"})
+#: what ``+`` joins as collections (anything else joins them as one more item)
+_JOINS = frozenset({"list", "zone"})
+#: the operators whose operands :meth:`KindChecker.check_arithmetic` checks
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "<", "<=", ">", ">="})
+_VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide",
+          "%": "take the remainder"}
 #: Functions whose first argument is a pattern, and whose other arguments are pieces.
 _PATTERN_FUNCTIONS = {"best", "matches", "partition", "partitionable", "usable"}
 
@@ -163,6 +171,16 @@ class KindChecker:
         #: report mistakes (off while the variables' kinds are gathered)
         self.reporting = False
         self.assigned: dict[str, Kind | None] = {}
+        #: each attribute's kind: of every value a piece has for it (a die's
+        #: rolled attribute: of its faces)
+        self.attr_kinds = attribute_kinds(inst)
+        #: each define's result kind (its parameters unknown), once worked out
+        self.define_kinds: dict[str, Kind | None] = {}
+        self._defining: set[str] = set()
+        #: warnings about a valid ruleset (a number where a seat is taken)
+        self.warnings: list[Diagnostic] = []
+        #: a variable → the ``set`` statements that give it a number (not a player)
+        self.number_sets: dict[str, list[Node]] = {}
 
     # ------------------------------------------------------------------ entry
     def check(self) -> None:
@@ -184,7 +202,7 @@ class KindChecker:
         ir = self.inst.ir
         for d in ir.get("defines", []):
             env: dict[str, Kind | None] = {p: None for p in d.get("params", [])}
-            self.walk(d.get("body"), env)
+            self.walk(d.get("expr"), env)
         for key in ("score", "heuristic", "winner"):
             if isinstance(ir.get(key), dict):
                 env = {}
@@ -235,8 +253,11 @@ class KindChecker:
                     self.walk(param.get("if"), inner)
         elif k == "where":
             inner = dict(env)   # the condition reads attributes of each item by name
+            of = self.kind(node.get("of"), env)
+            pieces = of is not None and (of.basic == {"zone"} or (
+                of.basic == {"list"} and of.items is not None and of.items.basic == {"piece"}))
             for name in self.inst.attributes:
-                inner[name] = None
+                inner[name] = self.attr_kinds.get(name) if pieces else None
             inner["owner"] = None
         elif k == "run":
             inner = dict(env)
@@ -245,7 +266,11 @@ class KindChecker:
         elif k == "set" and node.get("name") in self.assigned and \
                 node.get("name") not in env:
             name = node["name"]
-            self.assigned[name] = union(self.assigned[name], self.kind(node.get("expr"), env))
+            given = self.kind(node.get("expr"), env)
+            self.assigned[name] = union(self.assigned[name], given)
+            if self.reporting and given is not None and node.get("index") is None and \
+                    given.basic - {"none"} == {"number"}:
+                self.number_sets.setdefault(name, []).append(node)
         if self.reporting:
             self.check_node(node, inner if k != "let" else env)
         walk = self.walk
@@ -303,7 +328,23 @@ class KindChecker:
             fn = node.get("fn")
             if fn in ("random", "first", "last", "only"):
                 return self.element(self.kind((node.get("args") or [None])[0], env))
-            return _CALL_RESULTS.get(str(fn)) if fn not in self.globals else None
+            if fn in self.globals:
+                return self.define_kind(str(fn))
+            return _CALL_RESULTS.get(str(fn))
+        if k == "attr":
+            return self.attr_kind(node, env)
+        if k == "argmax":
+            return Kind(frozenset({"list"}), self.element(self.kind(node.get("in"), env)))
+        if k == "top":
+            of = self.kind(node.get("of"), env)
+            if of is None or not of.basic <= {"zone", "list"} or not of.basic:
+                return None
+            item = _of("piece") if of.basic == {"zone"} else of.items
+            if node.get("count") is None:
+                return None if item is None else union(item, _of("none"))
+            return Kind(frozenset({"list"}), item)
+        if k == "op" and node.get("op") in _ARITHMETIC and len(node.get("args") or []) == 2:
+            return self.arithmetic_kind(node, env)
         if k == "op" and node.get("op") == "+":
             kinds = [self.kind(a, env) for a in node.get("args", [])]
             kinds = [x for x in kinds if x is None or x.basic]   # leave out "nothing yet"
@@ -316,6 +357,10 @@ class KindChecker:
                 (self.kind(a, env) or Kind(frozenset())).basic == {"number"}
                 for a in node.get("args", [])):
             return _of("number")
+        if k == "op" and node.get("op") == "-" and len(node.get("args") or []) == 1:
+            operand = self.kind(node["args"][0], env)
+            return _of("number") if operand is not None and operand.basic and \
+                operand.basic <= _NUMERIC else None
         if k == "op" and node.get("op") in ("==", "!=", "<", "<=", ">", ">=", "in", "not",
                                             "and", "or"):
             return None if node.get("op") in ("and", "or") else _of("bool")
@@ -362,6 +407,144 @@ class KindChecker:
                 merged = union(merged, part)
             return merged
         return None
+
+    def define_kind(self, name: str) -> Kind | None:
+        """The kind a ``define`` gives, its parameters unknown (``None`` if not
+        known, or if it calls itself)."""
+        if name in self.define_kinds:
+            return self.define_kinds[name]
+        g = self.globals.get(name)
+        if g is None or g.kind != "define" or name in self._defining:
+            return None
+        body = next((d.get("expr") for d in self.inst.ir.get("defines", [])
+                     if isinstance(d, dict) and d.get("name") == name), None)
+        self._defining.add(name)
+        try:
+            params = next((d.get("params") or [] for d in self.inst.ir.get("defines", [])
+                           if isinstance(d, dict) and d.get("name") == name), [])
+            kind = self.kind(body, {p: None for p in params if isinstance(p, str)})
+        finally:
+            self._defining.discard(name)
+        self.define_kinds[name] = kind
+        return kind
+
+    def attr_kind(self, node: Node, env: dict[str, Kind | None]) -> Kind | None:
+        """``X.name``: a piece's attribute (of every piece that has it), a cell's
+        row or column; over a zone or a list of pieces, the list of them."""
+        of = self.kind(node.get("of"), env)
+        name = node.get("name")
+        if of is None or not isinstance(name, str):
+            return None
+        if of.basic == {"cell"} or of.basic == {"cell", "none"}:
+            return _of("number") if name in ("row", "col") else None
+        attr = self.attr_kinds.get(name)
+        if of.basic == {"piece"}:
+            return attr
+        if of.basic == {"piece", "none"}:
+            return None if attr is None else union(attr, _of("none"))
+        if of.basic == {"zone"} or (of.basic == {"list"} and of.items is not None
+                                    and of.items.basic == {"piece"}):
+            return None if attr is None else _of("list", items=attr)
+        return None
+
+    def arithmetic_kind(self, node: Node, env: dict[str, Kind | None]) -> Kind | None:
+        """The kind of ``A op B`` for an arithmetic operator or a comparison."""
+        a, b = (self.kind(x, env) for x in node["args"])
+        op = node["op"]
+        if op in ("<", "<=", ">", ">="):
+            return _of("bool")
+        if op != "+":
+            return _of("number")       # (what it gives when it does not fail)
+        if a is None or b is None:
+            return None
+        # (a kind with no basic kind is a variable's "nothing yet" while the
+        # variables' kinds are gathered: the other side decides)
+        sa, sb = a.basic - {"none"}, b.basic - {"none"}
+        if not sa and not sb:
+            return Kind(frozenset())
+        if sa & _JOINS or sb & _JOINS:
+            if sa <= {"list"} and sb <= {"list"}:
+                return union(a, b) if sa and sb else (a if sa else b)
+            return None
+        return _of("number")           # (numbers add; anything else fails)
+
+    def check_arithmetic(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``A op B`` where either side can certainly not be what the operator
+        takes: numbers (a seat counts as its number) for ``- * / // %``, numbers
+        or collections to join for ``+``, two numbers or two texts to compare."""
+        args = node.get("args") or []
+        if len(args) != 2:
+            return
+        op = node["op"]
+        a, b = (self.kind(x, env) for x in args)
+        if a is None or b is None:
+            return
+        sa, sb = a.basic - {"none"}, b.basic - {"none"}
+        if not sa or not sb:
+            return
+        if op in ("<", "<=", ">", ">="):
+            if (sa <= _NUMERIC and sb == {"word"}) or (sa == {"word"} and sb <= _NUMERIC):
+                raise self.error(f"cannot compare {describe(a)} {op} {describe(b)}", node)
+            return
+        if op == "+" and (sa & _JOINS or sb & _JOINS):
+            return
+        wrong = next((x for x, s in ((a, sa), (b, sb)) if not s & _NUMERIC), None)
+        if wrong is None:
+            return
+        verb = _VERBS.get(op, f"compute ... {op}")
+        raise self.error(f"cannot {verb} {describe(a)} and {describe(b)}"
+                         if op == "+" else f"cannot {verb}: {describe(wrong)} is not a number",
+                         node)
+
+    def check_seat(self, node: object, env: dict[str, Kind | None], context: str) -> None:
+        """A value taken as a seat (``turns from X``): a player, or a number that
+        counts one (which fails in play when there is no such seat). Certainly
+        neither: an error; possibly a number: a warning where it is given."""
+        kind = self.kind(node, env)
+        if kind is None:
+            return
+        basic = kind.basic - {"none"}
+        if basic and not basic & {"player", "number", "bool", "zone"}:
+            raise self.error(f"{context} must start from a player, not {describe(kind)}", node)
+        if "number" not in basic:
+            return
+        value = self.constant(node, env)
+        if type(value) is int:      # a seat number known now: one of this game's, or not
+            if not 0 <= value < self.inst.num_players:
+                raise self.error(f"{context} must start from a player, not {value} (the "
+                                 f"seats are 0 to {self.inst.num_players - 1})", node)
+            return
+        name = node.get("name") if isinstance(node, dict) and node.get("k") == "name" else None
+        sets = self.number_sets.get(name, []) if isinstance(name, str) and name not in env \
+            else []
+        at = (node.get("at") if isinstance(node, dict) else None) or [None, None]
+        targets: list[object] = [s["expr"] if isinstance(s.get("expr"), dict) and
+                                 s["expr"].get("at") else s for s in sets] or [node]
+        for where in targets:
+            shown = f"{name!r} here" if sets else "this"
+            line = f" (line {at[0]})" if at[0] else ""
+            self.warnings.append(self.warning(
+                f"{shown} is a number, and the {context}{line} start from it as a seat: a "
+                "number that counts no seat fails in play (a seat is a player: players[i], "
+                "random(players), current...)", where, "number-as-seat"))
+
+    def constant(self, node: object, env: dict[str, Kind | None]) -> object:
+        """The value of a literal or of a constant's or option's name (else ``None``)."""
+        if not isinstance(node, dict):
+            return None
+        if node.get("k") == "lit":
+            return node.get("value")
+        name = node.get("name")
+        if node.get("k") == "name" and isinstance(name, str) and name not in env:
+            g = self.globals.get(name)
+            if g is not None and g.kind in ("const", "option"):
+                return g.value
+        return None
+
+    def warning(self, message: str, node: object, code: str) -> Diagnostic:
+        at = (node.get("at") if isinstance(node, dict) else None) or [None, None]
+        return Diagnostic(message, Location(self.file, at[0] or None, at[1] or None),
+                          "warning", code)
 
     # ------------------------------------------------------------------ checks
     def need(self, node: object, env: dict[str, Kind | None], allowed: set[str],
@@ -410,6 +593,34 @@ class KindChecker:
                                  "and col)", node)
         elif k in ("index", "set"):
             self.check_index(node, env)
+            if k == "index":
+                self.check_element(node, env)
+        elif k == "op" and node.get("op") in _ARITHMETIC:
+            self.check_arithmetic(node, env)
+        elif k == "turns" and node.get("from") is not None:
+            self.check_seat(node["from"], env, "turns")
+
+    def check_element(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``X[K]`` of a value (not a ``per`` variable or zone: :meth:`check_index`):
+        a list, tuple, zone or text by a whole number (its position), a map by any
+        key; anything else has no elements."""
+        of = node.get("of")
+        if isinstance(of, dict) and of.get("k") == "name" and of.get("name") not in env:
+            g = self.globals.get(str(of.get("name")))
+            if g is not None and g.kind in ("zone_family", "player_var", "team_var"):
+                return
+        container, key = self.kind(of, env), self.kind(node.get("index"), env)
+        if container is None or not container.basic - {"none"}:
+            return
+        basic = container.basic - {"none"}
+        if "map" in basic or "pattern" in basic:
+            return
+        if not basic & {"list", "tuple", "zone", "word"}:
+            raise self.error(f"{describe(container)} has no elements to take [...] of", node)
+        if key is not None and key.basic - {"none"} and \
+                not (key.basic - {"none"}) & {"number", "player", "bool"}:
+            raise self.error(f"an element of {describe(container)} is taken by its position "
+                             f"(a number), not by {describe(key)}", node.get("index") or node)
 
     def check_index(self, node: Node, env: dict[str, Kind | None]) -> None:
         if node.get("k") == "set":
@@ -442,14 +653,39 @@ class KindChecker:
                     raise self.error(f"zone {name} has no [{kind.word}] (it has {shown})", index)
 
 
+def attribute_kinds(inst: "Instance") -> dict[str, Kind | None]:
+    """Each attribute name → the kind of every value a piece has for it (a die's
+    rolled attribute: of every face it can show); ``None`` where no kind is
+    certain."""
+    out: dict[str, Kind | None] = {}
+    for piece in inst.pieces:
+        values = dict(piece.attrs)
+        if piece.rolls is not None:
+            faces = piece.rolls[1]
+            merged: Kind | None = Kind(frozenset())
+            for face in faces:
+                merged = union(merged, of_value(face))
+            values.pop(piece.rolls[0], None)
+            out[piece.rolls[0]] = union(out.get(piece.rolls[0], Kind(frozenset())), merged)
+        for name, value in values.items():
+            kind = of_value(value)
+            if name in out:
+                out[name] = union(out[name], kind)
+            else:
+                out[name] = kind
+    return {name: (None if kind is not None and not kind.basic else kind)
+            for name, kind in out.items()}
+
+
 def type_kind(value: object) -> str:
     kind = of_value(value)
     return next(iter(kind.basic)) if kind is not None and len(kind.basic) == 1 else "word"
 
 
-#: rulesets whose check passed: ``id(ir)`` → (the IR, the signatures it passed
-#: with); an instance with the same IR and signature passes without a walk
-_PASSED: dict[int, tuple[Node, set["Signature"]]] = {}
+#: rulesets whose check passed: ``id(ir)`` → (the IR, each signature it passed
+#: with → the warnings it gave); an instance with the same IR and signature
+#: passes without a walk
+_PASSED: dict[int, tuple[Node, dict["Signature", list[Diagnostic]]]] = {}
 
 #: what the check reads of an instance besides its IR (see :func:`_signature`)
 Signature = tuple[tuple[tuple[object, ...], ...], frozenset[str], str]
@@ -475,12 +711,13 @@ def _signature(inst: "Instance") -> Signature:
     return (tuple(sig), frozenset(inst.attributes), inst.file)
 
 
-def check_kinds(inst: "Instance") -> None:
+def check_kinds(inst: "Instance") -> list[Diagnostic]:
     """Check the kinds of values in a compiled instance (see the module's docstring).
     A second instance of the same ruleset whose constants, options and zone
     families have the kinds the first one's had is not walked again (the walk
-    would find what it found: nothing).
+    would find what it found).
 
+    :returns: warnings about values that may fail in play (a number taken as a seat).
     :raises SemanticError: a value of the wrong kind, located at the expression.
     """
     ir = inst.ir
@@ -488,14 +725,17 @@ def check_kinds(inst: "Instance") -> None:
         sig = _signature(inst)
         hash(sig)
     except TypeError:          # a value of no hashable kind: check, remember nothing
-        KindChecker(inst).check()
-        return
+        checker = KindChecker(inst)
+        checker.check()
+        return checker.warnings
     seen = _PASSED.get(id(ir))
     if seen is not None and seen[0] is ir and sig in seen[1]:
-        return
-    KindChecker(inst).check()
+        return list(seen[1][sig])
+    checker = KindChecker(inst)
+    checker.check()
     if seen is None or seen[0] is not ir:
         if len(_PASSED) >= 64:
             _PASSED.clear()
-        seen = _PASSED[id(ir)] = (ir, set())
-    seen[1].add(sig)
+        seen = _PASSED[id(ir)] = (ir, {})
+    seen[1][sig] = list(checker.warnings)
+    return checker.warnings

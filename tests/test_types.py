@@ -1,0 +1,147 @@
+"""The static check of the values' kinds (rulepack/compiler/kinds.py): operators,
+attributes, defines and seats (issue 34).
+
+Each mistake is a ruleset that ``validate`` accepted before and that failed only in
+play; now ``validate`` reports it where it is written, with both kinds in words.
+Each valid use beside it must pass: the check reports only what certainly fails.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import rulepack
+from rulepack.errors import RulesetRuntimeError, SemanticError
+from rulepack.validation import check_text
+
+RULESET = """\
+game g {
+  players 2
+}
+component tile {
+  suit: suns, moons
+  rank: 1, 2, 3
+}
+zone stack: pile
+zone hand: pile per player
+var points per player = 0
+var leader = none
+define label() = "tile"
+define twice(x) = x * 2
+setup {
+  move tile to stack
+  set leader = random(players)
+}
+play {
+  turns from leader until points[current] > 1 {
+    choose {
+      action "take {t}" for t in stack {
+        move t to hand[current]
+        set points[current] = EXPR
+      }
+    }
+  }
+}
+"""
+
+
+def check(expr: str) -> list[tuple[int | None, int | None, str, str]]:
+    """The type check's diagnostics of the ruleset with ``expr`` (any other error
+    fails the test: the ruleset must be right but for the mistake)."""
+    text = RULESET.replace("EXPR", expr)
+    found = check_text(text, "g.rules")
+    assert all(d.code in ("wrong-kind", "number-as-seat") for d in found
+               if d.severity == "error"), found
+    return [(d.location.line, d.location.column, d.severity, d.message)
+            for d in found if d.code in ("wrong-kind", "number-as-seat")]
+
+
+MISTAKES = [
+    # (the value given to points[current], the message, its column)
+    ("points[current] + t", "cannot add a number and a piece", 31),
+    ('points[current] + "x"', "cannot add a number and a word ('x')", 31),
+    ("t.suit - 1", "cannot subtract: a word", 31),
+    ("t.suit * t.rank", "cannot multiply: a word", 31),
+    ("label() + 1", "cannot add a word ('tile') and a number", 31),
+    ("(top of stack) + 1", "cannot add a piece and a number", 31),
+    ("count(stack) + [t] + (t.rank < t.suit)", "cannot compare a number < a word", 53),
+    ("count(stack)[0]", "a number has no elements to take [...] of", 31),
+    ("[1, 2][t]", "an element of a list of numbers is taken by its position (a number), "
+     "not by a piece", 38),
+]
+
+
+@pytest.mark.parametrize("expr, message, column", MISTAKES)
+def test_a_value_of_the_wrong_kind_is_reported_where_it_is(expr, message, column):
+    found = check(expr)
+    assert len(found) == 1, found
+    line, col, severity, text = found[0]
+    assert (line, col, severity) == (23, column, "error")
+    assert text.startswith(message), text
+
+
+VALID = [
+    "points[current] + 1", "t.rank + 1", "points[current] + t.rank * 2",
+    "count(hand[current] + [t])",             # a list and a piece join
+    "count(stack + hand[current])",           # two zones join
+    "current + 1",                            # a seat counts as its number
+    "twice(t.rank)", "count([t] + [])", "[1, 2][t.rank - 1]", "count(hand[current]) + stack[0].rank",
+    "if t.rank < 3 then 1 else 0", "count(hand[current] where rank + 1 > 2)",
+]
+
+
+@pytest.mark.parametrize("expr", VALID)
+def test_a_valid_value_is_not_reported(expr):
+    assert check(expr) == []
+
+
+def test_an_attribute_read_by_name_in_a_where_has_its_kind():
+    """``stack where suit + 1 > 0``: the bare ``suit`` is each tile's word."""
+    found = check("count(stack where suit + 1 > 0)")
+    assert [f[3] for f in found] == ["cannot add a word ('suns') and a number"]
+
+
+def test_turns_from_a_value_that_is_no_seat_is_an_error():
+    text = RULESET.replace("EXPR", "1").replace("turns from leader", 'turns from "x"')
+    found = [d for d in check_text(text, "g.rules") if d.severity == "error"]
+    assert [(d.location.line, d.message) for d in found] == [
+        (19, "turns must start from a player, not a word ('x')")]
+    text = RULESET.replace("EXPR", "1").replace("turns from leader", "turns from 2")
+    found = [d for d in check_text(text, "g.rules") if d.severity == "error"]
+    assert [d.message for d in found] == [
+        "turns must start from a player, not 2 (the seats are 0 to 1)"]
+    text = RULESET.replace("EXPR", "1").replace("turns from leader", "turns from 1")
+    assert [d for d in check_text(text, "g.rules") if d.severity == "error"] == []
+
+
+def test_a_number_taken_as_a_seat_is_warned_about_where_it_is_given():
+    """The tutorial's mistake, ``set leader = random(players) + 1``, plays with some
+    seeds and fails with others (no seat 2 in a two-player game); validate warns at
+    the expression that makes the seat a number (here one that always counts a seat,
+    so that validate's own trial game plays)."""
+    text = RULESET.replace("EXPR", "1").replace("set leader = random(players)",
+                                                 "set leader = count(stack) % 2")
+    found = [d for d in check_text(text, "g.rules") if d.code == "number-as-seat"]
+    assert [(d.severity, d.location.line, d.location.column) for d in found] == \
+        [("warning", 16, 16)]
+    assert "'leader' here is a number" in found[0].message and "(line 19)" in found[0].message
+    assert check("1") == []                  # random(players) is a seat: nothing to say
+
+
+def test_play_reports_the_mistake_before_the_first_decision():
+    """The check runs when the ruleset compiles: play never starts."""
+    with pytest.raises(SemanticError, match="cannot add a number and a piece"):
+        rulepack.loads(RULESET.replace("EXPR", "points[current] + t")).new_game(2, seed=1)
+    game = rulepack.loads(RULESET.replace("EXPR", "points[current] + 1"))
+    state = game.new_game(2, seed=1)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert max(state.scores() or [2]) >= 0
+
+
+def test_a_value_only_play_knows_keeps_its_error_in_play():
+    """Division by a number that is 0 only in play is not a kind mistake."""
+    game = rulepack.loads(RULESET.replace("EXPR", "points[current] // (t.rank - t.rank)"))
+    with pytest.raises(RulesetRuntimeError, match="division by zero"):
+        state = game.new_game(2, seed=1)
+        state.apply(state.legal_actions()[0])
