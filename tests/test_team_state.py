@@ -163,14 +163,24 @@ def test_tensors_have_a_slot_per_team_and_hide_the_other_teams_entry():
 
 
 def test_only_a_teams_number_indexes_a_team_variable():
+    # a player where the type check sees it: refused before play, at the index
     bad = PARTNERS.replace("set points[team(current)] = points[team(current)] + 1",
                            "set points[current] = 1")
-    state = rulepack.loads(bad, "bad.rules").new_game(4, seed=0)
+    with pytest.raises(SemanticError, match=r"points\[\.\.\.\] needs a team \(team\(p\)\), "
+                                            r"not a player") as static:
+        rulepack.loads(bad, "bad.rules").new_game(4, seed=0)
+    loc = static.value.diagnostics[0].location
+    assert (loc.file, loc.line, loc.column) == ("bad.rules", 16, 22)
+    # a player only play sees (through a define's parameter): refused in play
+    hidden = bad.replace("var points per team = 0",
+                         "var points per team = 0\ndefine same(x) = x").replace(
+        "set points[current] = 1", "set points[same(current)] = 1")
+    state = rulepack.loads(hidden, "bad.rules").new_game(4, seed=0)
     with pytest.raises(RulesetRuntimeError, match=r"points\[player 1\]: a player is not a "
                                                   r"team; write points\[team\(p\)\]") as err:
         state.apply_index(0)
     loc = err.value.diagnostics[0].location
-    assert (loc.file, loc.line) == ("bad.rules", 16)
+    assert (loc.file, loc.line) == ("bad.rules", 17)
     read = PARTNERS.replace("set hits[team(current)] = hits[team(current)] + 1",
                             "set hits[team(current)] = points[2]")
     state = rulepack.loads(read, "read.rules").new_game(4, seed=0)

@@ -122,6 +122,7 @@ _CALL_RESULTS: dict[str, Kind | None] = {
     "neighbours": _of("list", items=_of("cell")), "knows": _of("bool"),
     "cell": _of("cell", "none"), "step": _of("cell", "none"),
     "ends": _of("list", items=_of("cell")),
+    "team": _of("number"),
 }
 #: what counts as a number in arithmetic (a seat is its number)
 _NUMERIC = frozenset({"number", "player"})
@@ -392,7 +393,7 @@ class KindChecker:
             g = self.globals.get(str(of.get("name")))
             if g is not None and g.kind == "zone_family":
                 return _of("zone")
-            if g is not None and g.kind == "player_var":
+            if g is not None and g.kind in ("player_var", "team_var"):
                 return self.var_kinds.get(str(of.get("name")))
         base = self.kind(of, env)
         if base is not None and base.basic == {"list"}:
@@ -637,6 +638,8 @@ class KindChecker:
             return
         if g.kind == "player_var":
             self.need(index, env, {"player", "number"}, "a player", f"{name}[...]")
+        elif g.kind == "team_var":
+            self.need(index, env, {"number"}, "a team (team(p))", f"{name}[...]")
         elif g.kind == "zone_family" and isinstance(g.value, dict):
             if g.value.get("per") == "player":
                 self.need(index, env, {"player", "number"}, "a player", f"zone {name}[...]")
