@@ -145,3 +145,48 @@ def test_a_value_only_play_knows_keeps_its_error_in_play():
     with pytest.raises(RulesetRuntimeError, match="division by zero"):
         state = game.new_game(2, seed=1)
         state.apply(state.legal_actions()[0])
+
+
+#: statements and built-ins given a value of the wrong kind, each with the message
+#: and the (line, column) it is reported at; each is a mutant that fuzzing found
+#: validating, then failing in play (benchmarks/fuzz_validate.py)
+STATEMENT_MISTAKES = [
+    ("move t to hand[current]", "move t to 3", "move needs a zone or a cell to move to, "
+     "not a number", (22, 19)),
+    ("move t to hand[current]", "move t to [current]", "move needs a zone or a cell to move "
+     "to, not a list of players", (22, 19)),
+    ("move t to hand[current]", "flip down", "only pieces can be flipped, not a word "
+     "('down')", (22, 14)),
+    ("move t to hand[current]", "move top 1 of points[current] to stack",
+     "only pieces can be moved, not a list of numbers", (22, 14)),
+    ("move t to hand[current]", "claim [current] for current",
+     "only pieces can be claimed, not a list of players", (22, 15)),
+    ("set points[current] = EXPR", "set points[current] = count(3 where rank > 1)",
+     "where reads the attribute 'rank' of each element, and a number has no attributes",
+     (23, 37)),
+    ("set points[current] = EXPR", "set points[current] = points[current].rank",
+     "a number has no attribute 'rank'", (23, 47)),
+    ("set points[current] = EXPR", "set points[current] = sum(directions[0].rank)",
+     "a number has no attribute 'rank' (read of each element of a tuple)", (23, 49)),
+    ("set points[current] = EXPR", "set points[current] = count(cells(players))",
+     "cells() needs a grid, not a list of players", (23, 43)),
+    ("set points[current] = EXPR", 'set points[current] = count(order("north"))',
+     "order() needs a player, not a word ('north')", (23, 43)),
+    ("set points[current] = EXPR", "set points[current] = if [t] < 2 then 1 else 0",
+     "cannot compare a list of pieces < a number", (23, 34)),
+    ("set points[current] = EXPR", "end game winners everyone",
+     "end game winners needs players, not a word ('everyone')", (23, 26)),
+]
+
+
+@pytest.mark.parametrize("line, mistake, message, where", STATEMENT_MISTAKES)
+def test_a_statement_or_built_in_given_the_wrong_kind_is_reported(line, mistake, message,
+                                                                  where):
+    original = line.replace("EXPR", "1")
+    text = RULESET.replace("EXPR", "1")
+    assert original in text
+    text = text.replace(original, mistake, 1)
+    found = [(d.location.line, d.location.column, d.message)
+             for d in check_text(text, "g.rules") if d.severity == "error"]
+    assert found == [(*where, message)]
+

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulepack.ir import Node
+from rulepack.ir import Node, names_in
 from rulepack.compiler.scope import Global
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Diagnostic, Location, SemanticError
@@ -109,7 +109,8 @@ _DIRECTION = Kind(frozenset({"tuple"}), parts=(_of("number"), _of("number")))
 _BUILTIN_NAMES: dict[str, Kind | None] = {
     "players": _PLAYERS, "others": _PLAYERS, "active": _PLAYERS,
     "current": _of("player"), "next": _of("player"), "round": _of("number"),
-    "nobody": None, "everyone": None, "owner": None,
+    "nobody": Kind(frozenset({"word"}), word="nobody"),
+    "everyone": Kind(frozenset({"word"}), word="everyone"), "owner": None,
     "axes": _of("list", items=_DIRECTION), "directions": _of("list", items=_DIRECTION),
 }
 _PIECE_LIST = _of("list", items=_of("piece"))
@@ -128,6 +129,10 @@ _CALL_RESULTS: dict[str, Kind | None] = {
 _NUMERIC = frozenset({"number", "player"})
 #: what ``+`` joins as collections (anything else joins them as one more item)
 _JOINS = frozenset({"list", "zone"})
+#: what a list or tuple compared with a single value is (Python refuses it)
+_SEQUENCES = frozenset({"list", "tuple"})
+#: values with no attribute to read (``X.NAME`` fails in play)
+_NO_ATTRIBUTES = frozenset({"number", "word", "player", "bool"})
 #: the operators whose operands :meth:`KindChecker.check_arithmetic` checks
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "<", "<=", ">", ">="})
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide",
@@ -338,12 +343,22 @@ class KindChecker:
             return Kind(frozenset({"list"}), self.element(self.kind(node.get("in"), env)))
         if k == "top":
             of = self.kind(node.get("of"), env)
-            if of is None or not of.basic <= {"zone", "list"} or not of.basic:
+            if of is None or not of.basic - {"none"}:
                 return None
-            item = _of("piece") if of.basic == {"zone"} else of.items
+            basic = of.basic - {"none"}
+            if basic == {"zone"}:
+                element: Kind | None = _of("piece")
+            elif basic == {"list"}:
+                element = of.items
+            elif not basic & {"zone", "list", "tuple", "map"}:
+                element = Kind(basic, word=of.word)     # a single value: its own top
+            else:
+                return None
             if node.get("count") is None:
-                return None if item is None else union(item, _of("none"))
-            return Kind(frozenset({"list"}), item)
+                return None if element is None else union(element, _of("none"))
+            return Kind(frozenset({"list"}), element)
+        if k == "run":
+            return _of("list", items=_of("cell"))
         if k == "op" and node.get("op") in _ARITHMETIC and len(node.get("args") or []) == 2:
             return self.arithmetic_kind(node, env)
         if k == "op" and node.get("op") == "+":
@@ -436,6 +451,10 @@ class KindChecker:
         name = node.get("name")
         if of is None or not isinstance(name, str):
             return None
+        if not of.basic or (of.basic - {"none"} and of.basic - {"none"} <= _NO_ATTRIBUTES):
+            # nothing yet (a variable while the kinds are gathered), or never a
+            # value (the read fails, and is reported)
+            return Kind(frozenset())
         if of.basic == {"cell"} or of.basic == {"cell", "none"}:
             return _of("number") if name in ("row", "col") else None
         attr = self.attr_kinds.get(name)
@@ -484,7 +503,9 @@ class KindChecker:
         if not sa or not sb:
             return
         if op in ("<", "<=", ">", ">="):
-            if (sa <= _NUMERIC and sb == {"word"}) or (sa == {"word"} and sb <= _NUMERIC):
+            single = _NUMERIC | {"word"}
+            if (sa <= _NUMERIC and sb == {"word"}) or (sa == {"word"} and sb <= _NUMERIC) or \
+                    (sa <= _SEQUENCES and sb <= single) or (sa <= single and sb <= _SEQUENCES):
                 raise self.error(f"cannot compare {describe(a)} {op} {describe(b)}", node)
             return
         if op == "+" and (sa & _JOINS or sb & _JOINS):
@@ -547,6 +568,72 @@ class KindChecker:
         return Diagnostic(message, Location(self.file, at[0] or None, at[1] or None),
                           "warning", code)
 
+    def need_movable(self, node: object, env: dict[str, Kind | None], verb: str) -> None:
+        """What a ``move``, ``flip`` or ``claim`` takes: a piece, a zone's pieces or
+        a list of pieces."""
+        kind = self.kind(node, env)
+        if kind is None:
+            return
+        shown = {"move": "moved", "flip": "flipped", "claim": "claimed"}[verb]
+        basic = kind.basic - {"none"}
+        if basic and not basic & {"piece", "zone", "list"}:
+            raise self.error(f"only pieces can be {shown}, not {describe(kind)}", node)
+        if basic == {"list"} and kind.items is not None and kind.items.basic - {"none"} and \
+                not kind.items.basic & {"piece"}:
+            raise self.error(f"only pieces can be {shown}, not {describe(kind)}", node)
+
+    def need_seats(self, node: object, env: dict[str, Kind | None], context: str) -> None:
+        """Players named (one, or a list of them): a player or a seat number each."""
+        kind = self.kind(node, env)
+        if kind is None:
+            return
+        basic = kind.basic - {"none"}
+        element = kind.items if basic == {"list"} else kind
+        if element is None:
+            return
+        inner = element.basic - {"none"}
+        if inner and not inner & {"player", "number", "bool"}:
+            raise self.error(f"{context} needs players, not {describe(kind)}", node)
+
+    def check_attribute_of(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``X.NAME`` of a value that has no attributes (a number, a text, a player,
+        true or false), or of a list or tuple of such values (read of each)."""
+        kind = self.kind(node.get("of"), env)
+        if kind is None:
+            return
+        basic = kind.basic - {"none"}
+        element: Kind | None = kind
+        if basic == {"list"}:
+            element = kind.items
+        elif basic == {"tuple"} and kind.parts:
+            element = Kind(frozenset())
+            for part in kind.parts:
+                element = union(element, part)
+        if element is None:
+            return
+        inner = element.basic - {"none"}
+        if inner and inner <= _NO_ATTRIBUTES:
+            raise self.error(f"{describe(kind)} has no attribute {node.get('name')!r}"
+                             if element is kind else
+                             f"{describe(element)} has no attribute {node.get('name')!r} "
+                             f"(read of each element of {describe(kind)})", node)
+
+    def check_where(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``X where COND`` whose condition reads an attribute by name, over values
+        that certainly have none."""
+        kind = self.kind(node.get("of"), env)
+        if kind is None:
+            return
+        basic = kind.basic - {"none"}
+        item = kind.items.basic - {"none"} if basic == {"list"} and kind.items is not None \
+            else basic
+        if not item or not item <= _NO_ATTRIBUTES:
+            return
+        read = sorted(names_in(node.get("cond")) & (set(self.inst.attributes) | {"owner"}))
+        if read:
+            raise self.error(f"where reads the attribute {read[0]!r} of each element, and "
+                             f"{describe(kind)} has no attributes", node)
+
     # ------------------------------------------------------------------ checks
     def need(self, node: object, env: dict[str, Kind | None], allowed: set[str],
              what: str, context: str) -> None:
@@ -583,6 +670,10 @@ class KindChecker:
                     self.need_pieces(arg, env, f"{fn}()")
             elif fn == "at" and args:
                 self.need(args[0], env, {"cell"}, "a cell", "at()")
+            elif fn in ("cells", "empty") and args:
+                self.need(args[0], env, {"zone"}, "a grid", f"{fn}()")
+            elif fn in ("order", "after", "is_active", "score") and args:
+                self.need(args[0], env, {"player", "number"}, "a player", f"{fn}()")
         elif k == "run":
             self.need(node.get("along"), env, {"tuple"}, "a direction (row step, column step)",
                       "along")
@@ -592,6 +683,7 @@ class KindChecker:
                                                                                          "col"):
                 raise self.error(f"a cell has no attribute {node.get('name')!r} (it has row "
                                  "and col)", node)
+            self.check_attribute_of(node, env)
         elif k in ("index", "set"):
             self.check_index(node, env)
             if k == "index":
@@ -600,6 +692,15 @@ class KindChecker:
             self.check_arithmetic(node, env)
         elif k == "turns" and node.get("from") is not None:
             self.check_seat(node["from"], env, "turns")
+        elif k in ("move", "flip", "claim"):
+            self.need_movable(node.get("what"), env, k)
+            if k == "move":
+                self.need(node.get("to"), env, {"zone", "cell"}, "a zone or a cell to move to",
+                          "move")
+        elif k == "end" and node.get("winners") is not None:
+            self.need_seats(node["winners"], env, "end game winners")
+        elif k == "where":
+            self.check_where(node, env)
 
     def check_element(self, node: Node, env: dict[str, Kind | None]) -> None:
         """``X[K]`` of a value (not a ``per`` variable or zone: :meth:`check_index`):
