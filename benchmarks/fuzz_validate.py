@@ -157,10 +157,12 @@ TYPE_ERROR_FORMS: tuple[tuple[str, str], ...] = (
     # outside its domain: a number where a player is needed, a non-value
     ("zone X has no [K]", r"\bzone \S+ has no \["),
     # V[K] of a value that has no elements at all (a number, none, a truth value,
-    # a player); the same message for a list, a zone or a map is an index out of
-    # range or a missing key, which only play can know (in OTHER_ERROR_FORMS)
-    ("no element [K] in a non-collection",
-     r"\bno element \[.*\] in (?:-?\d+(?:\.\d+)?|none|true|false|player \d+)$"),
+    # a player), or of a list, a zone or a word with a key that is not a number (a
+    # list, a word, none); V[number] out of range, or a key missing from a map, is
+    # a value only play can know (in OTHER_ERROR_FORMS)
+    ("no element [K] in V: K or V of the wrong kind",
+     r"\bno element \[.*\] in (?:-?\d+(?:\.\d+)?|none|true|false|player \d+)$"
+     r"|\bno element \[(?!(?:-?\d+(?:\.\d+)?|player \d+)\] in ).*\] in (?!\{)"),
     # a value of the wrong kind reached a Python operation that does not check it
     # (rulepack.engine.runtime.failure_text)
     ("cannot be used here", r"\) cannot be used here\b"),

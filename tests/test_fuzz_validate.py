@@ -446,7 +446,8 @@ TYPE_ERROR_EXAMPLES = {
                                                  "random(1..6))",
     "cannot unpack": "cannot unpack 3 into (a, b)",
     "zone X has no [K]": "zone hand has no [5]",
-    "no element [K] in a non-collection": "no element [1] in 7",
+    "no element [K] in V: K or V of the wrong kind": "no element [[player 1, player 2]] in "
+                                                      "[[(pattern set, 'suns', 1)]]",
     "cannot be used here": "this rule cannot be carried out: a player (player 1) cannot be "
                            "used here",
     "a value of the wrong kind reached it": "this rule cannot be carried out: a value of the "
@@ -470,6 +471,24 @@ OTHER_ERROR_EXAMPLES = {
     "is not empty / is full": "cell b2 is not empty",
     "is not on a grid": "4 of crowns is not on a grid",
 }
+#: More messages of both kinds, where the values decide the kind.
+MORE_EXAMPLES = [
+    ("type", "no element [K] in V: K or V of the wrong kind", "no element [1] in 7"),
+    ("type", "no element [K] in V: K or V of the wrong kind", "no element ['x'] in hand[1]"),
+    ("type", "is not a player", "points[none]: not a player"),
+    ("type", "is not a player", "score() of 'x', which is not a player"),
+    ("type", "has no attribute", "a cell has no attribute 'owner' (it has row and col)"),
+    ("type", "cannot roll (not a die)", "cannot roll 3: only dice (pieces whose component "
+                                        "'rolls') roll"),
+    ("type", "only a zone can be shuffled", "pool is a pile, which keeps no order to shuffle "
+                                            "(make it a stack or a row)"),
+    ("other", "no element (index out of range)", "no element [5] in [1, 2]"),
+    ("other", "no element (index out of range)", "no element ['x'] in {'y': 1}"),
+    ("other", "cannot take N pieces (N negative)", "cannot take -2 pieces"),
+    ("other", "over the budget / the limit", "a range of 2,000,000 numbers: more than the "
+                                             "limit of 1,000,000"),
+    ("other", "a number too large", "this rule cannot be carried out: a number too large"),
+]
 
 
 def test_every_type_error_form_is_recognised(bench: Any) -> None:
@@ -487,6 +506,8 @@ def test_errors_only_play_can_know_are_not_type_errors(bench: Any) -> None:
     for label, message in OTHER_ERROR_EXAMPLES.items():
         assert bench.type_error_form(message) is None, message
         assert bench.error_form(message) == ("other", label), message
+    for kind, label, message in MORE_EXAMPLES:
+        assert bench.error_form(message) == (kind, label), message
     odd = "something no engine says"
     assert bench.error_form(odd) == ("unclassified", odd)
 
