@@ -27,7 +27,20 @@ still valid then plays ``--games`` random games (random legal actions, at most
 
 then the peak memory (the largest resident size a worker reached, and the case that
 raised it) and the slowest case, every distinct crash with its smallest input, and
-the first few tracebacks. Run from the repository root::
+the first few tracebacks.
+
+It also counts the mutants that ``validate`` accepts and whose games then fail
+(``validated, then failed in play``), and among those the ones that fail with a
+**type error** (``validated, then a type error in play``: a value of the wrong kind,
+which a static check could have reported at validation), by the message forms of
+:data:`TYPE_ERROR_FORMS` (``cannot add``, ``needs a cell``, ``is not a pattern``,
+``must start from a player``, ...); errors that only play can know (an index out of
+range, division by zero, the budgets and limits, no legal action:
+:data:`OTHER_ERROR_FORMS`) are counted apart, and a message of neither list is
+reported as unclassified. A mutant counts once, by the first type error of its games
+(else by its first error). The report gives the counts by form and the most frequent
+messages, each with its smallest case; ``--json`` gives them under
+``validated_then_type_error``. Run from the repository root::
 
     .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --jobs 2
     .venv/bin/python benchmarks/fuzz_validate.py --kind yaml --count 1000 --seed 1
