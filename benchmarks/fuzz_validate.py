@@ -40,13 +40,17 @@ range, division by zero, the budgets and limits, no legal action:
 reported as unclassified. A mutant counts once, by the first type error of its games
 (else by its first error). The report gives the counts by form and the most frequent
 messages, each with its smallest case; ``--json`` gives them under
-``validated_then_type_error``. Run from the repository root::
+``validated_then_type_error``, with the list of those cases, and ``--recheck JSON``
+runs only the cases listed in an earlier ``--json`` output (the same mutants) and
+says how many of them ``validate`` rejects now. Run from the repository root::
 
     .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --jobs 2
     .venv/bin/python benchmarks/fuzz_validate.py --kind yaml --count 1000 --seed 1
     .venv/bin/python benchmarks/fuzz_validate.py --kind hostile
     .venv/bin/python benchmarks/fuzz_validate.py --seed 1 --case 4711     # show one case
     .venv/bin/python benchmarks/fuzz_validate.py --count 2000 --save /tmp/crashes
+    .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --json > before.json
+    .venv/bin/python benchmarks/fuzz_validate.py --seed 1 --recheck before.json
 
 Case ``i`` of seed ``S`` depends only on the kind, ``S`` and ``i``, so ``--case i``
 replays it (also with ``--jobs``).
@@ -335,7 +339,7 @@ def play_games(path: Path | str, seed: int, games: int, decisions: int,
             outcomes.append("hang")
         except RulepackError as exc:
             errors = [d for d in exc.diagnostics if d.severity == "error"] or exc.diagnostics
-            failures.append(errors[0].message[:300] if errors else str(exc)[:300])
+            failures.append(errors[0].message if errors else str(exc))
             if all(d.location.line is not None for d in exc.diagnostics):
                 outcomes.append("located error")
             else:
@@ -399,6 +403,9 @@ def run_case(task: tuple[str, int, int, str, Any]) -> dict[str, Any]:
         path.write_text(text, encoding="utf-8")
         out = {"index": index, "seed_file": name, "edits": edits, "text": text}
     run_path(path, out, args)
+    # classified here, on the whole message (a long list shown in it may push the
+    # words that name the form far along); the parent gets it shortened
+    out["failures"] = [(*error_form(m), _shorten(m)) for m in out.get("failures", [])]
     exc = out.pop("exc", None)
     if exc is not None:
         out["exc"] = (type(exc).__name__, str(exc)[:160], where(exc),
@@ -457,6 +464,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--show", type=int, default=3, help="crash tracebacks to print (default 3)")
     parser.add_argument("--case", type=int, help="run only this case and print its input and outcome")
+    parser.add_argument("--recheck", type=Path, metavar="JSON",
+                        help="run only the cases that were 'validated, then a type error in "
+                             "play' in this earlier --json output (same --kind and --seed), "
+                             "and say how many of them validate rejects now")
     parser.add_argument("--save", type=Path, help="write the input of every distinct crash here")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     args = parser.parse_args(argv)
@@ -481,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     type_messages: collections.Counter[str] = collections.Counter()
     other_forms: collections.Counter[str] = collections.Counter()
     play_case: dict[tuple[str, str], int] = {}
+    type_cases: list[int] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="fuzz-validate-") as tmp:
         workdir = tmp
@@ -492,6 +504,10 @@ def main(argv: list[str] | None = None) -> int:
             indexes = list(range(args.count))
         if args.case is not None:
             indexes = [args.case]
+        listed = None
+        if args.recheck is not None:
+            listed = recheck_cases(args.recheck, args.kind, args.seed)
+            indexes = listed
         tasks = [(args.kind, args.seed, i, workdir, args) for i in indexes]
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(max(1, args.jobs), initializer=_start_worker,
@@ -509,16 +525,17 @@ def main(argv: list[str] | None = None) -> int:
                 counts[out["outcome"]] += 1
                 if out.get("failures"):
                     failed_in_play += 1
-                    forms = [(error_form(m), m) for m in out["failures"]]
-                    typed = [(form, m) for (kind, form), m in forms if kind == "type"]
+                    typed = [(form, m) for kind, form, m in out["failures"] if kind == "type"]
                     if typed:
                         form, message = typed[0]
                         play_kinds["type"] += 1
+                        type_cases.append(index)
                         keys = [("form", form), ("message", message)]
                         type_forms[form] += 1
                         type_messages[message] += 1
                     else:
-                        (kind, form), _ = forms[0]
+                        kind, form, _ = out["failures"][0]
+                        form = _shorten(form)
                         play_kinds[kind] += 1
                         keys = [("other", f"{kind}: {form}")]
                         other_forms[f"{kind}: {form}"] += 1
@@ -558,8 +575,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{out['outcome']} {out.get('games', '')}")
                     for d in out.get("diagnostics", []):
                         print(d[-1])
-                    for message in out.get("failures", []):
-                        kind, form = error_form(message)
+                    for kind, form, message in out.get("failures", []):
                         print(f"in play: {message}\n  ({kind} error"
                               + (f": {form})" if kind != "unclassified" else ")"))
                     if "exc" in out:
@@ -591,7 +607,13 @@ def main(argv: list[str] | None = None) -> int:
                                  "case": play_case["message", message]}
                                 for message, n in _ranked(type_messages)],
                    "other": {label: {"mutants": n, "case": play_case["other", label]}
-                             for label, n in _ranked(other_forms)}}}
+                             for label, n in _ranked(other_forms)},
+                   "cases": sorted(type_cases)}}
+    if listed is not None:
+        summary["recheck"] = {"file": str(args.recheck), "cases": len(listed),
+                              "rejected_by_validate": total - counts["valid"],
+                              "still_valid": counts["valid"],
+                              "still_a_type_error_in_play": play_kinds["type"]}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -614,18 +636,25 @@ def main(argv: list[str] | None = None) -> int:
               f"{play_kinds['unclassified']} unclassified)")
         share = f" ({play_kinds['type'] / counts['valid']:.1%} of the valid)" if counts["valid"] else ""
         print(f"  validated, then a type error in play {play_kinds['type']:4}{share}")
+        if listed is not None:
+            rejected = total - counts["valid"]
+            print(f"\nOf the {len(listed)} cases of {args.recheck} that validated, then failed "
+                  f"in play with a type error: {rejected} now rejected by validate"
+                  + (f" ({rejected / len(listed):.1%})" if listed else "")
+                  + f", {counts['valid']} still valid ({play_kinds['type']} of them still a "
+                  "type error in play)")
         if type_forms:
             print("\nType errors in play of validated mutants, by form (mutants, smallest case):")
             for label, n in _ranked(type_forms):
                 print(f"  {n:5}  {label}  e.g. --case {play_case['form', label]}")
             print("\nTheir messages, most frequent first (at most 20):")
             for message, n in _ranked(type_messages)[:20]:
-                shown = message if len(message) <= 110 else message[:107] + "..."
+                shown = _shorten(message, 110)
                 print(f"  {n:5}  {shown}  e.g. --case {play_case['message', message]}")
         if other_forms:
             print("\nOther errors in play of validated mutants (not type errors):")
             for label, n in _ranked(other_forms):
-                shown = label if len(label) <= 110 else label[:107] + "..."
+                shown = _shorten(label, 110)
                 print(f"  {n:5}  {shown}  e.g. --case {play_case['other', label]}")
     if unlocated:
         print("\nErrors without a line (kind, code, message), unlocated first, then most frequent:")
@@ -649,6 +678,31 @@ def main(argv: list[str] | None = None) -> int:
         for tb in tracebacks:
             print(tb)
     return 1 if crashes or hangs or counts["unlocated"] or games["unlocated error"] else 0
+
+
+def recheck_cases(path: Path, kind: str, seed: int) -> list[int]:
+    """The cases that were "validated, then a type error in play" in ``path`` (an
+    earlier ``--json`` output). :raises SystemExit: it is not one, or of another kind
+    or seed (its case numbers would name other mutants)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        cases = data["validated_then_type_error"]["cases"]
+        if (data["kind"], data["seed"]) != (kind, seed):
+            raise SystemExit(f"{path}: cases of --kind {data['kind']} --seed {data['seed']}; "
+                             f"run with those")
+        return [int(c) for c in cases]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"{path}: not a --json output of this benchmark with its cases "
+                         f"({exc})") from None
+
+
+def _shorten(message: str, limit: int = 300) -> str:
+    """``message`` within ``limit`` characters: its start and its end (where a long
+    list shown in it ends and the words after it begin), ``...`` between."""
+    if len(message) <= limit:
+        return message
+    tail = limit // 3
+    return message[:limit - tail - 5] + " ... " + message[-tail:]
 
 
 def _ranked(counter: collections.Counter[str]) -> list[tuple[str, int]]:
