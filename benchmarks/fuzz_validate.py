@@ -539,8 +539,8 @@ def main(argv: list[str] | None = None) -> int:
                         play_kinds[kind] += 1
                         keys = [("other", f"{kind}: {form}")]
                         other_forms[f"{kind}: {form}"] += 1
-                    for key in keys:
-                        play_case[key] = min(play_case.get(key, index), index)
+                    for case_key in keys:
+                        play_case[case_key] = min(play_case.get(case_key, index), index)
                 for g in out.get("games", []):
                     games[g if not g.startswith("unlocated") else "unlocated error"] += 1
                     if g.startswith("unlocated"):
