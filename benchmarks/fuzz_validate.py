@@ -40,9 +40,10 @@ range, division by zero, the budgets and limits, no legal action:
 reported as unclassified. A mutant counts once, by the first type error of its games
 (else by its first error). The report gives the counts by form and the most frequent
 messages, each with its smallest case; ``--json`` gives them under
-``validated_then_type_error``, with the list of those cases, and ``--recheck JSON``
-runs only the cases listed in an earlier ``--json`` output (the same mutants) and
-says how many of them ``validate`` rejects now. Run from the repository root::
+``validated_then_type_error``, with those cases and their texts (``inputs``), and
+``--recheck JSON`` runs again the mutants stored in an earlier ``--json`` output (the
+same texts, even where the code would now make other mutants for those case numbers)
+and says how many of them ``validate`` rejects now. Run from the repository root::
 
     .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --jobs 2
     .venv/bin/python benchmarks/fuzz_validate.py --kind yaml --count 1000 --seed 1
@@ -398,7 +399,7 @@ def run_case(task: tuple[str, int, int, str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"index": index, "seed_file": description, "edits": [],
                                "text": "", "playable": False}
     else:
-        name, text, edits = mutant(kind, seed, index)
+        name, text, edits = _STORED[index] if index in _STORED else mutant(kind, seed, index)
         path = Path(workdir) / f"{os.getpid()}-{name}"
         path.write_text(text, encoding="utf-8")
         out = {"index": index, "seed_file": name, "edits": edits, "text": text}
@@ -418,6 +419,11 @@ def run_case(task: tuple[str, int, int, str, Any]) -> dict[str, Any]:
 
 
 _HOSTILE: list[tuple[str, Path | str]] = []
+#: The mutants of ``--recheck`` by case (file name, text, edits), as the earlier run
+#: made them: the same inputs even where this code would make other mutants (the
+#: mutations read the bundled rulesets and the grammar's keywords, which change).
+#: Filled before the workers start (they inherit it).
+_STORED: dict[int, tuple[str, str, list[str]]] = {}
 
 
 def _start_worker(kind: str, workdir: str) -> None:
@@ -465,9 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=3, help="crash tracebacks to print (default 3)")
     parser.add_argument("--case", type=int, help="run only this case and print its input and outcome")
     parser.add_argument("--recheck", type=Path, metavar="JSON",
-                        help="run only the cases that were 'validated, then a type error in "
-                             "play' in this earlier --json output (same --kind and --seed), "
-                             "and say how many of them validate rejects now")
+                        help="run again the mutants that were 'validated, then a type error "
+                             "in play' in this earlier --json output (their stored texts; same "
+                             "--kind and --seed), and say how many of them validate rejects now")
     parser.add_argument("--save", type=Path, help="write the input of every distinct crash here")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     args = parser.parse_args(argv)
@@ -492,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     type_messages: collections.Counter[str] = collections.Counter()
     other_forms: collections.Counter[str] = collections.Counter()
     play_case: dict[tuple[str, str], int] = {}
-    type_cases: list[int] = []
+    type_cases: list[dict[str, Any]] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="fuzz-validate-") as tmp:
         workdir = tmp
@@ -505,9 +511,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.case is not None:
             indexes = [args.case]
         listed = None
+        changed = 0
         if args.recheck is not None:
-            listed = recheck_cases(args.recheck, args.kind, args.seed)
+            _STORED.clear()
+            _STORED.update(recheck_cases(args.recheck, args.kind, args.seed))
+            listed = sorted(_STORED)
             indexes = listed
+            changed = sum(mutant(args.kind, args.seed, i)[1] != _STORED[i][1] for i in listed)
         tasks = [(args.kind, args.seed, i, workdir, args) for i in indexes]
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(max(1, args.jobs), initializer=_start_worker,
@@ -529,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
                     if typed:
                         form, message = typed[0]
                         play_kinds["type"] += 1
-                        type_cases.append(index)
+                        type_cases.append({"case": index, "file": out["seed_file"],
+                                           "edits": out["edits"], "text": out["text"]})
                         keys = [("form", form), ("message", message)]
                         type_forms[form] += 1
                         type_messages[message] += 1
@@ -608,9 +619,11 @@ def main(argv: list[str] | None = None) -> int:
                                 for message, n in _ranked(type_messages)],
                    "other": {label: {"mutants": n, "case": play_case["other", label]}
                              for label, n in _ranked(other_forms)},
-                   "cases": sorted(type_cases)}}
+                   "cases": sorted(c["case"] for c in type_cases),
+                   "inputs": sorted(type_cases, key=lambda c: int(c["case"]))}}
     if listed is not None:
         summary["recheck"] = {"file": str(args.recheck), "cases": len(listed),
+                              "made_otherwise_now": changed,
                               "rejected_by_validate": total - counts["valid"],
                               "still_valid": counts["valid"],
                               "still_a_type_error_in_play": play_kinds["type"]}
@@ -639,7 +652,8 @@ def main(argv: list[str] | None = None) -> int:
         if listed is not None:
             rejected = total - counts["valid"]
             print(f"\nOf the {len(listed)} cases of {args.recheck} that validated, then failed "
-                  f"in play with a type error: {rejected} now rejected by validate"
+                  f"in play with a type error (its mutants; {changed} of them this code "
+                  f"would make otherwise): {rejected} now rejected by validate"
                   + (f" ({rejected / len(listed):.1%})" if listed else "")
                   + f", {counts['valid']} still valid ({play_kinds['type']} of them still a "
                   "type error in play)")
@@ -680,17 +694,19 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if crashes or hangs or counts["unlocated"] or games["unlocated error"] else 0
 
 
-def recheck_cases(path: Path, kind: str, seed: int) -> list[int]:
-    """The cases that were "validated, then a type error in play" in ``path`` (an
-    earlier ``--json`` output). :raises SystemExit: it is not one, or of another kind
-    or seed (its case numbers would name other mutants)."""
+def recheck_cases(path: Path, kind: str,
+                  seed: int) -> dict[int, tuple[str, str, list[str]]]:
+    """The mutants that were "validated, then a type error in play" in ``path`` (an
+    earlier ``--json`` output), by case: (file name, text, edits).
+    :raises SystemExit: it is not one, or of another kind or seed."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        cases = data["validated_then_type_error"]["cases"]
+        inputs = data["validated_then_type_error"]["inputs"]
         if (data["kind"], data["seed"]) != (kind, seed):
             raise SystemExit(f"{path}: cases of --kind {data['kind']} --seed {data['seed']}; "
                              f"run with those")
-        return [int(c) for c in cases]
+        return {int(c["case"]): (str(c["file"]), str(c["text"]), list(c["edits"]))
+                for c in inputs}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SystemExit(f"{path}: not a --json output of this benchmark with its cases "
                          f"({exc})") from None
