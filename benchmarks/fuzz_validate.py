@@ -126,8 +126,10 @@ TYPE_ERROR_FORMS: tuple[tuple[str, str], ...] = (
     ("must start from a player", r"\bturns must start from a player\b"),
     # a player expected: knows(), score(p), eliminate, var[...] per player, 'everyone'
     ("is not a player", r"\bis not a player\b|: not a player\b"),
-    # a decision whose decider is not a player
-    ("a decision needs a player", r"\ba decision needs a player\b"),
+    # a decision whose decider is not a player, team() of something else than a player
+    ("needs a player", r"\bneeds a player\b"),
+    # V[K] of a variable per team with a key that is not a team's number (a player)
+    ("not a team", r": a player is not a team\b|: not a team\b"),
     # say ... to a value that is not a player
     ("say ... to needs players", r"\bsay \.\.\. to needs players\b"),
     # teams listing something else than players

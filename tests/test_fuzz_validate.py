@@ -420,7 +420,9 @@ TYPE_ERROR_EXAMPLES = {
     "cannot take N pieces (N not a number)": "cannot take 'all' pieces",
     "must start from a player": "turns must start from a player, not 2",
     "is not a player": "'everyone' is not a player",
-    "a decision needs a player": "a decision needs a player to make it, not 0",
+    "needs a player": "a decision needs a player to make it, not 0",
+    "not a team": "points[player 1]: a player is not a team; write points[team(p)] for the "
+                  "entry of the team of a player p",
     "say ... to needs players": "say ... to needs players, not 4 of crowns",
     "a team lists players": "a team lists players, not 'x'",
     "needs a cell": "at() needs a cell, not 4 of crowns",
@@ -477,6 +479,9 @@ MORE_EXAMPLES = [
     ("type", "no element [K] in V: K or V of the wrong kind", "no element ['x'] in hand[1]"),
     ("type", "is not a player", "points[none]: not a player"),
     ("type", "is not a player", "score() of 'x', which is not a player"),
+    ("type", "needs a player", "team() needs a player, not 'x'"),
+    ("type", "not a team", "points[5]: not a team (the teams are numbered 0 to 1; team(p) "
+                           "gives a player's)"),
     ("type", "has no attribute", "a cell has no attribute 'owner' (it has row and col)"),
     ("type", "cannot roll (not a die)", "cannot roll 3: only dice (pieces whose component "
                                         "'rolls') roll"),
