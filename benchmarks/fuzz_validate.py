@@ -27,13 +27,31 @@ still valid then plays ``--games`` random games (random legal actions, at most
 
 then the peak memory (the largest resident size a worker reached, and the case that
 raised it) and the slowest case, every distinct crash with its smallest input, and
-the first few tracebacks. Run from the repository root::
+the first few tracebacks.
+
+It also counts the mutants that ``validate`` accepts and whose games then fail
+(``validated, then failed in play``), and among those the ones that fail with a
+**type error** (``validated, then a type error in play``: a value of the wrong kind,
+which a static check could have reported at validation), by the message forms of
+:data:`TYPE_ERROR_FORMS` (``cannot add``, ``needs a cell``, ``is not a pattern``,
+``must start from a player``, ...); errors that only play can know (an index out of
+range, division by zero, the budgets and limits, no legal action:
+:data:`OTHER_ERROR_FORMS`) are counted apart, and a message of neither list is
+reported as unclassified. A mutant counts once, by the first type error of its games
+(else by its first error). The report gives the counts by form and the most frequent
+messages, each with its smallest case; ``--json`` gives them under
+``validated_then_type_error``, with those cases and their texts (``inputs``), and
+``--recheck JSON`` runs again the mutants stored in an earlier ``--json`` output (the
+same texts, even where the code would now make other mutants for those case numbers)
+and says how many of them ``validate`` rejects now. Run from the repository root::
 
     .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --jobs 2
     .venv/bin/python benchmarks/fuzz_validate.py --kind yaml --count 1000 --seed 1
     .venv/bin/python benchmarks/fuzz_validate.py --kind hostile
     .venv/bin/python benchmarks/fuzz_validate.py --seed 1 --case 4711     # show one case
     .venv/bin/python benchmarks/fuzz_validate.py --count 2000 --save /tmp/crashes
+    .venv/bin/python benchmarks/fuzz_validate.py --count 10000 --seed 1 --json > before.json
+    .venv/bin/python benchmarks/fuzz_validate.py --seed 1 --recheck before.json
 
 Case ``i`` of seed ``S`` depends only on the kind, ``S`` and ``i``, so ``--case i``
 replays it (also with ``--jobs``).
@@ -47,6 +65,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -73,6 +92,166 @@ FILE_CODES = {"file-type", "empty", "too-big", "not-a-file", "no-file"}
 #: A worker's address space is capped here, so that a runaway case raises
 #: MemoryError (a crash, reported) instead of taking the machine down.
 ADDRESS_SPACE = 3 * 1024 ** 3
+
+
+# ---------------------------------------------------------------------- type errors in play
+#: The message forms of a play-time error that is a **type error**: a value of the
+#: wrong kind met an operation, a statement or a built-in (the messages of
+#: ``RuleValueError`` in rulepack/engine/*.py and of the generated code in
+#: rulepack/compiler/*.py, and those of the values computed while a game is set up).
+#: (label, regular expression searched in the message); the first that matches
+#: names the form. A static type system could reject each of these before play.
+TYPE_ERROR_FORMS: tuple[tuple[str, str], ...] = (
+    # '+' of values that do not add (a number and a piece, a list and a number...)
+    ("cannot add", r"\bcannot add "),
+    # '-', '*', '/', '//', '%' of values that are not numbers
+    ("cannot compute", r"\bcannot compute "),
+    # max()/min() of values of mixed kinds
+    ("() cannot compare the values", r"\(\) cannot compare the values\b"),
+    # '<', '<=', '>', '>=' (and argmax, order) of values of kinds without an order
+    ("cannot compare", r"\bcannot compare "),
+    # a numeric argument that is not a number (abs(), 'rounds ... times N', options...)
+    ("needs a number", r"\bneeds a number, not "),
+    # a score, an attribute's value or a setting that must be a number
+    ("must be a number", r"\bmust be a number\b"),
+    # sum() of a list with a non-number in it
+    ("sum() of something that is not a number", r"\bsum\(\) of something that is not a number"),
+    # a..b with ends that are not whole numbers
+    ("a range needs whole numbers", r"\ba range needs whole numbers\b"),
+    # cell(grid, row, col) with a row or column that is not a whole number
+    ("a cell's row and column are whole numbers", r"\ba cell's row and column are whole numbers\b"),
+    # top N of Z with an N that is not a number (a negative number is a play-time value)
+    ("cannot take N pieces (N not a number)", r"\bcannot take (?!-?\d+(?:\.\d+)? pieces\b)"),
+    # turns starting from a value that is not a player (a number that is no seat)
+    ("must start from a player", r"\bturns must start from a player\b"),
+    # a player expected: knows(), score(p), eliminate, var[...] per player, 'everyone'
+    ("is not a player", r"\bis not a player\b|: not a player\b"),
+    # a decision whose decider is not a player, team() of something else than a player
+    ("needs a player", r"\bneeds a player\b"),
+    # V[K] of a variable per team with a key that is not a team's number (a player)
+    ("not a team", r": a player is not a team\b|: not a team\b"),
+    # say ... to a value that is not a player
+    ("say ... to needs players", r"\bsay \.\.\. to needs players\b"),
+    # teams listing something else than players
+    ("a team lists players", r"\ba team lists players\b"),
+    # at() of a value that is not a cell
+    ("needs a cell", r"\bneeds a cell\b"),
+    # a cell expected (neighbours, distance, row/col of...), something else given
+    ("a cell is needed here", r"\ba cell is needed here\b"),
+    # a line of cells expected (the ends of a line), something else given
+    ("a line of cells is needed here", r"\ba line of cells is needed here\b"),
+    # cells(), cell() of a value that is not a grid zone
+    ("is not a grid", r"\bis not a grid\b"),
+    # a direction that is not a (row step, column step) pair
+    ("a direction is written (row step, column step)", r"\ba direction is written \(row step"),
+    # a grid's holes that are not (row, column) pairs
+    ("a grid hole is written (row, column)",
+     r"\ba grid's holes are a list of \(row, column\)|\ba grid hole is written \(row, column\)"),
+    # a value used as a pattern (matches, partitionable...) that is not one
+    ("is not a pattern", r"\bis not a pattern\b"),
+    # a pattern applied to something else than pieces
+    ("a pattern applies to pieces", r"\ba pattern applies to pieces\b"),
+    # knows() of something that is not a piece
+    ("needs a piece", r"\bneeds a piece\b"),
+    # move, flip, claim of a value that is not a piece
+    ("only pieces can be moved/flipped/claimed", r"\bonly pieces can be (?:moved|flipped|claimed)\b"),
+    # roll of a value that is not a die (a piece whose component rolls)
+    ("cannot roll (not a die)", r"\bcannot roll .*(?:only dice|its component has no 'rolls')"),
+    # shuffle of a value that is not a zone, or of a pile (no order: a zone's kind)
+    ("only a zone can be shuffled", r"\bonly a zone can be shuffled\b|\bwhich keeps no order to shuffle\b"),
+    # arrange into a zone that is not a 'groups' zone
+    ("only a 'groups' zone can be arranged", r"\bonly a 'groups' zone can be arranged\b"),
+    # move ... to a value that is neither a zone nor a cell
+    ("not a zone or a cell", r"\bnot a zone or a cell\b"),
+    # an attribute that the value's kind (or the piece's component) does not have
+    ("has no attribute", r"\bhas no attribute\b"),
+    # 'in' with a right side that is not a collection
+    ("'in' needs a list, a zone or a map", r"'in' needs a list, a zone or a map\b"),
+    # 'in' with a left side a collection cannot hold (a list in a map)
+    ("cannot look for X in Y", r"\bcannot look for .* in "),
+    # random(N) of a number (a die roll is random(1..6))
+    ("random() picks an element of a collection", r"\brandom\(\) picks an element of a collection\b"),
+    # (a, b) = a value that is not a tuple of that size
+    ("cannot unpack", r"\bcannot unpack\b"),
+    # Z[K] of a family of zones (per player, per attribute value) with a key
+    # outside its domain: a number where a player is needed, a non-value
+    ("zone X has no [K]", r"\bzone \S+ has no \["),
+    # V[K] of a value that has no elements at all (a number, none, a truth value,
+    # a player), or of a list, a zone or a word with a key that is not a number (a
+    # list, a word, none); V[number] out of range, or a key missing from a map, is
+    # a value only play can know (in OTHER_ERROR_FORMS)
+    ("no element [K] in V: K or V of the wrong kind",
+     r"\bno element \[.*\] in (?:-?\d+(?:\.\d+)?|none|true|false|player \d+)$"
+     r"|\bno element \[(?!(?:-?\d+(?:\.\d+)?|player \d+)\] in ).*\] in (?!\{)"),
+    # a value of the wrong kind reached a Python operation that does not check it
+    # (rulepack.engine.runtime.failure_text)
+    ("cannot be used here", r"\) cannot be used here\b"),
+    ("a value of the wrong kind reached it", r"\ba value of the wrong kind reached it\b"),
+    ("a list or a map cannot be a key", r"\ba list or a map cannot be a key\b"),
+)
+
+#: Play-time errors that are **not** type errors: what only play can know (an
+#: index out of range, an empty zone, a zero divisor, a full cell), the limits
+#: (budgets, decisions, steps), a player without a legal action; listed so that a
+#: message of neither list shows up in the report as unclassified.
+OTHER_ERROR_FORMS: tuple[tuple[str, str], ...] = (
+    # a zero divisor
+    ("division by zero", r"\bdivision by zero\b"),
+    # a number beyond the size limit (a product of too many digits, an overflow)
+    ("a number too large", r"\ba number too large\b|\bbinary digits\b"),
+    # an index out of range, a missing key (after the non-collection form above)
+    ("no element (index out of range)", r"\bno element \[|\bno such element\b"),
+    # top N of Z with a negative N
+    ("cannot take N pieces (N negative)", r"\bcannot take -?\d+(?:\.\d+)? pieces\b"),
+    # random() of an empty list
+    ("random() of an empty list", r"\brandom\(\) of an empty list\b"),
+    # a piece used as a cell that does not lie on a grid now
+    ("is not on a grid", r"\bis not on a grid\b"),
+    # a move to an occupied cell, a full zone
+    ("is not empty / is full", r"\bcell .* is not empty\b|\bis full\b"),
+    # a piece not found where the engine keeps it (a move of a piece moved meanwhile)
+    ("is not where it should be", r"\bis not where it should be\b"),
+    # arrange: the pieces do not split into groups of the pattern
+    ("cannot be arranged into groups", r"\bcannot be arranged into groups\b"),
+    # the decider has no legal action
+    ("has no legal action", r"\bhas no legal action\b"),
+    # the decision limit of the run or of the ruleset ('at most ... decisions')
+    ("the game did not end within N decisions", r"\bdid not end within\b"),
+    # the flow's step limit without a decision
+    ("steps without a decision", r"\bsteps without a decision\b"),
+    # the budgets of expressions and pattern searches, the size of collections
+    ("over the budget / the limit", r"\bover (?:the|their) budget\b|\bmore than the limit\b"
+     r"|\bexamined more than\b|\btook more than\b|\bmore than the \S+ limit\b"),
+    # recursion of defines too deep
+    ("recursed too deeply", r"\brecursed too deeply\b"),
+    # score() in a ruleset without a score: a static mistake, but not of a value's kind
+    ("the ruleset declares no score", r"\bdeclares no score\b"),
+)
+
+_TYPE_ERRORS = tuple((label, re.compile(rx)) for label, rx in TYPE_ERROR_FORMS)
+_OTHER_ERRORS = tuple((label, re.compile(rx)) for label, rx in OTHER_ERROR_FORMS)
+
+
+def type_error_form(message: str) -> str | None:
+    """The label of the first :data:`TYPE_ERROR_FORMS` form ``message`` matches
+    (a play-time type error), or None."""
+    for label, rx in _TYPE_ERRORS:
+        if rx.search(message):
+            return label
+    return None
+
+
+def error_form(message: str) -> tuple[str, str]:
+    """(kind, label) of a play-time error message: kind ``type`` (a form of
+    :data:`TYPE_ERROR_FORMS`), ``other`` (of :data:`OTHER_ERROR_FORMS`) or
+    ``unclassified`` (neither: the label is the message itself)."""
+    label = type_error_form(message)
+    if label is not None:
+        return "type", label
+    for label, rx in _OTHER_ERRORS:
+        if rx.search(message):
+            return "other", label
+    return "unclassified", message
 
 
 # ---------------------------------------------------------------------- seeds and cases
@@ -138,11 +317,13 @@ def hostile_files(workdir: Path) -> list[tuple[str, Path | str]]:
 
 # ---------------------------------------------------------------------- running
 def play_games(path: Path | str, seed: int, games: int, decisions: int,
-               timeout: int) -> tuple[list[str], BaseException | None]:
+               timeout: int) -> tuple[list[str], list[str], BaseException | None]:
     """Play ``games`` random games; the outcome of each (``ended``, ``cut off``,
-    ``located error``, ``unlocated error: ...``, ``hang``) and the first exception
+    ``located error``, ``unlocated error: ...``, ``hang``), the message of each
+    RulepackError a game ended with (its first error), and the first exception
     other than RulepackError, if one escaped."""
     outcomes: list[str] = []
+    failures: list[str] = []
     game = rulepack.load(path)
     for g in range(games):
         rng = random.Random(f"{seed}:{g}")
@@ -160,13 +341,15 @@ def play_games(path: Path | str, seed: int, games: int, decisions: int,
         except Hang:
             outcomes.append("hang")
         except RulepackError as exc:
+            errors = [d for d in exc.diagnostics if d.severity == "error"] or exc.diagnostics
+            failures.append(errors[0].message if errors else str(exc))
             if all(d.location.line is not None for d in exc.diagnostics):
                 outcomes.append("located error")
             else:
                 outcomes.append(f"unlocated error: {exc.diagnostics[0].message[:100]}")
         except Exception as exc:  # noqa: BLE001 - what we are looking for
-            return outcomes, exc
-    return outcomes, None
+            return outcomes, failures, exc
+    return outcomes, failures, None
 
 
 def run_path(path: Path | str, out: dict[str, Any], args: Any) -> dict[str, Any]:
@@ -197,11 +380,12 @@ def run_path(path: Path | str, out: dict[str, Any], args: Any) -> dict[str, Any]
         out["diagnostics"] = diagnostics
         if outcome == "valid" and args.games and out.get("playable", True):
             try:
-                games, exc = play_games(path, out["index"], args.games, args.decisions,
-                                        args.game_timeout)
+                games, failures, exc = play_games(path, out["index"], args.games,
+                                                  args.decisions, args.game_timeout)
             except RulepackError:   # a library (lib/*.rules) validates but is no game
-                games, exc = ["not a game"], None
+                games, failures, exc = ["not a game"], [], None
             out["games"] = games
+            out["failures"] = failures
             if exc is not None:
                 out.update(outcome="crash", stage="play", exc=exc)
         return out
@@ -217,11 +401,14 @@ def run_case(task: tuple[str, int, int, str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"index": index, "seed_file": description, "edits": [],
                                "text": "", "playable": False}
     else:
-        name, text, edits = mutant(kind, seed, index)
+        name, text, edits = _STORED[index] if index in _STORED else mutant(kind, seed, index)
         path = Path(workdir) / f"{os.getpid()}-{name}"
         path.write_text(text, encoding="utf-8")
         out = {"index": index, "seed_file": name, "edits": edits, "text": text}
     run_path(path, out, args)
+    # classified here, on the whole message (a long list shown in it may push the
+    # words that name the form far along); the parent gets it shortened
+    out["failures"] = [(*error_form(m), _shorten(m)) for m in out.get("failures", [])]
     exc = out.pop("exc", None)
     if exc is not None:
         out["exc"] = (type(exc).__name__, str(exc)[:160], where(exc),
@@ -234,6 +421,11 @@ def run_case(task: tuple[str, int, int, str, Any]) -> dict[str, Any]:
 
 
 _HOSTILE: list[tuple[str, Path | str]] = []
+#: The mutants of ``--recheck`` by case (file name, text, edits), as the earlier run
+#: made them: the same inputs even where this code would make other mutants (the
+#: mutations read the bundled rulesets and the grammar's keywords, which change).
+#: Filled before the workers start (they inherit it).
+_STORED: dict[int, tuple[str, str, list[str]]] = {}
 
 
 def _start_worker(kind: str, workdir: str) -> None:
@@ -280,6 +472,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--show", type=int, default=3, help="crash tracebacks to print (default 3)")
     parser.add_argument("--case", type=int, help="run only this case and print its input and outcome")
+    parser.add_argument("--recheck", type=Path, metavar="JSON",
+                        help="run again the mutants that were 'validated, then a type error "
+                             "in play' in this earlier --json output (their stored texts; same "
+                             "--kind and --seed), and say how many of them validate rejects now")
     parser.add_argument("--save", type=Path, help="write the input of every distinct crash here")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     args = parser.parse_args(argv)
@@ -294,6 +490,17 @@ def main(argv: list[str] | None = None) -> int:
     slowest: tuple[float, int, str] = (0.0, -1, "")
     slowest_check: tuple[float, int, str] = (0.0, -1, "")
     peak: tuple[float, int, str] = (0.0, -1, "")
+    # mutants that validate accepted and whose games failed: by the kind of the
+    # failure (type, other, unclassified), by the form of their first type error,
+    # the messages of those (with the smallest case of each, so that the report
+    # does not depend on the order the workers finish in)
+    failed_in_play = 0
+    play_kinds: collections.Counter[str] = collections.Counter()
+    type_forms: collections.Counter[str] = collections.Counter()
+    type_messages: collections.Counter[str] = collections.Counter()
+    other_forms: collections.Counter[str] = collections.Counter()
+    play_case: dict[tuple[str, str], int] = {}
+    type_cases: list[dict[str, Any]] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="fuzz-validate-") as tmp:
         workdir = tmp
@@ -305,6 +512,14 @@ def main(argv: list[str] | None = None) -> int:
             indexes = list(range(args.count))
         if args.case is not None:
             indexes = [args.case]
+        listed = None
+        changed = 0
+        if args.recheck is not None:
+            _STORED.clear()
+            _STORED.update(recheck_cases(args.recheck, args.kind, args.seed))
+            listed = sorted(_STORED)
+            indexes = listed
+            changed = sum(mutant(args.kind, args.seed, i)[1] != _STORED[i][1] for i in listed)
         tasks = [(args.kind, args.seed, i, workdir, args) for i in indexes]
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(max(1, args.jobs), initializer=_start_worker,
@@ -320,6 +535,25 @@ def main(argv: list[str] | None = None) -> int:
                         if severity == "error" and line is None):
                     out["outcome"] = "file error"
                 counts[out["outcome"]] += 1
+                if out.get("failures"):
+                    failed_in_play += 1
+                    typed = [(form, m) for kind, form, m in out["failures"] if kind == "type"]
+                    if typed:
+                        form, message = typed[0]
+                        play_kinds["type"] += 1
+                        type_cases.append({"case": index, "file": out["seed_file"],
+                                           "edits": out["edits"], "text": out["text"]})
+                        keys = [("form", form), ("message", message)]
+                        type_forms[form] += 1
+                        type_messages[message] += 1
+                    else:
+                        kind, form, _ = out["failures"][0]
+                        form = _shorten(form)
+                        play_kinds[kind] += 1
+                        keys = [("other", f"{kind}: {form}")]
+                        other_forms[f"{kind}: {form}"] += 1
+                    for case_key in keys:
+                        play_case[case_key] = min(play_case.get(case_key, index), index)
                 for g in out.get("games", []):
                     games[g if not g.startswith("unlocated") else "unlocated error"] += 1
                     if g.startswith("unlocated"):
@@ -354,6 +588,9 @@ def main(argv: list[str] | None = None) -> int:
                           f"{out['outcome']} {out.get('games', '')}")
                     for d in out.get("diagnostics", []):
                         print(d[-1])
+                    for kind, form, message in out.get("failures", []):
+                        print(f"in play: {message}\n  ({kind} error"
+                              + (f": {form})" if kind != "unclassified" else ")"))
                     if "exc" in out:
                         print(out["exc"][-1])
     elapsed = time.perf_counter() - started
@@ -369,7 +606,29 @@ def main(argv: list[str] | None = None) -> int:
                "slowest_case": {"case": slowest[2], "seconds": round(slowest[0], 2)},
                "slowest_validation": {"case": slowest_check[2],
                                       "seconds": round(slowest_check[0], 2)},
-               "peak_memory_mb": {"case": peak[2], "mb": round(peak[0])}}
+               "peak_memory_mb": {"case": peak[2], "mb": round(peak[0])},
+               "validated_then_failed": failed_in_play,
+               "validated_then_type_error": {
+                   "mutants": play_kinds["type"],
+                   "of_valid": counts["valid"],
+                   "of_failed_in_play": failed_in_play,
+                   "other_play_errors": play_kinds["other"],
+                   "unclassified_play_errors": play_kinds["unclassified"],
+                   "forms": {label: {"mutants": n, "case": play_case["form", label]}
+                             for label, n in _ranked(type_forms)},
+                   "messages": [{"message": message, "mutants": n,
+                                 "case": play_case["message", message]}
+                                for message, n in _ranked(type_messages)],
+                   "other": {label: {"mutants": n, "case": play_case["other", label]}
+                             for label, n in _ranked(other_forms)},
+                   "cases": sorted(c["case"] for c in type_cases),
+                   "inputs": sorted(type_cases, key=lambda c: int(c["case"]))}}
+    if listed is not None:
+        summary["recheck"] = {"file": str(args.recheck), "cases": len(listed),
+                              "made_otherwise_now": changed,
+                              "rejected_by_validate": total - counts["valid"],
+                              "still_valid": counts["valid"],
+                              "still_a_type_error_in_play": play_kinds["type"]}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -387,6 +646,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  slowest validate {slowest_check[2]} ({slowest_check[0]:.2f} s)")
         print(f"  peak memory      {peak[0]:.0f} MB (a worker's largest resident size; "
               f"first reached by {peak[2]})")
+        print(f"  validated, then failed in play     {failed_in_play:6}  (mutants: "
+              f"{play_kinds['type']} type errors, {play_kinds['other']} others, "
+              f"{play_kinds['unclassified']} unclassified)")
+        share = f" ({play_kinds['type'] / counts['valid']:.1%} of the valid)" if counts["valid"] else ""
+        print(f"  validated, then a type error in play {play_kinds['type']:4}{share}")
+        if listed is not None:
+            rejected = total - counts["valid"]
+            print(f"\nOf the {len(listed)} cases of {args.recheck} that validated, then failed "
+                  f"in play with a type error (its mutants; {changed} of them this code "
+                  f"would make otherwise): {rejected} now rejected by validate"
+                  + (f" ({rejected / len(listed):.1%})" if listed else "")
+                  + f", {counts['valid']} still valid ({play_kinds['type']} of them still a "
+                  "type error in play)")
+        if type_forms:
+            print("\nType errors in play of validated mutants, by form (mutants, smallest case):")
+            for label, n in _ranked(type_forms):
+                print(f"  {n:5}  {label}  e.g. --case {play_case['form', label]}")
+            print("\nTheir messages, most frequent first (at most 20):")
+            for message, n in _ranked(type_messages)[:20]:
+                shown = _shorten(message, 110)
+                print(f"  {n:5}  {shown}  e.g. --case {play_case['message', message]}")
+        if other_forms:
+            print("\nOther errors in play of validated mutants (not type errors):")
+            for label, n in _ranked(other_forms):
+                shown = _shorten(label, 110)
+                print(f"  {n:5}  {shown}  e.g. --case {play_case['other', label]}")
     if unlocated:
         print("\nErrors without a line (kind, code, message), unlocated first, then most frequent:")
         ranked = sorted(unlocated.items(), key=lambda kv: (kv[0][0] == "path only", -kv[1]))
@@ -409,6 +694,38 @@ def main(argv: list[str] | None = None) -> int:
         for tb in tracebacks:
             print(tb)
     return 1 if crashes or hangs or counts["unlocated"] or games["unlocated error"] else 0
+
+
+def recheck_cases(path: Path, kind: str,
+                  seed: int) -> dict[int, tuple[str, str, list[str]]]:
+    """The mutants that were "validated, then a type error in play" in ``path`` (an
+    earlier ``--json`` output), by case: (file name, text, edits).
+    :raises SystemExit: it is not one, or of another kind or seed."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        inputs = data["validated_then_type_error"]["inputs"]
+        if (data["kind"], data["seed"]) != (kind, seed):
+            raise SystemExit(f"{path}: cases of --kind {data['kind']} --seed {data['seed']}; "
+                             f"run with those")
+        return {int(c["case"]): (str(c["file"]), str(c["text"]), list(c["edits"]))
+                for c in inputs}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"{path}: not a --json output of this benchmark with its cases "
+                         f"({exc})") from None
+
+
+def _shorten(message: str, limit: int = 300) -> str:
+    """``message`` within ``limit`` characters: its start and its end (where a long
+    list shown in it ends and the words after it begin), ``...`` between."""
+    if len(message) <= limit:
+        return message
+    tail = limit // 3
+    return message[:limit - tail - 5] + " ... " + message[-tail:]
+
+
+def _ranked(counter: collections.Counter[str]) -> list[tuple[str, int]]:
+    """The counts, most frequent first, ties in alphabetical order (deterministic)."""
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 if __name__ == "__main__":

@@ -383,3 +383,165 @@ def test_the_mutations_change_the_text() -> None:
     rng = RandomChooser(random.Random(7))
     changed = sum(mutate(rng)[1] not in dict(seeds()).values() for _ in range(50))
     assert changed >= 45
+
+
+# ---------------------------------------------------------------------- type errors in play
+# benchmarks/fuzz_validate.py counts the mutants that validate accepts and that then
+# fail in play with a type error, by the message forms it keeps (TYPE_ERROR_FORMS);
+# the classification is tested here, on the engine's own messages where the engine
+# can raise them without a game.
+BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_validate.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> Any:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("fuzz_validate_benchmark", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: One message of each type-error form, as the engine words it (the values vary).
+TYPE_ERROR_EXAMPLES = {
+    "cannot add": "cannot add 1 and 2 of suns",
+    "cannot compute": "cannot compute 'x' - 1",
+    "() cannot compare the values": "max() cannot compare the values [1, 'a'] (mixed numbers "
+                                    "and names? compare by an attribute's order with 'by', "
+                                    "or use a numeric attribute)",
+    "cannot compare": "cannot compare [1, 2] < 3",
+    "needs a number": "'-' needs a number, not player 1",
+    "must be a number": "a score must be a number, not 'none'",
+    "sum() of something that is not a number": "sum() of something that is not a number: red 4",
+    "a range needs whole numbers": "a range needs whole numbers, not 1..'x'",
+    "a cell's row and column are whole numbers": "a cell's row and column are whole numbers, "
+                                                 "not none",
+    "cannot take N pieces (N not a number)": "cannot take 'all' pieces",
+    "must start from a player": "turns must start from a player, not 2",
+    "is not a player": "'everyone' is not a player",
+    "needs a player": "a decision needs a player to make it, not 0",
+    "not a team": "points[player 1]: a player is not a team; write points[team(p)] for the "
+                  "entry of the team of a player p",
+    "say ... to needs players": "say ... to needs players, not 4 of crowns",
+    "a team lists players": "a team lists players, not 'x'",
+    "needs a cell": "at() needs a cell, not 4 of crowns",
+    "a cell is needed here": "a cell is needed here, not 3",
+    "a line of cells is needed here": "a line of cells is needed here, not 3",
+    "is not a grid": "hand[1] is not a grid",
+    "a direction is written (row step, column step)": "a direction is written (row step, "
+                                                      "column step), not 1",
+    "a grid hole is written (row, column)": "a grid hole is written (row, column), not 3",
+    "is not a pattern": "'set' is not a pattern",
+    "a pattern applies to pieces": "a pattern applies to pieces, not 3",
+    "needs a piece": "knows() needs a piece, not b2",
+    "only pieces can be moved/flipped/claimed": "only pieces can be flipped, not 'down'",
+    "cannot roll (not a die)": "cannot roll 3 of suns: its component has no 'rolls'",
+    "only a zone can be shuffled": "only a zone can be shuffled, not 3",
+    "only a 'groups' zone can be arranged": "only a 'groups' zone can be arranged, not hand[1]",
+    "not a zone or a cell": "cannot move pieces to 0: not a zone or a cell",
+    "has no attribute": "player 1 has no attribute 'suit'",
+    "'in' needs a list, a zone or a map": "'in' needs a list, a zone or a map on its right, not 3",
+    "cannot look for X in Y": "cannot look for [1] in {1: 2}",
+    "random() picks an element of a collection": "random() picks an element of a collection, "
+                                                 "not of the number 6 (a die roll is "
+                                                 "random(1..6))",
+    "cannot unpack": "cannot unpack 3 into (a, b)",
+    "zone X has no [K]": "zone hand has no [5]",
+    "no element [K] in V: K or V of the wrong kind": "no element [[player 1, player 2]] in "
+                                                      "[[(pattern set, 'suns', 1)]]",
+    "cannot be used here": "this rule cannot be carried out: a player (player 1) cannot be "
+                           "used here",
+    "a value of the wrong kind reached it": "this rule cannot be carried out: a value of the "
+                                            "wrong kind reached it",
+    "a list or a map cannot be a key": "this rule cannot be carried out: a list or a map "
+                                       "cannot be a key of a map or an item of a set",
+}
+
+#: Errors that only play can know, or limits: not type errors (label of OTHER_ERROR_FORMS).
+OTHER_ERROR_EXAMPLES = {
+    "division by zero": "this rule cannot be carried out: division by zero",
+    "no element (index out of range)": "no element [player 2] in played",
+    "cannot take N pieces (N negative)": "cannot take -1 pieces",
+    "random() of an empty list": "random() of an empty list",
+    "has no legal action": "player 1 has no legal action here",
+    "the game did not end within N decisions": "the game did not end within 3000 decisions "
+                                               "(if the game is simply long, raise the limit)",
+    "steps without a decision": "the flow ran 100000 steps without a decision, going round "
+                                "this loop (does it never end?)",
+    "over the budget / the limit": "pattern 'meld' examined more than 50000 groups",
+    "is not empty / is full": "cell b2 is not empty",
+    "is not on a grid": "4 of crowns is not on a grid",
+}
+#: More messages of both kinds, where the values decide the kind.
+MORE_EXAMPLES = [
+    ("type", "no element [K] in V: K or V of the wrong kind", "no element [1] in 7"),
+    ("type", "no element [K] in V: K or V of the wrong kind", "no element ['x'] in hand[1]"),
+    ("type", "is not a player", "points[none]: not a player"),
+    ("type", "is not a player", "score() of 'x', which is not a player"),
+    ("type", "needs a player", "team() needs a player, not 'x'"),
+    ("type", "not a team", "points[5]: not a team (the teams are numbered 0 to 1; team(p) "
+                           "gives a player's)"),
+    ("type", "has no attribute", "a cell has no attribute 'owner' (it has row and col)"),
+    ("type", "cannot roll (not a die)", "cannot roll 3: only dice (pieces whose component "
+                                        "'rolls') roll"),
+    ("type", "only a zone can be shuffled", "pool is a pile, which keeps no order to shuffle "
+                                            "(make it a stack or a row)"),
+    ("other", "no element (index out of range)", "no element [5] in [1, 2]"),
+    ("other", "no element (index out of range)", "no element ['x'] in {'y': 1}"),
+    ("other", "cannot take N pieces (N negative)", "cannot take -2 pieces"),
+    ("other", "over the budget / the limit", "a range of 2,000,000 numbers: more than the "
+                                             "limit of 1,000,000"),
+    ("other", "a number too large", "this rule cannot be carried out: a number too large"),
+]
+
+
+def test_every_type_error_form_is_recognised(bench: Any) -> None:
+    labels = [label for label, _ in bench.TYPE_ERROR_FORMS]
+    assert len(labels) == len(set(labels))
+    assert set(TYPE_ERROR_EXAMPLES) == set(labels), "a form without an example, or the reverse"
+    for label, message in TYPE_ERROR_EXAMPLES.items():
+        assert bench.error_form(message) == ("type", label), message
+        # as the initial value of a variable or the score wraps it
+        wrapped = f"the initial value of 'x' cannot be computed: {message}"
+        assert bench.type_error_form(wrapped) == label, wrapped
+
+
+def test_errors_only_play_can_know_are_not_type_errors(bench: Any) -> None:
+    for label, message in OTHER_ERROR_EXAMPLES.items():
+        assert bench.type_error_form(message) is None, message
+        assert bench.error_form(message) == ("other", label), message
+    for kind, label, message in MORE_EXAMPLES:
+        assert bench.error_form(message) == (kind, label), message
+    odd = "something no engine says"
+    assert bench.error_form(odd) == ("unclassified", odd)
+
+
+def test_the_engine_s_own_messages_are_classified(bench: Any) -> None:
+    """The messages the engine raises for values of the wrong kind (and for values
+    only play can know), raised here without a game: what the forms must match."""
+    from rulepack.engine import ops
+    from rulepack.engine.runtime import RuleValueError, attribute
+
+    def message(call: Any) -> str:
+        with pytest.raises(RuleValueError) as caught:
+            call()
+        return str(caught.value)
+
+    type_errors = [
+        lambda: ops.plus(None, 1, "x"), lambda: ops.minus("x", 1), lambda: ops.lt([1], 2),
+        lambda: ops.number("x", "abs()"), lambda: ops.direction(1),
+        lambda: ops.make_range(1, "x"), lambda: ops.pattern([], 3),
+        lambda: ops.random_element(None, 4), lambda: ops.at(None, 4),
+        lambda: ops.as_cell(None, 4), lambda: ops.unpack(3, 2, "a, b"),
+        lambda: ops.index(None, 4, 1), lambda: ops.top(None, [1, 2], "x", True),
+        lambda: attribute(None, 4, "suit"), lambda: ops.extreme(max, [1, "a"]),
+    ]
+    for call in type_errors:
+        text = message(call)
+        assert bench.type_error_form(text) is not None, text
+    others = [lambda: ops.divide(1, 0), lambda: ops.index(None, [1], 5),
+              lambda: ops.top(None, [1, 2], -1, True)]
+    for call in others:
+        text = message(call)
+        assert bench.error_form(text)[0] == "other", text
