@@ -1054,3 +1054,17 @@ def test_the_steps_are_compiled_when_first_run():
     while pc < 2:
         pc = program.steps[pc](again)
     assert by_step.vars == again.vars and by_step.zones == again.zones
+
+
+def test_a_literal_compared_with_none_is_folded_without_a_python_warning():
+    """``"5x5" != none`` (fuzzing found it): Python warns at ``is`` with a literal
+    on standard error; the comparison of two literals is known when compiling."""
+    import warnings
+    text = ('game g { players 2 }\nvar x = 0\nplay {\n  if "5x5" != none { set x = 1 }\n'
+            '  if none == "4x6" { set x = x + 10 }\n  if none == none { set x = x + 100 }\n'
+            '  turns from 0 { choose { action "go" { end game } } }\n}\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        state = rulepack.loads(text).new_game(2, seed=0)
+    assert [w for w in caught if issubclass(w.category, SyntaxWarning)] == []
+    assert state.position.vars["x"] == 101

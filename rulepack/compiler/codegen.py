@@ -40,7 +40,7 @@ from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribut
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.printable import printable
 from rulepack.compiler.closures import Fn
-from rulepack.compiler.code import Code, Facts, Flags, code, join, literal, local
+from rulepack.compiler.code import NO_LITERAL, Code, Facts, Flags, code, join, literal, local
 from rulepack.compiler.scope import Scope
 from rulepack.compiler import lookup
 from rulepack.errors import Location
@@ -694,6 +694,12 @@ class SourceGen:
             return code("((not not {}) " + op + " (not not {}))", a, b, logic=(a, op, b))
         if op in ("==", "!="):
             if a.literal is None or b.literal is None:
+                other = b if a.literal is None else a
+                if other.literal is not NO_LITERAL:
+                    # two literals ("5x5" != none): known now (Python warns at
+                    # "is" with a literal)
+                    equal = other.literal is None
+                    return self.const(equal if op == "==" else not equal)
                 # nothing but none equals none: identity, at the speed of C
                 same = code("({} " + ('is' if op == '==' else 'is not') + " {})", a, b)
                 if op == "!=" and b.literal is None:
