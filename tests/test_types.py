@@ -190,3 +190,13 @@ def test_a_statement_or_built_in_given_the_wrong_kind_is_reported(line, mistake,
              for d in check_text(text, "g.rules") if d.severity == "error"]
     assert found == [(*where, message)]
 
+
+
+def test_a_defines_parameters_have_the_kinds_of_its_calls_arguments():
+    """``define twice(x) = x * 2`` called with a piece: the mistake is reported in
+    the define, where the piece cannot be multiplied; called with numbers only, or
+    not at all, nothing is reported."""
+    found = check("twice(t)")
+    assert [(f[0], f[1], f[3]) for f in found] == [
+        (13, 19, "cannot multiply: a piece is not a number")]
+    assert check("twice(t.rank) + twice(2)") == []

@@ -183,6 +183,14 @@ class KindChecker:
         #: each define's result kind (its parameters unknown), once worked out
         self.define_kinds: dict[str, Kind | None] = {}
         self._defining: set[str] = set()
+        #: each define's parameters, and the kind of each: of every argument a
+        #: call gives it (``passed``: gathered by the walk now going on)
+        self.define_params: dict[str, list[str]] = {
+            d["name"]: [p for p in d.get("params") or [] if isinstance(p, str)]
+            for d in inst.ir.get("defines", []) if isinstance(d, dict)
+            and isinstance(d.get("name"), str)}
+        self.param_kinds: dict[str, list[Kind | None]] = {}
+        self.passed: dict[str, list[Kind | None]] = {}
         #: warnings about a valid ruleset (a number where a seat is taken)
         self.warnings: list[Diagnostic] = []
         #: a variable → the ``set`` statements that give it a number (not a player)
@@ -193,21 +201,31 @@ class KindChecker:
         """:raises SemanticError: a value of the wrong kind, located."""
         variables = [v for v in self.inst.ir.get("variables", []) if isinstance(v, dict)]
         self.var_kinds = {v["name"]: Kind(frozenset()) for v in variables}
+        self.param_kinds = {name: [Kind(frozenset())] * len(params)
+                            for name, params in self.define_params.items()}
         for _ in range(3):   # what a set gives may depend on what the variables hold
             self.assigned = {v["name"]: self.kind(v.get("expr"), {}) for v in variables}
+            self.passed = {name: [Kind(frozenset())] * len(params)
+                           for name, params in self.define_params.items()}
+            self.define_kinds = {}
             self.walk_all()
-            if self.assigned == self.var_kinds:
+            if self.assigned == self.var_kinds and self.passed == self.param_kinds:
                 break
             self.var_kinds = dict(self.assigned)
+            self.param_kinds = dict(self.passed)
         else:
-            self.var_kinds = {name: None for name in self.var_kinds}   # not settled: unknown
+            # not settled: unknown
+            self.var_kinds = {name: None for name in self.var_kinds}
+            self.param_kinds = {name: [None] * len(params) for name, params in
+                                self.define_params.items()}
+        self.define_kinds = {}
         self.reporting = True
         self.walk_all()
 
     def walk_all(self) -> None:
         ir = self.inst.ir
         for d in ir.get("defines", []):
-            env: dict[str, Kind | None] = {p: None for p in d.get("params", [])}
+            env: dict[str, Kind | None] = self.define_env(d.get("name"))
             self.walk(d.get("expr"), env)
         for key in ("score", "heuristic", "winner"):
             if isinstance(ir.get(key), dict):
@@ -277,6 +295,10 @@ class KindChecker:
             if self.reporting and given is not None and node.get("index") is None and \
                     given.basic - {"none"} == {"number"}:
                 self.number_sets.setdefault(name, []).append(node)
+        if k == "call" and node.get("fn") in self.passed:
+            passed = self.passed[node["fn"]]
+            for i, arg in enumerate((node.get("args") or [])[:len(passed)]):
+                passed[i] = union(passed[i], self.kind(arg, env))
         if self.reporting:
             self.check_node(node, inner if k != "let" else env)
         walk = self.walk
@@ -424,6 +446,14 @@ class KindChecker:
             return merged
         return None
 
+    def define_env(self, name: object) -> dict[str, Kind | None]:
+        """A define's parameters with the kinds its calls give them."""
+        if not isinstance(name, str):
+            return {}
+        params = self.define_params.get(name, [])
+        kinds = self.param_kinds.get(name) or [None] * len(params)
+        return dict(zip(params, kinds))
+
     def define_kind(self, name: str) -> Kind | None:
         """The kind a ``define`` gives, its parameters unknown (``None`` if not
         known, or if it calls itself)."""
@@ -436,9 +466,7 @@ class KindChecker:
                      if isinstance(d, dict) and d.get("name") == name), None)
         self._defining.add(name)
         try:
-            params = next((d.get("params") or [] for d in self.inst.ir.get("defines", [])
-                           if isinstance(d, dict) and d.get("name") == name), [])
-            kind = self.kind(body, {p: None for p in params if isinstance(p, str)})
+            kind = self.kind(body, self.define_env(name))
         finally:
             self._defining.discard(name)
         self.define_kinds[name] = kind
