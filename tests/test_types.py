@@ -170,6 +170,8 @@ STATEMENT_MISTAKES = [
      "a number has no attribute 'rank' (read of each element of a tuple)", (23, 49)),
     ("set points[current] = EXPR", "set points[current] = count(cells(players))",
      "cells() needs a grid, not a list of players", (23, 43)),
+    ("set points[current] = EXPR", "set points[current] = count(cells(stack))",
+     "cells() needs a grid, not zone 'stack' (a pile)", (23, 43)),
     ("set points[current] = EXPR", 'set points[current] = count(order("north"))',
      "order() needs a player, not a word ('north')", (23, 43)),
     ("set points[current] = EXPR", "set points[current] = if [t] < 2 then 1 else 0",

@@ -596,6 +596,20 @@ class KindChecker:
         return Diagnostic(message, Location(self.file, at[0] or None, at[1] or None),
                           "warning", code)
 
+    def need_grid(self, node: object, env: dict[str, Kind | None], context: str) -> None:
+        """A zone named where a grid is needed: a grid zone."""
+        if not (isinstance(node, dict) and node.get("k") == "name"):
+            return
+        name = node.get("name")
+        if not isinstance(name, str) or name in env:
+            return
+        g = self.globals.get(name)
+        if g is None or g.kind != "zone" or type(g.value) is not ZoneRef:
+            return
+        kind = self.inst.zone_kinds[g.value.index]
+        if kind != "grid":
+            raise self.error(f"{context} needs a grid, not zone {name!r} (a {kind})", node)
+
     def need_movable(self, node: object, env: dict[str, Kind | None], verb: str) -> None:
         """What a ``move``, ``flip`` or ``claim`` takes: a piece, a zone's pieces or
         a list of pieces."""
@@ -700,6 +714,7 @@ class KindChecker:
                 self.need(args[0], env, {"cell"}, "a cell", "at()")
             elif fn in ("cells", "empty") and args:
                 self.need(args[0], env, {"zone"}, "a grid", f"{fn}()")
+                self.need_grid(args[0], env, f"{fn}()")
             elif fn in ("order", "after", "is_active", "score") and args:
                 self.need(args[0], env, {"player", "number"}, "a player", f"{fn}()")
         elif k == "run":
