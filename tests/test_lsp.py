@@ -279,3 +279,22 @@ def test_a_message_too_long_to_read_is_skipped_and_the_server_stays_up():
                      "the server reads (64000000 bytes); it was skipped"]
     answered = {m["id"]: m for m in messages if "id" in m}
     assert answered[1]["result"]["serverInfo"]["name"] == "rulepack" and 2 in answered
+
+
+def test_a_value_of_the_wrong_kind_is_reported_as_you_type(lsp):
+    """The type check runs on every change: a number added to a tile's suit (a
+    word) is an error at the operator, gone again when the edit is undone."""
+    good = "score(p) = sum(won[p].value) * (1 + count(won[p] where rank == null))"
+    bad = "score(p) = sum(won[p].value) * (1 + count(won[p] where suit + 1 == null))"
+    uri = lsp.open("kinds.rules", MULTZO)
+    assert lsp.diagnostics[uri] == []
+    text = MULTZO.replace(good, bad)
+    lsp.change(uri, text, 2)
+    [diagnostic] = lsp.diagnostics[uri]
+    line, character = where(text, "suit + 1")
+    assert diagnostic.range.start == position(line, character)
+    assert diagnostic.message.startswith("cannot add a word") and "and a number" in \
+        diagnostic.message
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    lsp.change(uri, MULTZO, 3)
+    assert lsp.diagnostics[uri] == []
