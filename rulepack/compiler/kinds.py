@@ -383,25 +383,12 @@ class KindChecker:
             return _of("list", items=_of("cell"))
         if k == "op" and node.get("op") in _ARITHMETIC and len(node.get("args") or []) == 2:
             return self.arithmetic_kind(node, env)
-        if k == "op" and node.get("op") == "+":
-            kinds = [self.kind(a, env) for a in node.get("args", [])]
-            kinds = [x for x in kinds if x is None or x.basic]   # leave out "nothing yet"
-            if kinds and all(x is not None and x.basic == {"list"} for x in kinds):
-                merged = kinds[0]
-                for x in kinds[1:]:
-                    merged = union(merged, x)
-                return merged
-        if k == "op" and node.get("op") in ("+", "-", "*", "//", "%", "/") and all(
-                (self.kind(a, env) or Kind(frozenset())).basic == {"number"}
-                for a in node.get("args", [])):
-            return _of("number")
         if k == "op" and node.get("op") == "-" and len(node.get("args") or []) == 1:
             operand = self.kind(node["args"][0], env)
             return _of("number") if operand is not None and operand.basic and \
                 operand.basic <= _NUMERIC else None
-        if k == "op" and node.get("op") in ("==", "!=", "<", "<=", ">", ">=", "in", "not",
-                                            "and", "or"):
-            return None if node.get("op") in ("and", "or") else _of("bool")
+        if k == "op" and node.get("op") in ("==", "!=", "in", "not in", "not"):
+            return _of("bool")
         return None
 
     def name_kind(self, name: object, env: dict[str, Kind | None]) -> Kind | None:
@@ -806,20 +793,12 @@ def attribute_kinds(inst: "Instance") -> dict[str, Kind | None]:
     certain."""
     out: dict[str, Kind | None] = {}
     for piece in inst.pieces:
-        values = dict(piece.attrs)
+        values: list[tuple[str, object]] = list(piece.attrs.items())
         if piece.rolls is not None:
-            faces = piece.rolls[1]
-            merged: Kind | None = Kind(frozenset())
-            for face in faces:
-                merged = union(merged, of_value(face))
-            values.pop(piece.rolls[0], None)
-            out[piece.rolls[0]] = union(out.get(piece.rolls[0], Kind(frozenset())), merged)
-        for name, value in values.items():
-            kind = of_value(value)
-            if name in out:
-                out[name] = union(out[name], kind)
-            else:
-                out[name] = kind
+            rolled, faces = piece.rolls[0], piece.rolls[1]
+            values = [(n, v) for n, v in values if n != rolled] + [(rolled, f) for f in faces]
+        for name, value in values:
+            out[name] = union(out.get(name, Kind(frozenset())), of_value(value))
     return {name: (None if kind is not None and not kind.basic else kind)
             for name, kind in out.items()}
 
