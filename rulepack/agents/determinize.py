@@ -26,7 +26,7 @@ from rulepack.engine.position import Position
 from rulepack.engine.rng import Rng
 from rulepack.engine.serialize import decode
 from rulepack.engine.state import State
-from rulepack.engine.values import Piece
+from rulepack.engine.values import Piece, piece_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.program import Program
@@ -191,7 +191,7 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
             _put(zones, zi, pos, piece)
     for z in program.zones:
         if z.kind == "pile":
-            zones[z.index].sort(key=lambda p: p.id)
+            zones[z.index].sort(key=piece_id)
 
     # a die the player cannot see shows a face rolled from the player's generator
     for piece in program.pieces:

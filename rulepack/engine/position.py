@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from rulepack.engine.log import Log
 from rulepack.engine.rng import Rng
 from rulepack.engine.runtime import EVAL_STEPS
-from rulepack.engine.values import Cell, Piece, Player
+from rulepack.engine.values import Cell, Piece, Player, piece_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.actions import Action
@@ -278,12 +278,9 @@ class Position:
         kinds = self.program.zones
         for zi in written:
             if kinds[zi].kind == "pile":
-                zones[zi].sort(key=_piece_id)
+                zones[zi].sort(key=piece_id)
             elif kinds[zi].kind == "grid":
                 self.cells = None
         self.legal = None
         self.said = None
 
-
-def _piece_id(piece: Piece) -> int:
-    return piece.id
