@@ -50,6 +50,30 @@ def check_text(text: str, display: str, suffix: str = ".rules") -> list[Diagnost
     return out
 
 
+def inferred_types(text: str, display: str, suffix: str = ".rules",
+                   players: int | None = None) -> list[Any]:
+    """What the type check infers of a ruleset's text (an editor's buffer, a file's
+    text): the kind of each name, attribute, call and element read, and each
+    variable's and define's, as :class:`rulepack.compiler.kinds.Inferred` in the
+    order of the file — also for a ruleset the check refuses (it shows what the
+    check saw).
+
+    :param players: the player count compiled (default: the smallest).
+    :raises RulepackError: the text does not parse or compile (but for the type
+        check); bad player count.
+    """
+    from rulepack.compiler.instance import Instance
+    from rulepack.compiler.kinds import inferred_kinds
+    from rulepack.loader import game_from_ir, ir_from_text
+    game = game_from_ir(ir_from_text(text, display, suffix, library=True), display,
+                        check=False)
+    count = game.min_players if players is None else players
+    if not game.min_players <= count <= game.max_players:
+        game.instance(count, {})        # (raises the usual error)
+    inst = Instance(game.ir, count, game.parse_options({}), game.file, kinds=False)
+    return inferred_kinds(inst)
+
+
 def _check(read: Callable[[], dict[str, Any]], display: str) -> list[Diagnostic]:
     from rulepack.loader import game_from_ir
     try:

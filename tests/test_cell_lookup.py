@@ -57,7 +57,7 @@ setup {
   set empties_at = [(empty(board) where row == r and col == c) for (r, c) in queries]
   set picky = [(board where n > 2 and (col == c and n < 11) and r == row) for (r, c) in queries]
   move top of bag to cell(mat[0], 2, 1)
-  set family = [(mat[current or 0] where row == r and col == c) == (mat[0] where row + 0 == r and col == c) for (r, c) in queries]
+  set family = [(mat[if current == none then 0 else current] where row == r and col == c) == (mat[0] where row + 0 == r and col == c) for (r, c) in queries]
   set diagonal = board where row == col
   set own = board where col == 1 and row == n
   for (r, c) in queries {

@@ -261,10 +261,12 @@ def test_type_mistakes_are_reported_by_validate(tmp_path, expr, message, _):
 
 
 def test_a_run_time_failure_is_told_in_the_languages_words(tmp_path):
-    """What no static check can see (a value read from a map) fails in a game with a
-    located message that names no Python class or attribute."""
+    """What no static check can see (a value read from a map whose values are of two
+    kinds, by a key only play knows) fails in a game with a located message that
+    names no Python class or attribute."""
     text = (CORPUS / "type-mistakes.rules").read_text(encoding="utf-8")
-    text = text.replace("points[current] + 1   # MISTAKE", "points[current] + f({0: players}[0])")
+    text = text.replace("points[current] + 1   # MISTAKE",
+                        "points[current] + f({0: players, 1: board}[round])")
     text = text.replace("pattern pair: size 2, same n\n",
                         "pattern pair: size 2, same n\ndefine f(x) = count(best(pair, x))\n")
     path = tmp_path / "late.rules"

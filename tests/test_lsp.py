@@ -298,3 +298,18 @@ def test_a_value_of_the_wrong_kind_is_reported_as_you_type(lsp):
     assert diagnostic.severity == types.DiagnosticSeverity.Error
     lsp.change(uri, MULTZO, 3)
     assert lsp.diagnostics[uri] == []
+
+
+def test_hover_on_a_name_shows_the_kind_the_type_check_infers(lsp):
+    """Issue 34: hovering a name bound by a let (or a declared variable) shows its
+    kind, as ``rulepack explain --types`` does."""
+    uri = lsp.open("hover-kind.rules", MULTZO)
+    line, character = where(MULTZO, "let w = best_hands[0]", len("let w = "))
+    result = lsp.run(lsp.client.text_document_hover_async(types.HoverParams(
+        text_document=doc(uri), position=position(line, character))))
+    assert "`best_hands`: a list of players" in result.contents.value
+    assert "`best_hands[...]`: a player" in result.contents.value
+    line, character = where(MULTZO, "set declarer = current", len("set declarer = "))
+    result = lsp.run(lsp.client.text_document_hover_async(types.HoverParams(
+        text_document=doc(uri), position=position(line, character))))
+    assert "`current`: a player" in result.contents.value

@@ -171,9 +171,10 @@ def test_only_a_teams_number_indexes_a_team_variable():
         rulepack.loads(bad, "bad.rules").new_game(4, seed=0)
     loc = static.value.diagnostics[0].location
     assert (loc.file, loc.line, loc.column) == ("bad.rules", 16, 22)
-    # a player only play sees (read from a map): refused in play
+    # a player only play sees (a key of a map, which has no static kind): refused in play
     hidden = bad.replace("var points per team = 0",
-                         "var points per team = 0\ndefine same(x) = {0: x}[0]").replace(
+                         "var points per team = 0\ndefine same(x) = first([k for k in {x: 0}])"
+                         ).replace(
         "set points[current] = 1", "set points[same(current)] = 1")
     state = rulepack.loads(hidden, "bad.rules").new_game(4, seed=0)
     with pytest.raises(RulesetRuntimeError, match=r"points\[player 1\]: a player is not a "

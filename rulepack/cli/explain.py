@@ -20,7 +20,7 @@ from rich.text import Text
 from rulepack.game import Game
 from rulepack.engine.runtime import show
 from rulepack.engine.values import describe
-from rulepack.printable import printable_data
+from rulepack.printable import printable, printable_data
 
 RULING = re.compile(r"\b(?i:rulings?)(?:\.md)?:?\s+([A-Z]\d+(?:\s*[-–,]\s*[A-Z]?\d+)*)")
 
@@ -196,3 +196,35 @@ def _constraint(c: dict[str, Any]) -> str:
             return f"{c['c']} {describe(arg['value'])}"
         return f"{c['c']} (condition)"
     return f"{c['c']} {arg}"
+
+
+def explain_types(found: list[Any], text: str) -> RenderableType:
+    """``rulepack explain --types``: each line of the ruleset that has typed names,
+    then each name or expression on it with its kind (``Inferred`` items of
+    :func:`rulepack.validation.inferred_types`)."""
+    lines = text.splitlines()
+    table = Table(box=box.SIMPLE, show_header=True, title="Kinds the type check infers")
+    table.add_column("line", justify="right", style="dim")
+    table.add_column("ruleset")
+    table.add_column("kind")
+    last = None
+    for item in found:
+        if item.line != last:
+            source = _without_comment(lines[item.line - 1]) if 0 < item.line <= len(lines) \
+                else ""
+            table.add_row(str(item.line), Text(printable(source), style="bold"), "")
+            last = item.line
+        table.add_row("", Text(f"  {printable(item.text)}"), Text(printable(item.kind)))
+    return table
+
+
+def _without_comment(line: str) -> str:
+    """A line of a ruleset without its comment (a ``#`` outside a string) and the
+    spaces around."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i].strip()
+    return line.strip()

@@ -735,16 +735,34 @@ def lsp_command() -> None:
 @main.command("explain")
 @click.argument("ruleset")
 @click.option("--json", "as_json", is_flag=True, help="Print the description as JSON.")
-def explain_command(ruleset: str, as_json: bool) -> None:
+@click.option("--types", "types", is_flag=True,
+              help="Show the kind the type check infers for each variable, define and "
+                   "name of each line (also of a ruleset the check refuses).")
+@click.option("-n", "--players", type=int, default=None,
+              help="With --types: the player count compiled (default: the smallest).")
+def explain_command(ruleset: str, as_json: bool, types: bool, players: int | None) -> None:
     """Describe a ruleset: players, how it ends and who wins, options, components,
     zones, patterns, and the rulings it applies where the original rules are open
-    (each cited at FILE:LINE of the ruleset; their texts are in docs/rulings.md)."""
+    (each cited at FILE:LINE of the ruleset; their texts are in docs/rulings.md).
+
+    With --types: the kinds of its values, line by line (rulepack explain --types
+    hightide.rules)."""
     from pathlib import Path
 
-    from rulepack.cli.explain import explain, explain_data
+    from rulepack.cli.explain import explain, explain_data, explain_types
     from rulepack.loader import load, resolve
     with reported():
         path = resolve(ruleset)
+        if types:
+            from rulepack.loader import read_text
+            from rulepack.validation import inferred_types
+            text = read_text(Path(path), str(ruleset))
+            found = inferred_types(text, str(ruleset), Path(path).suffix or ".rules", players)
+            if as_json:
+                print_json([vars(i) for i in found])
+            else:
+                make_console().print(explain_types(found, text))
+            return
         game = load(ruleset)
         if as_json:
             print_json(explain_data(game, Path(path)))

@@ -74,12 +74,14 @@ class _BuildState:
 class Instance:
     """The compiled form of a ruleset for a player count and options.
 
+    :param kinds: run the type check (:mod:`rulepack.compiler.kinds`); off only for
+        tools that show what the check infers of a ruleset it may refuse.
     :raises SemanticError: anything the ruleset says that cannot be compiled.
     :raises RuleValueError: never escapes; converted to SemanticError with a location.
     """
 
     def __init__(self, ir: Node, num_players: int, options: dict[str, object],
-                 file: str) -> None:
+                 file: str, kinds: bool = True) -> None:
         self.ir = ir
         self.file = file
         #: the IR node evaluated last while the instance is built (where an error
@@ -234,7 +236,7 @@ class Instance:
             self._defines()
             self._flow()
             #: warnings of the type check (values that may fail in play)
-            self.kind_warnings = check_kinds(self)
+            self.kind_warnings = check_kinds(self) if kinds else []
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 

@@ -1,22 +1,31 @@
-"""A static check of the kinds of values where the language needs one kind.
+"""The static type check: the kind of every expression, and the values of the
+wrong kind, reported before any game is played.
 
-After an instance has compiled (names, arities), this pass walks every expression
-and statement once more, inferring a coarse *kind* for what it can — constants and
-options by their values, zones, components, built-in names and functions, and the
-names bound by ``for``, ``let``, comprehensions and action parameters — and reports a
-value of the wrong kind where one is needed, before any game is played:
+After an instance has compiled (names, arities), this pass infers a *kind* for
+each expression — constants and options by their values, zones, components,
+built-in names and functions by their signatures, pieces' attributes by the
+values the pieces have (a die's by its faces), variables by their initial value
+and every ``set``, ``define`` results and parameters by their bodies and calls
+(a fixpoint), names bound by ``for``, ``let``, comprehensions and action
+parameters by what they range over — and reports, located at the argument or
+operator, a value that is not, or may not be, what is needed:
 
-- a pattern for ``best``, ``matches``, ``partition``, ``partitionable``, ``usable``;
-- pieces (a zone or a list of pieces) for their second argument;
-- a cell for ``at``; a direction for ``along``; ``row``/``col`` of a cell;
-- a player (or its number) to index a ``per player`` variable or zone, a key of the family
-  (a symbol of the family) to index a ``per VALUE`` zone.
+- operators (``+ - * / // %``, comparisons) and attributes (``X.NAME``) given a
+  kind that fails, or a union of kinds one of which fails (a map's values, a
+  variable given a number and a list), with where that kind comes from;
+- ``==``/``!=`` between values that are never equal (always true or false);
+- a pattern, pieces, a cell, a grid, a direction, players for the built-ins and
+  statements that take them;
+- a player (a seat number known now: 0 to the number of players less one) to
+  index a ``per player`` variable or zone, a team for ``per team``, a key of the
+  family for a ``per VALUE`` zone.
 
-A kind is only known when it is certain (a constant, a zone, a literal); anything
-else (variables, ``define`` parameters, attributes of pieces) is unknown and never
-reported, and ``none`` is always let through (it is a run-time matter), so a valid
-ruleset is never refused. Errors: :class:`~rulepack.errors.SemanticError` located
-at the expression, code ``wrong-kind``.
+``none`` is let through where a value may be ``none`` (an optional value: what is
+``none`` is a run-time matter, with its located error), and so is what no kind is
+known of (a key of a map). Errors: :class:`~rulepack.errors.SemanticError`
+located at the expression, code ``wrong-kind``; warnings (a number taken as a
+seat): ``number-as-seat``. :func:`inferred_kinds` gives what the check infers
+(``rulepack explain --types``, the language server's hover).
 """
 
 from __future__ import annotations
@@ -34,6 +43,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @dataclass(frozen=True)
+class Inferred:
+    """What the check inferred for one name or expression of a ruleset: where it is
+    (1-based ``line`` and ``column``), its text in short (``'rolled'``,
+    ``pips[...]``, ``t.rank``, ``count(...)``) and its kind in words (``a number or
+    a word``; ``unknown`` where the check knows nothing)."""
+
+    line: int
+    column: int
+    text: str
+    kind: str
+
+
+@dataclass(frozen=True)
 class Kind:
     """What an expression certainly gives: one or more basic kinds (``pattern``,
     ``zone``, ``piece``, ``cell``, ``player``, ``number``, ``bool``, ``word``,
@@ -44,6 +66,8 @@ class Kind:
     items: "Kind | None" = None
     parts: "tuple[Kind | None, ...] | None" = None
     word: str | None = None
+    #: the whole number it certainly is (a literal, a constant, ``for p in 5``)
+    number: int | None = None
 
 
 #: An unknown kind.
@@ -57,14 +81,18 @@ def _of(*basic: str, items: Kind | None = None) -> Kind:
 def union(a: Kind | None, b: Kind | None) -> Kind | None:
     if a is None or b is None:
         return None
-    items = union(a.items, b.items) if "list" in a.basic and "list" in b.basic \
-        else (a.items or b.items)
+    both = a.basic & b.basic & {"list", "map"}
+    items = union(a.items, b.items) if both else (a.items or b.items)
     parts = None
     if a.parts is not None and b.parts is not None and len(a.parts) == len(b.parts):
         parts = tuple(union(x, y) for x, y in zip(a.parts, b.parts))
     elif "tuple" not in (a.basic & b.basic):
         parts = a.parts or b.parts
-    return Kind(a.basic | b.basic, items, parts, a.word or b.word)
+    number = a.number if a.number == b.number else None
+    word = a.word or b.word
+    if a.word != b.word and "word" in a.basic and "word" in b.basic:
+        word = None                    # (two words: neither is the one it is)
+    return Kind(a.basic | b.basic, items, parts, word, number)
 
 
 def of_value(value: object, depth: int = 0) -> Kind | None:
@@ -84,6 +112,8 @@ def of_value(value: object, depth: int = 0) -> Kind | None:
         return _of("player")
     if isinstance(value, bool):
         return _of("bool")
+    if type(value) is int:
+        return Kind(frozenset({"number"}), number=value)
     if isinstance(value, (int, float)):
         return _of("number")
     if isinstance(value, str):
@@ -100,7 +130,12 @@ def of_value(value: object, depth: int = 0) -> Kind | None:
                 break
         return Kind(frozenset({"list"}), items)
     if isinstance(value, dict):
-        return _of("map")
+        values: Kind | None = Kind(frozenset())
+        for v in list(value.values())[:500]:
+            values = union(values, of_value(v, depth + 1))
+            if values is None:
+                break
+        return Kind(frozenset({"map"}), values)     # (a map's items: its values' kind)
     return None
 
 
@@ -110,7 +145,8 @@ _BUILTIN_NAMES: dict[str, Kind | None] = {
     "players": _PLAYERS, "others": _PLAYERS, "active": _PLAYERS,
     "current": _of("player"), "next": _of("player"), "round": _of("number"),
     "nobody": Kind(frozenset({"word"}), word="nobody"),
-    "everyone": Kind(frozenset({"word"}), word="everyone"), "owner": None,
+    "everyone": Kind(frozenset({"word"}), word="everyone"),
+    "owner": Kind(frozenset({"word"}), word="owner"),   # (outside a where: a word)
     "axes": _of("list", items=_DIRECTION), "directions": _of("list", items=_DIRECTION),
 }
 _PIECE_LIST = _of("list", items=_of("piece"))
@@ -137,30 +173,41 @@ _NO_ATTRIBUTES = frozenset({"number", "word", "player", "bool"})
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "<", "<=", ">", ">="})
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide",
           "%": "take the remainder"}
+#: the kinds of the names every piece has (see :func:`rulepack.engine.runtime.attribute`)
+_PSEUDO_KINDS: dict[str, Kind] = {
+    "owner": _of("player", "none"), "face": _of("word"), "zone": _of("zone"),
+    "name": _of("word"), "kind": _of("word"), "cell": _of("cell", "none"),
+    "row": _of("number", "none"), "col": _of("number", "none"),
+}
+#: values that can be equal to each other (a seat is its number; true is 1)
+_EQUAL_CLASSES = {"number": "number", "player": "number", "bool": "number"}
 #: Functions whose first argument is a pattern, and whose other arguments are pieces.
 _PATTERN_FUNCTIONS = {"best", "matches", "partition", "partitionable", "usable"}
 
 
-def describe(kind: Kind) -> str:
-    """``a word ('tes')``, ``a list of players``, ``a number``..."""
+def describe(kind: Kind, optional: bool = False) -> str:
+    """``a word ('tes')``, ``a list of players``, ``a number``...; with
+    ``optional``, ``... or none`` where the value may be ``none``."""
     names = {"pattern": "a pattern", "zone": "a zone", "piece": "a piece", "cell": "a cell",
              "player": "a player", "number": "a number", "bool": "true or false",
              "word": f"a word ({kind.word!r})" if kind.word else "a word", "none": "none",
              "tuple": "a tuple", "map": "a map"}
     parts = []
     for b in sorted(kind.basic - {"none"}) or ["none"]:
-        if b == "list":
+        if b in ("list", "map"):
             inner = kind.items
-            what = "a list"
+            what = f"a {b}"
             if inner is not None and inner.basic - {"none"}:
-                first = sorted(inner.basic - {"none"})[0]
-                what += " of " + {"pattern": "patterns", "zone": "zones", "piece": "pieces",
-                                  "cell": "cells", "player": "players", "number": "numbers",
-                                  "bool": "truth values", "word": "words", "list": "lists",
-                                  "tuple": "tuples", "map": "maps"}[first]
+                what += " of " + " or ".join(
+                    {"pattern": "patterns", "zone": "zones", "piece": "pieces",
+                     "cell": "cells", "player": "players", "number": "numbers",
+                     "bool": "truth values", "word": "words", "list": "lists",
+                     "tuple": "tuples", "map": "maps"}[b] for b in sorted(inner.basic - {"none"}))
             parts.append(what)
         else:
             parts.append(names[b])
+    if optional and "none" in kind.basic and kind.basic - {"none"}:
+        parts.append("none")
     return " or ".join(parts)
 
 
@@ -195,15 +242,28 @@ class KindChecker:
         self.warnings: list[Diagnostic] = []
         #: a variable → the ``set`` statements that give it a number (not a player)
         self.number_sets: dict[str, list[Node]] = {}
+        #: where each basic kind of a variable's value, or of a define parameter's
+        #: (``(define, index)``), first comes from: the expression that gives it
+        self.origins: dict[object, dict[str, Node]] = {}
+        #: the define whose body the walk is in
+        self.in_define: str | None = None
+        #: whether the verdict read the number of players (a seat number known now)
+        self.read_players = False
+        #: (line, column, the text) → its kind in words, when recording
+        self.recorded: dict[tuple[int, int, str], str] | None = None
 
     # ------------------------------------------------------------------ entry
-    def check(self) -> None:
-        """:raises SemanticError: a value of the wrong kind, located."""
+    def check(self, record: bool = False) -> None:
+        """Infer the kinds, then check every expression.
+
+        :param record: instead of checking, record the kind of each name and
+            expression (in :attr:`recorded`; nothing is raised).
+        :raises SemanticError: a value of the wrong kind, located."""
         variables = [v for v in self.inst.ir.get("variables", []) if isinstance(v, dict)]
         self.var_kinds = {v["name"]: Kind(frozenset()) for v in variables}
         self.param_kinds = {name: [Kind(frozenset())] * len(params)
                             for name, params in self.define_params.items()}
-        for _ in range(3):   # what a set gives may depend on what the variables hold
+        for _ in range(10):  # what a set gives may depend on what the variables hold
             self.assigned = {v["name"]: self.kind(v.get("expr"), {}) for v in variables}
             self.passed = {name: [Kind(frozenset())] * len(params)
                            for name, params in self.define_params.items()}
@@ -219,14 +279,46 @@ class KindChecker:
             self.param_kinds = {name: [None] * len(params) for name, params in
                                 self.define_params.items()}
         self.define_kinds = {}
+        if record:
+            self.recorded = {}
+            self.walk_all()
+            return
         self.reporting = True
         self.walk_all()
 
+    def record(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """Note the kind of a name, attribute, call or element read (see
+        :meth:`check`'s ``record``); the first kind noted at a place stays."""
+        at = node.get("at")
+        if self.recorded is None or not at or node.get("k") not in ("name", "attr", "call",
+                                                                      "index"):
+            return
+        kind = self.kind(node, env)
+        text = _shown(node).strip("'")
+        g = self.globals.get(str(node.get("name"))) if node.get("k") == "name" and \
+            node.get("name") not in env else None
+        if g is not None and g.kind in ("player_var", "team_var", "zone_family"):
+            each = "player" if g.kind == "player_var" else "team"
+            entry = self.var_kinds.get(str(node["name"]))
+            self.recorded.setdefault(
+                (int(at[0]), int(at[1]), text),
+                "zones, one per key" if g.kind == "zone_family" else
+                f"one value per {each}: " + ("unknown" if entry is None or not entry.basic
+                                             else describe(entry, optional=True)))
+            return
+        self.recorded.setdefault((int(at[0]), int(at[1]), text), "unknown" if kind is None or
+                                 not kind.basic else describe(kind, optional=True))
+
     def walk_all(self) -> None:
         ir = self.inst.ir
+        for v in ir.get("variables", []):
+            if isinstance(v, dict) and isinstance(v.get("expr"), dict):
+                self.note_origin(v.get("name"), self.kind(v["expr"], {}), v["expr"])
         for d in ir.get("defines", []):
             env: dict[str, Kind | None] = self.define_env(d.get("name"))
+            self.in_define = d.get("name") if isinstance(d.get("name"), str) else None
             self.walk(d.get("expr"), env)
+        self.in_define = None
         for key in ("score", "heuristic", "winner"):
             if isinstance(ir.get(key), dict):
                 env = {}
@@ -282,7 +374,9 @@ class KindChecker:
                 of.basic == {"list"} and of.items is not None and of.items.basic == {"piece"}))
             for name in self.inst.attributes:
                 inner[name] = self.attr_kinds.get(name) if pieces else None
-            inner["owner"] = None
+            for name, kind in _PSEUDO_KINDS.items():
+                if name not in self.attr_kinds:
+                    inner[name] = kind if pieces else None
         elif k == "run":
             inner = dict(env)
             for name in self.inst.attributes:
@@ -292,15 +386,21 @@ class KindChecker:
             name = node["name"]
             given = self.kind(node.get("expr"), env)
             self.assigned[name] = union(self.assigned[name], given)
+            self.note_origin(name, given, node.get("expr") or node)
             if self.reporting and given is not None and node.get("index") is None and \
                     given.basic - {"none"} == {"number"}:
                 self.number_sets.setdefault(name, []).append(node)
         if k == "call" and node.get("fn") in self.passed:
             passed = self.passed[node["fn"]]
             for i, arg in enumerate((node.get("args") or [])[:len(passed)]):
-                passed[i] = union(passed[i], self.kind(arg, env))
-        if self.reporting:
-            self.check_node(node, inner if k != "let" else env)
+                given = self.kind(arg, env)
+                passed[i] = union(passed[i], given)
+                self.note_origin((node["fn"], i), given, arg)
+        # (a let's value, and what a where filters, are read outside the names
+        # they bind)
+        outside = env if k in ("let", "where") else inner
+        if self.recorded is not None:
+            self.record(node, outside)
         walk = self.walk
         for key, value in node.items():
             if binds and (key == "at" or key == "in"):
@@ -308,7 +408,39 @@ class KindChecker:
             if key == "params" and k == "action":
                 continue
             if isinstance(value, (dict, list)):
-                walk(value, inner)
+                walk(value, env if k == "where" and key == "of" else inner)
+        if self.reporting:       # (after its parts: the innermost mistake is reported)
+            self.check_node(node, outside)
+
+    def note_origin(self, key: object, kind: Kind | None, node: object) -> None:
+        """Remember ``node`` as where each basic kind of ``kind`` first reaches the
+        variable or define parameter ``key``."""
+        if kind is None or not isinstance(node, dict) or not node.get("at"):
+            return
+        seen = self.origins.setdefault(key, {})
+        for b in kind.basic:
+            seen.setdefault(b, node)
+
+    def origin(self, node: object, basic: frozenset[str], env: dict[str, Kind | None]) -> str:
+        """`` (line L, column C gives it ...)``: where a variable or a define's
+        parameter named by ``node`` is first given a value of one of the ``basic``
+        kinds, or ``""``."""
+        if not (isinstance(node, dict) and node.get("k") == "name"):
+            return ""
+        name = node.get("name")
+        key: object = None
+        if name in env:
+            params = self.define_params.get(self.in_define or "", [])
+            if name in params:
+                key = (self.in_define, params.index(str(name)))
+        elif isinstance(name, str) and name in self.assigned:
+            key = name
+        given = next((n for b, n in sorted(self.origins.get(key, {}).items())
+                      if b in basic), None)
+        if given is None:
+            return ""
+        line, column = given["at"][0], given["at"][1]
+        return f" (line {line}, column {column} gives it one)"
 
     def bind(self, bind: object, kind: Kind | None, env: dict[str, Kind | None]) -> None:
         if isinstance(bind, str):
@@ -321,13 +453,22 @@ class KindChecker:
 
     # ------------------------------------------------------------------ kinds
     def element(self, kind: Kind | None) -> Kind | None:
-        """The kind of an item of a collection of this kind."""
+        """The kind of an item of a value of this kind used as a collection (see
+        :func:`rulepack.engine.runtime.items`): a list's items, a zone's pieces, a
+        tuple's parts; any other single value is a collection of itself."""
         if kind is None:
             return None
         if kind.basic == {"list"}:
             return kind.items
         if kind.basic == {"zone"}:
             return _of("piece")
+        if kind.basic == {"tuple"} and kind.parts is not None:
+            merged: Kind | None = Kind(frozenset())
+            for part in kind.parts:
+                merged = union(merged, part)
+            return merged
+        if kind.basic and not kind.basic & {"list", "zone", "tuple", "map", "none"}:
+            return kind
         return None
 
     def kind(self, node: object, env: dict[str, Kind | None]) -> Kind | None:
@@ -343,6 +484,12 @@ class KindChecker:
             for item in node.get("items", []):
                 items = union(items, self.kind(item, env))
             return Kind(frozenset({"list"}), items)   # no items: nothing known against it
+        if k == "map":
+            values: Kind | None = Kind(frozenset())
+            for pair in node.get("items", []):
+                if isinstance(pair, list) and len(pair) == 2:
+                    values = union(values, self.kind(pair[1], env))
+            return Kind(frozenset({"map"}), values)
         if k == "tuple":
             return Kind(frozenset({"tuple"}),
                         parts=tuple(self.kind(i, env) for i in node.get("items", [])))
@@ -387,8 +534,10 @@ class KindChecker:
             operand = self.kind(node["args"][0], env)
             return _of("number") if operand is not None and operand.basic and \
                 operand.basic <= _NUMERIC else None
-        if k == "op" and node.get("op") in ("==", "!=", "in", "not in", "not"):
+        if k == "op" and node.get("op") in ("==", "!=", "in", "not in", "not", "and", "or"):
             return _of("bool")
+        if k == "if" and "then" in node and "else" in node:    # (an expression's if)
+            return union(self.kind(node.get("then"), env), self.kind(node.get("else"), env))
         return None
 
     def name_kind(self, name: object, env: dict[str, Kind | None]) -> Kind | None:
@@ -421,6 +570,17 @@ class KindChecker:
                 return self.var_kinds.get(str(of.get("name")))
         base = self.kind(of, env)
         if base is not None and base.basic == {"list"}:
+            return base.items
+        if base is not None and base.basic == {"map"}:
+            key = self.constant(node.get("index"), env)
+            value = self.constant(of, env)
+            if isinstance(value, dict):
+                self.read_players = True     # (a constant's value, not only its kind)
+                try:
+                    if key in value:
+                        return of_value(value[key])   # a constant key of a constant map
+                except TypeError:
+                    pass
             return base.items
         if base is not None and base.basic == {"tuple"} and base.parts:
             index = node.get("index")
@@ -473,6 +633,8 @@ class KindChecker:
         if of.basic == {"cell"} or of.basic == {"cell", "none"}:
             return _of("number") if name in ("row", "col") else None
         attr = self.attr_kinds.get(name)
+        if name not in self.attr_kinds and name in _PSEUDO_KINDS:
+            attr = _PSEUDO_KINDS[name]
         if of.basic == {"piece"}:
             return attr
         if of.basic == {"piece", "none"}:
@@ -500,38 +662,89 @@ class KindChecker:
         if sa & _JOINS or sb & _JOINS:
             if sa <= {"list"} and sb <= {"list"}:
                 return union(a, b) if sa and sb else (a if sa else b)
+            if sa == {"list"} and sb and not sb & _JOINS:     # one more item
+                return Kind(frozenset({"list"}), union(a.items, b))
             return None
         return _of("number")           # (numbers add; anything else fails)
 
-    def check_arithmetic(self, node: Node, env: dict[str, Kind | None]) -> None:
-        """``A op B`` where either side can certainly not be what the operator
-        takes: numbers (a seat counts as its number) for ``- * / // %``, numbers
-        or collections to join for ``+``, two numbers or two texts to compare."""
+    def operands(self, node: Node, env: dict[str, Kind | None]) -> tuple[
+            list[object], Kind, Kind, frozenset[str], frozenset[str]] | None:
+        """A binary operator's arguments, their kinds and their basic kinds but
+        ``none``; ``None`` where either kind is unknown or only ``none``."""
         args = node.get("args") or []
         if len(args) != 2:
-            return
-        op = node["op"]
+            return None
         a, b = (self.kind(x, env) for x in args)
         if a is None or b is None:
-            return
+            return None
         sa, sb = a.basic - {"none"}, b.basic - {"none"}
         if not sa or not sb:
+            return None
+        return args, a, b, sa, sb
+
+    def check_arithmetic(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``A op B`` where a side is not, or may not be, what the operator takes:
+        numbers (a seat counts as its number) for ``- * / // %``, numbers or
+        collections to join for ``+``, two numbers, two texts or two sequences to
+        compare. A side that may be ``none`` is let through (a run-time matter);
+        one that is a number or a word (a map's values, a variable given both) is
+        refused, with where the other kind comes from."""
+        found = self.operands(node, env)
+        if found is None:
             return
+        args, a, b, sa, sb = found
+        op = node["op"]
         if op in ("<", "<=", ">", ">="):
             single = _NUMERIC | {"word"}
             if (sa <= _NUMERIC and sb == {"word"}) or (sa == {"word"} and sb <= _NUMERIC) or \
                     (sa <= _SEQUENCES and sb <= single) or (sa <= single and sb <= _SEQUENCES):
                 raise self.error(f"cannot compare {describe(a)} {op} {describe(b)}", node)
+            # one side of a kind the other side can never be compared with
+            if len(sa | sb) > 1 and (sa | sb) & (single | _SEQUENCES) == sa | sb:
+                for side, s, x, o in ((a, sa, args[0], sb), (b, sb, args[1], sa)):
+                    bad = {k for k in s if not all(_ordered(k, j) for j in o)}
+                    if bad:
+                        shown = Kind(frozenset(bad), side.items, side.parts, side.word)
+                        against = b if side is a else a
+                        raise self.error(f"cannot compare {_shown(x)} with {op}: it is "
+                                         f"{describe(side)}, and {describe(shown)} cannot be "
+                                         f"compared with {describe(against)}"
+                                         f"{self.origin(x, frozenset(bad), env)}",
+                                         _located(x, node))
             return
         if op == "+" and (sa & _JOINS or sb & _JOINS):
             return
-        wrong = next((x for x, s in ((a, sa), (b, sb)) if not s & _NUMERIC), None)
-        if wrong is None:
-            return
         verb = _VERBS.get(op, f"compute ... {op}")
-        raise self.error(f"cannot {verb} {describe(a)} and {describe(b)}"
-                         if op == "+" else f"cannot {verb}: {describe(wrong)} is not a number",
-                         node)
+        wrong = next((x for x, s in ((a, sa), (b, sb)) if not s & _NUMERIC), None)
+        if wrong is not None:
+            raise self.error(f"cannot {verb} {describe(a)} and {describe(b)}"
+                             if op == "+" else f"cannot {verb}: {describe(wrong)} is not a "
+                             "number", node)
+        # a side that is a number or something else: fails when it is the other
+        for side, s, x in ((a, sa, args[0]), (b, sb, args[1])):
+            other = s - _NUMERIC
+            if other:
+                shown = Kind(frozenset(other), side.items, side.parts, side.word)
+                raise self.error(f"cannot {verb} {_shown(x)}: it is {describe(side)}, and "
+                                 f"{describe(shown)} is not a number"
+                                 f"{self.origin(x, frozenset(other), env)}", _located(x, node))
+
+    def check_equality(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """``A == B`` (or ``!=``) of values that are never equal: no kind of the one
+        is a kind of the other (a seat and its number, and true and 1, are equal)
+        — the test always gives the same answer, which is a mistake. ``none`` is
+        let through (what may be ``none`` is a run-time matter)."""
+        found = self.operands(node, env)
+        if found is None:
+            return
+        args, a, b, sa, sb = found
+        ca = {_EQUAL_CLASSES.get(x, x) for x in sa}
+        cb = {_EQUAL_CLASSES.get(x, x) for x in sb}
+        if ca & cb:
+            return
+        always = "false" if node["op"] == "==" else "true"
+        raise self.error(f"this test is always {always}: {_shown(args[0])} is {describe(a)} "
+                         f"and {_shown(args[1])} {describe(b)}, never equal", node)
 
     def check_seat(self, node: object, env: dict[str, Kind | None], context: str) -> None:
         """A value taken as a seat (``turns from X``): a player, or a number that
@@ -547,6 +760,7 @@ class KindChecker:
             return
         value = self.constant(node, env)
         if type(value) is int:      # a seat number known now: one of this game's, or not
+            self.read_players = True
             if not 0 <= value < self.inst.num_players:
                 raise self.error(f"{context} must start from a player, not {value} (the "
                                  f"seats are 0 to {self.inst.num_players - 1})", node)
@@ -646,6 +860,12 @@ class KindChecker:
                              if element is kind else
                              f"{describe(element)} has no attribute {node.get('name')!r} "
                              f"(read of each element of {describe(kind)})", node)
+        if inner & _NO_ATTRIBUTES and inner & {"piece", "cell"}:
+            # a piece or a word, say: the read fails when it is the word
+            bad = Kind(frozenset(inner & _NO_ATTRIBUTES), word=element.word)
+            raise self.error(f"{_shown(node.get('of'))} may be {describe(bad)}, which has no "
+                             f"attribute {node.get('name')!r}"
+                             f"{self.origin(node.get('of'), bad.basic, env)}", node)
 
     def check_where(self, node: Node, env: dict[str, Kind | None]) -> None:
         """``X where COND`` whose condition reads an attribute by name, over values
@@ -720,6 +940,8 @@ class KindChecker:
                 self.check_element(node, env)
         elif k == "op" and node.get("op") in _ARITHMETIC:
             self.check_arithmetic(node, env)
+        elif k == "op" and node.get("op") in ("==", "!="):
+            self.check_equality(node, env)
         elif k == "turns" and node.get("from") is not None:
             self.check_seat(node["from"], env, "turns")
         elif k in ("move", "flip", "claim"):
@@ -754,6 +976,21 @@ class KindChecker:
             raise self.error(f"an element of {describe(container)} is taken by its position "
                              f"(a number), not by {describe(key)}", node.get("index") or node)
 
+    def need_seat_number(self, index: object, env: dict[str, Kind | None],
+                         context: str) -> None:
+        """A seat given by a number known now (``points[5]``; ``p`` of ``for p in
+        5``): one of this game's seats, 0 to the number of players less one."""
+        kind = self.kind(index, env)
+        if kind is None or kind.number is None or kind.basic != {"number"}:
+            return
+        n = self.inst.num_players
+        self.read_players = True
+        if not 0 <= kind.number < n:
+            shown = "" if isinstance(index, dict) and index.get("k") == "lit" else \
+                f" ({_shown(index)} is {kind.number} here)"
+            raise self.error(f"{context} takes a player or a seat number, 0 to {n - 1} with "
+                             f"{n} players, not {kind.number}{shown}", index)
+
     def check_index(self, node: Node, env: dict[str, Kind | None]) -> None:
         if node.get("k") == "set":
             name, index = node.get("name"), node.get("index")
@@ -769,11 +1006,13 @@ class KindChecker:
             return
         if g.kind == "player_var":
             self.need(index, env, {"player", "number"}, "a player", f"{name}[...]")
+            self.need_seat_number(index, env, f"{name}[...]")
         elif g.kind == "team_var":
             self.need(index, env, {"number"}, "a team (team(p))", f"{name}[...]")
         elif g.kind == "zone_family" and isinstance(g.value, dict):
             if g.value.get("per") == "player":
                 self.need(index, env, {"player", "number"}, "a player", f"zone {name}[...]")
+                self.need_seat_number(index, env, f"zone {name}[...]")
             elif isinstance(g.value.get("zones"), dict):
                 keys = list(g.value["zones"])
                 kind = self.kind(index, env)
@@ -785,6 +1024,71 @@ class KindChecker:
                 if kind.word is not None and kind.basic == {"word"} and kind.word not in keys \
                         and all(isinstance(k, str) for k in keys):
                     raise self.error(f"zone {name} has no [{kind.word}] (it has {shown})", index)
+
+
+def inferred_kinds(inst: "Instance") -> list[Inferred]:
+    """The kind of every name, attribute, call and element read of a compiled
+    instance, in the order of the file (what ``rulepack explain --types`` and the
+    language server's hover show); also the variables' and the defines'
+    parameters' kinds at their declarations. Nothing is checked or raised."""
+    checker = KindChecker(inst)
+    checker.check(record=True)
+    found = dict(checker.recorded or {})
+    for v in inst.ir.get("variables", []):
+        at = v.get("at") if isinstance(v, dict) else None
+        if at and isinstance(v.get("name"), str):
+            kind = checker.var_kinds.get(v["name"])
+            each = "one value per player: " if v.get("per_player") else \
+                "one value per team: " if v.get("per_team") else ""
+            found[(int(at[0]), int(at[1]), f"var {v['name']}")] = each + (
+                "unknown" if kind is None or not kind.basic else describe(kind, optional=True))
+    for d in inst.ir.get("defines", []):
+        at = d.get("at") if isinstance(d, dict) else None
+        name = d.get("name") if isinstance(d, dict) else None
+        if at and isinstance(name, str):
+            params = checker.define_params.get(name, [])
+            kinds = checker.param_kinds.get(name) or [None] * len(params)
+            result = checker.define_kind(name)
+            shown = ", ".join(f"{p}: {'unknown' if k is None or not k.basic else describe(k, True)}"
+                              for p, k in zip(params, kinds))
+            found[(int(at[0]), int(at[1]), f"define {name}({shown})")] = \
+                "unknown" if result is None or not result.basic else describe(result, True)
+    return [Inferred(line, column, text, kind)
+            for (line, column, text), kind in sorted(found.items())]
+
+
+def _ordered(a: str, b: str) -> bool:
+    """Whether values of basic kinds ``a`` and ``b`` can be ordered (``<``)."""
+    if a in _NUMERIC and b in _NUMERIC:
+        return True
+    return a == b and a in ("word", "list", "tuple")
+
+
+def _located(node: object, fallback: Node) -> object:
+    """``node`` if it carries its place in the file, else ``fallback``."""
+    return node if isinstance(node, dict) and node.get("at") else fallback
+
+
+def _shown(node: object) -> str:
+    """A short name for an expression in a message: its name, ``X[...]``, ``X.NAME``
+    or ``this``."""
+    if isinstance(node, dict):
+        k = node.get("k")
+        name = node.get("name")
+        if k == "name" and isinstance(name, str):
+            return repr(name)
+        if k == "index":
+            of = node.get("of")
+            inner = {"map": "{...}", "list": "[...]"}.get(str(of.get("k")), "") \
+                if isinstance(of, dict) else ""
+            inner = inner or _shown(of).strip("'")
+            return "it" if inner == "it" else inner + "[...]"
+        if k == "attr" and isinstance(name, str):
+            return f"{_shown(node.get('of')).strip(chr(39))}.{name}"
+        fn = node.get("fn")
+        if k == "call" and isinstance(fn, str):
+            return f"{fn}(...)"
+    return "it"
 
 
 def attribute_kinds(inst: "Instance") -> dict[str, Kind | None]:
@@ -810,23 +1114,34 @@ def type_kind(value: object) -> str:
 
 #: rulesets whose check passed: ``id(ir)`` → (the IR, each signature it passed
 #: with → the warnings it gave); an instance with the same IR and signature
-#: passes without a walk
-_PASSED: dict[int, tuple[Node, dict["Signature", list[Diagnostic]]]] = {}
+#: passes without a walk. A verdict that read a seat number known now (which
+#: depends on the constants' values and the number of players) is kept under the
+#: signature with the numbers and the number of players; any other, without.
+_PASSED: dict[int, tuple[Node, dict[tuple["Signature", int | None], list[Diagnostic]]]] = {}
 
 #: what the check reads of an instance besides its IR (see :func:`_signature`)
 Signature = tuple[tuple[tuple[object, ...], ...], frozenset[str], str]
 
 
-def _signature(inst: "Instance") -> Signature:
+def _without_numbers(kind: Kind | None) -> Kind | None:
+    if kind is None:
+        return None
+    return Kind(kind.basic, _without_numbers(kind.items),
+                None if kind.parts is None else tuple(_without_numbers(p) for p in kind.parts),
+                kind.word)
+
+
+def _signature(inst: "Instance", numbers: bool) -> Signature:
     """All the check reads of an instance besides its IR: each global's kind, the
-    kind of each constant's, option's, symbol's and pattern's value, each zone
-    family's keys (not its players), the pieces' attributes and the file. Two
-    instances of one ruleset (two player counts, say) with equal signatures get
-    the same verdict."""
+    kind of each constant's, option's, symbol's and pattern's value (with the
+    whole numbers they are, if ``numbers``), each zone family's keys (not its
+    players), the pieces' attributes and the file. Two instances of one ruleset
+    (two player counts, say) with equal signatures get the same verdict."""
     sig: list[tuple[object, ...]] = []
     for name, g in sorted(inst.globals.items()):
         if g.kind in ("const", "option", "symbol", "pattern"):
-            sig.append((name, g.kind, of_value(g.value)))
+            kind = of_value(g.value)
+            sig.append((name, g.kind, kind if numbers else _without_numbers(kind)))
         elif g.kind == "zone_family" and isinstance(g.value, dict):
             per_player = g.value.get("per") == "player"
             zones = g.value.get("zones")
@@ -841,27 +1156,30 @@ def check_kinds(inst: "Instance") -> list[Diagnostic]:
     """Check the kinds of values in a compiled instance (see the module's docstring).
     A second instance of the same ruleset whose constants, options and zone
     families have the kinds the first one's had is not walked again (the walk
-    would find what it found).
+    would find what it found), unless the verdict read a seat number known now
+    and the numbers or the number of players differ.
 
     :returns: warnings about values that may fail in play (a number taken as a seat).
     :raises SemanticError: a value of the wrong kind, located at the expression.
     """
     ir = inst.ir
     try:
-        sig = _signature(inst)
-        hash(sig)
+        keys = ((_signature(inst, False), None), (_signature(inst, True), inst.num_players))
+        hash(keys)
     except TypeError:          # a value of no hashable kind: check, remember nothing
         checker = KindChecker(inst)
         checker.check()
         return checker.warnings
     seen = _PASSED.get(id(ir))
-    if seen is not None and seen[0] is ir and sig in seen[1]:
-        return list(seen[1][sig])
+    if seen is not None and seen[0] is ir:
+        for key in keys:
+            if key in seen[1]:
+                return list(seen[1][key])
     checker = KindChecker(inst)
     checker.check()
     if seen is None or seen[0] is not ir:
         if len(_PASSED) >= 64:
             _PASSED.clear()
         seen = _PASSED[id(ir)] = (ir, {})
-    seen[1][sig] = list(checker.warnings)
+    seen[1][keys[1] if checker.read_players else keys[0]] = list(checker.warnings)
     return checker.warnings

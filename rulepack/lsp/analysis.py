@@ -14,6 +14,8 @@ for completion even while the text being typed does not parse.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +88,7 @@ class Analysis:
     outline: list[Symbol] = field(default_factory=list)
     symbols: dict[str, Symbol] = field(default_factory=dict)
     attributes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    filename: str = "<string>"
 
 
 def analyse(text: str, filename: str = "<string>") -> Analysis:
@@ -119,7 +122,7 @@ def analyse(text: str, filename: str = "<string>") -> Analysis:
     else:
         from rulepack.validation import check_text
         diagnostics = check_text(text, filename)
-    result = Analysis(text, diagnostics, tokens)
+    result = Analysis(text, diagnostics, tokens, filename=filename)
     if tree is not None:
         _declarations(result, tree, text)
         result.attributes = _attributes(work, filename)
@@ -363,18 +366,40 @@ def hover(analysis: Analysis, line: int, character: int) -> str | None:
     word, token = found
     ref = load()
     is_name = token is None or token.type == "NAME"
+    inferred = types_at(analysis, token) if is_name and token is not None else ""
     if is_name and word in analysis.symbols:
         symbol = analysis.symbols[word]
         text = f"```rules\n{symbol.detail}\n```"
-        return text + (f"\n\n{symbol.doc}" if symbol.doc else "") + f"\n\n({symbol.kind})"
+        return text + (f"\n\n{symbol.doc}" if symbol.doc else "") + f"\n\n({symbol.kind})" \
+            + inferred
     if word in ref["functions"]:
         entry = ref["functions"][word]
         return f"```rules\n{entry['signature']}\n```\n\n{entry['doc']}"
     if word in ref["names"]:
-        return f"**{word}** (built-in name): {ref['names'][word]}"
+        return f"**{word}** (built-in name): {ref['names'][word]}" + inferred
     if word in ref["constructs"]:
         return str(ref["constructs"][word])
-    return None
+    return inferred.strip() or None
+
+
+def types_at(analysis: Analysis, token: Token) -> str:
+    """Markdown lines of what the type check infers at a name's token (``pips``:
+    a map of numbers; ``pips[...]``: a number), or ``""``."""
+    from rulepack.printable import printable
+    found = [i for i in _inferred(analysis.text, analysis.filename)
+             if (i.line, i.column) == (token.line, token.column)]
+    return "".join(f"\n\n`{printable(i.text)}`: {printable(i.kind)}" for i in found)
+
+
+@functools.lru_cache(maxsize=4)
+def _inferred(text: str, filename: str) -> tuple[Any, ...]:
+    """What the type check infers of a text (see
+    :func:`rulepack.validation.inferred_types`); nothing where it does not compile."""
+    from rulepack.validation import inferred_types
+    try:
+        return tuple(inferred_types(text, filename))
+    except (RulepackError, RecursionError, MemoryError):
+        return ()
 
 
 @dataclass
