@@ -134,3 +134,20 @@ def test_step_before_reset_or_after_every_agent_left_is_a_plain_error():
         env.step(0)
     env.reset(seed=3)                       # and it plays again
     assert env.agents == env.possible_agents
+
+
+@pytest.mark.parametrize("how", ["neighbours", "arithmetic", "map"])
+def test_gymnasium_takes_a_solitaire_whose_actions_come_from_a_define(tmp_path, how):
+    """Issue 34, item 7: pawns moved to ``targets(pw)`` (a define giving cells) have
+    stable action ids from the cells' type; Gymnasium's own checker passes."""
+    from test_action_domains import SOLITAIRE, TARGETS
+    path = tmp_path / "hop.rules"
+    path.write_text(SOLITAIRE.replace("TARGETS", TARGETS[how]), encoding="utf-8")
+    env = rp_gym.env(str(path))
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=1)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, terminated, truncated, info = env.step(int(legal[0]))
+        assert not info["illegal_action"]

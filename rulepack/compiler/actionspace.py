@@ -41,6 +41,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
+from rulepack.compiler.kinds import Kind, describe, parameter_kinds
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Location, SemanticError
 from rulepack.ir import Node, nodes
@@ -142,6 +143,13 @@ class Domains:
         self._local: dict[str, frozenset[object]] = {}
         #: per ``where`` node (by id), its condition as a test of a piece (``None``: not fixed)
         self._tests: dict[int, Callable[[Piece], bool] | None] = {}
+        #: each define: (its parameters, its body)
+        self._defines: dict[str, tuple[list[str], object]] = {
+            d["name"]: ([p for p in d.get("params") or [] if isinstance(p, str)], d.get("expr"))
+            for d in inst.ir.get("defines", []) if isinstance(d, dict)
+            and isinstance(d.get("name"), str)}
+        #: the defines whose bodies are being read (a define that calls itself)
+        self._calling: set[str] = set()
         for decl in inst.ir.get("variables", []):
             if decl.get("expr") is not None:
                 self._note(decl["name"], ("value", 0, decl["expr"]))
@@ -452,6 +460,12 @@ class Domains:
     def _call(self, node: Node) -> frozenset[object]:
         fn = node["fn"]
         args = node.get("args") or []
+        if fn in self._defines:
+            return self._define(fn, args, node)
+        if fn in ("cell", "step"):
+            return self.cells | {None}
+        if fn == "after":
+            return self.seats
         if fn == "at":
             return self.pieces | {None}
         if fn in ("first", "last", "only", "random", "max", "min") and args:
@@ -474,6 +488,21 @@ class Domains:
             return frozenset([ListDom(self.seats)])
         raise NotFinite(f"the values of {fn}() cannot be listed before play", node)
 
+
+    def _define(self, fn: str, args: list[object], node: Node) -> frozenset[object]:
+        """The values of a ``define``'s body, its parameters holding the values of
+        the call's arguments (and nothing of the caller's names)."""
+        if fn in self._calling:
+            raise NotFinite(f"the values of {fn}() (a define that calls itself)", node)
+        params, body = self._defines[fn]
+        scope = {p: self.value(a) for p, a in zip(params, args)}
+        outer, self._local = self._local, scope
+        self._calling.add(fn)
+        try:
+            return self.value(body)
+        finally:
+            self._calling.discard(fn)
+            self._local = outer
 
     # ------------------------------------------------------------------ list lengths
     def max_length(self, node: object) -> int:
@@ -611,6 +640,12 @@ class ActionSpace:
     def build(cls, inst: "Instance") -> "ActionSpace":
         space = cls(inst)
         domains = Domains(inst)
+        typed: list[dict[int, Kind | None]] = []
+
+        def kinds() -> dict[int, Kind | None]:
+            if not typed:
+                typed.append(parameter_kinds(inst))
+            return typed[0]
         nodes = _choose_nodes(inst.ir)
         by_at = {tuple(n["at"]): n for n in nodes if n.get("at")}
         groups: list[_Group] = []
@@ -618,7 +653,7 @@ class ActionSpace:
         for i, choice in enumerate(inst.choices):
             node = by_at.get(tuple(choice.at or ())) or nodes[i]
             for alt, alt_ir in zip(choice.alternatives, node["actions"]):
-                values = [_domain(domains, alt.text, p) for p in alt_ir["params"]]
+                values = [_domain(domains, alt.text, p, kinds) for p in alt_ir["params"]]
                 # the same text with the same parameters in another decision is the
                 # same action (Kuhn poker's "pass" and "bet" at each of its decisions)
                 key = (alt.text, tuple(repr(p["bind"]) for p in alt_ir["params"]))
@@ -702,22 +737,66 @@ class _Group:
     members: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _domain(domains: Domains, text: str, param: Node) -> list[object]:
-    """Every value a parameter can take. :raises SemanticError: they cannot be
-    listed (code ``unbounded-actions``), located at the parameter."""
+def _domain(domains: Domains, text: str, param: Node,
+            kinds: Callable[[], dict[int, "Kind | None"]]) -> list[object]:
+    """Every value a parameter can take: followed through the ruleset (see
+    :class:`Domains`), else every value of its type (:func:`kind_domain`: a cell
+    of the grids, a piece, a player...).
+
+    :param kinds: gives the kind of each parameter's values (by the ``id()`` of its
+        IR: :func:`rulepack.compiler.kinds.parameter_kinds`), asked only when needed.
+    :raises SemanticError: they cannot be listed, because the parameter's type is
+        unbounded (a number from arithmetic) or unknown (code
+        ``unbounded-actions``), located at the expression that made it so.
+    """
     try:
         return _enumerate(domains, param)
     except NotFinite as exc:
+        kind = kinds().get(id(param))
+        found = kind_domain(domains, kind)
+        if found is not None and isinstance(param.get("bind"), str):
+            return sorted(found, key=stable_key)
         node = exc.node if isinstance(exc.node, dict) else param
         at = node.get("at") or param.get("at") or [None, None]
+        typed = "" if kind is None or not kind.basic else \
+            f"; its values are {describe(kind, optional=True)}, which cannot be listed"
         raise SemanticError.at(
             f"action {text!r} has no fixed number of possible actions: "
-            f"{exc.why} (stable action ids, needed by the OpenSpiel, "
+            f"{exc.why}{typed} (stable action ids, needed by the OpenSpiel, "
             "PettingZoo and Gymnasium adapters, list every value a "
             "parameter can take; take it from a zone, a list of known "
-            "values or a range with known ends)",
+            "values, a range with known ends, or a value of a known kind: a cell, a "
+            "piece, a player)",
             Location(domains.inst.file, at[0] or None, at[1] or None),
             code="unbounded-actions") from None
+
+
+def kind_domain(domains: Domains, kind: "Kind | None") -> frozenset[object] | None:
+    """Every value of a kind, where there are finitely many known before play: a
+    cell (of the grids), a piece, a player, a zone, true or false, ``none``, a
+    whole number known now; ``None`` for any other (a number from arithmetic, a
+    word, a list, a map)."""
+    if kind is None or not kind.basic:
+        return None
+    out: set[object] = set()
+    for basic in kind.basic:
+        if basic == "none":
+            out.add(None)
+        elif basic == "cell":
+            out |= domains.cells
+        elif basic == "piece":
+            out |= domains.pieces
+        elif basic == "player":
+            out |= domains.seats
+        elif basic == "zone":
+            out |= set(domains.inst.zone_refs)
+        elif basic == "bool":
+            out |= {True, False}
+        elif basic == "number" and kind.number is not None:
+            out.add(kind.number)
+        else:
+            return None
+    return frozenset(out)
 
 
 def _enumerate(domains: Domains, param: Node) -> list[object]:

@@ -249,6 +249,10 @@ class KindChecker:
         self.in_define: str | None = None
         #: whether the verdict read the number of players (a seat number known now)
         self.read_players = False
+        #: ``id()`` of an action's parameter (its IR) → the kind of the values it takes
+        #: (what :mod:`rulepack.compiler.actionspace` lists where it cannot follow
+        #: the values themselves)
+        self.param_elements: dict[int, Kind | None] = {}
         #: (line, column, the text) → its kind in words, when recording
         self.recorded: dict[tuple[int, int, str], str] | None = None
 
@@ -363,8 +367,9 @@ class KindChecker:
             inner = dict(env)
             for param in node.get("params") or []:
                 if isinstance(param, dict):
-                    self.bind(param.get("bind"), self.element(self.kind(param.get("in"), inner)),
-                              inner)
+                    element = self.element(self.kind(param.get("in"), inner))
+                    self.param_elements[id(param)] = element
+                    self.bind(param.get("bind"), element, inner)
                     self.walk(param.get("in"), inner)   # its own where may read the name
                     self.walk(param.get("if"), inner)
         elif k == "where":
@@ -495,6 +500,10 @@ class KindChecker:
                         parts=tuple(self.kind(i, env) for i in node.get("items", [])))
         if k == "range":
             return _of("list", items=_of("number"))
+        if k == "comp" and "bind" in node:
+            inner = dict(env)
+            self.bind(node["bind"], self.element(self.kind(node.get("in"), env)), inner)
+            return Kind(frozenset({"list"}), self.kind(node.get("expr"), inner))
         if k == "where":
             return self.kind(node.get("of"), env)
         if k == "index":
@@ -1024,6 +1033,14 @@ class KindChecker:
                 if kind.word is not None and kind.basic == {"word"} and kind.word not in keys \
                         and all(isinstance(k, str) for k in keys):
                     raise self.error(f"zone {name} has no [{kind.word}] (it has {shown})", index)
+
+
+def parameter_kinds(inst: "Instance") -> dict[int, Kind | None]:
+    """The kind of the values each action parameter of a compiled instance takes,
+    by the ``id()`` of the parameter's IR (``None``: unknown). Nothing is checked."""
+    checker = KindChecker(inst)
+    checker.check(record=True)
+    return checker.param_elements
 
 
 def inferred_kinds(inst: "Instance") -> list[Inferred]:
