@@ -143,7 +143,8 @@ _PLAYERS = _of("list", items=_of("player"))
 _DIRECTION = Kind(frozenset({"tuple"}), parts=(_of("number"), _of("number")))
 _BUILTIN_NAMES: dict[str, Kind | None] = {
     "players": _PLAYERS, "others": _PLAYERS, "active": _PLAYERS,
-    "current": _of("player"), "next": _of("player"), "round": _of("number"),
+    # (none outside any turns loop)
+    "current": _of("player", "none"), "next": _of("player", "none"), "round": _of("number"),
     "nobody": Kind(frozenset({"word"}), word="nobody"),
     "everyone": Kind(frozenset({"word"}), word="everyone"),
     "owner": Kind(frozenset({"word"}), word="owner"),   # (outside a where: a word)
@@ -510,8 +511,10 @@ class KindChecker:
             return self.index_kind(node, env)
         if k == "call":
             fn = node.get("fn")
-            if fn in ("random", "first", "last", "only"):
-                return self.element(self.kind((node.get("args") or [None])[0], env))
+            if fn in ("random", "first", "last", "only"):     # (none: no element, or
+                element = self.element(                     # not only one)
+                    self.kind((node.get("args") or [None])[0], env))
+                return None if element is None else union(element, _of("none"))
             if fn in self.globals:
                 return self.define_kind(str(fn))
             return _CALL_RESULTS.get(str(fn))
@@ -938,8 +941,8 @@ class KindChecker:
                       "along")
         elif k == "attr":
             kind = self.kind(node.get("of"), env)
-            if kind is not None and kind.basic == {"cell"} and node.get("name") not in ("row",
-                                                                                         "col"):
+            if kind is not None and kind.basic - {"none"} == {"cell"} and \
+                    node.get("name") not in ("row", "col"):
                 raise self.error(f"a cell has no attribute {node.get('name')!r} (it has row "
                                  "and col)", node)
             self.check_attribute_of(node, env)
