@@ -1070,3 +1070,31 @@ def test_a_literal_compared_with_none_is_folded_without_a_python_warning():
         state = rulepack.loads(text).new_game(2, seed=0)
     assert [w for w in caught if issubclass(w.category, SyntaxWarning)] == []
     assert state.position.vars["x"] == 101
+
+
+def test_an_operator_whose_sides_the_type_check_proves_numbers_has_no_test(monkeypatch):
+    """Issue 34, item 4: ``total + pips[2]`` (a variable only ever given numbers,
+    a map of numbers) is computed as it is, without a test of its sides; where a
+    side's kind is not known (a key of a map), the test and its located error stay.
+    Closures and generated code give the same."""
+    src = textwrap.dedent('''
+        game t { players 2 }
+        const pips = {1: 1, 2: 2}
+        var total = 0
+        var out = none
+        play {
+          set total = total + pips[2]
+          set out = [total - 1, total < 3, first([k for k in {total: 0}]) + 1]
+          set out = out + [first([k for k in {"x": 0}]) + 1]
+        }
+    ''')
+    program = rulepack.loads(src.replace('{"x": 0}', "{2: 0}")).new_game(2, 0).program
+    lines = instance_of(program).flow_source.split("\n")
+    [total] = [line for line in lines if "V['total'] = " in line]
+    assert "(V['total'] + " in total and "_plus" not in total and "type(" not in \
+        total.split("+", 1)[0]
+    assert any("(V['total'] - 1)" in line and "(V['total'] < 3)" in line for line in lines)
+    assert any("_plus(st, " in line for line in lines)      # the key of a map: tested
+    generated, closures = generated_and_closures(src, monkeypatch)
+    assert generated == closures and generated[0] == "error" and \
+        generated[1].endswith("cannot add 'x' and 1")

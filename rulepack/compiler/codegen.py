@@ -714,6 +714,9 @@ class SourceGen:
             if test is None:
                 test = code("contains(st, {}, {})", b, a)
             return test if op == "in" else code("(not {})", test)
+        if op in ("+", "-", "<", "<=", ">", ">=") and id(node) in self.inst.proven_numbers:
+            # both sides proven numbers (seats) by the type check: no test
+            return code("({} " + op + " {})", a, b, is_int=a.is_int and b.is_int and op in "+-")
         if op == "+":
             if a.is_int and b.is_int:
                 return code("({} + {})", a, b, is_int=True)

@@ -236,7 +236,12 @@ class Instance:
             self._defines()
             self._flow()
             #: warnings of the type check (values that may fail in play)
-            self.kind_warnings = check_kinds(self) if kinds else []
+            verdict = check_kinds(self) if kinds else None
+            self.kind_warnings = [] if verdict is None else list(verdict.warnings)
+            #: ``id()`` of each operator of the IR proven to take numbers (the
+            #: generated code tests neither side: :mod:`rulepack.compiler.kinds`)
+            self.proven_numbers: frozenset[int] = frozenset() if verdict is None \
+                else verdict.numbers
         except RuleValueError as exc:
             raise SemanticError.at(str(exc), self._where_building, code="bad-value") from None
 

@@ -170,6 +170,10 @@ _JOINS = frozenset({"list", "zone"})
 _SEQUENCES = frozenset({"list", "tuple"})
 #: values with no attribute to read (``X.NAME`` fails in play)
 _NO_ATTRIBUTES = frozenset({"number", "word", "player", "bool"})
+#: the operators whose test of their operands the generated code drops where both
+#: are proven numbers (:meth:`KindChecker.prove_numbers`); ``*``, ``/``, ``//`` and
+#: ``%`` keep theirs (a product's size, a division's exactness and zero)
+_PROVABLE = frozenset({"+", "-", "<", "<=", ">", ">="})
 #: the operators whose operands :meth:`KindChecker.check_arithmetic` checks
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "<", "<=", ">", ">="})
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide",
@@ -250,6 +254,9 @@ class KindChecker:
         self.in_define: str | None = None
         #: whether the verdict read the number of players (a seat number known now)
         self.read_players = False
+        #: ``id()`` of each operator node (``+ - < <= > >=``) both of whose sides
+        #: are certainly numbers: the generated code needs no test of them
+        self.numbers: set[int] = set()
         #: ``id()`` of an action's parameter (its IR) → the kind of the values it takes
         #: (what :mod:`rulepack.compiler.actionspace` lists where it cannot follow
         #: the values themselves)
@@ -512,9 +519,9 @@ class KindChecker:
         if k == "call":
             fn = node.get("fn")
             if fn in ("random", "first", "last", "only"):     # (none: no element, or
-                element = self.element(                     # not only one)
+                one = self.element(                         # not only one)
                     self.kind((node.get("args") or [None])[0], env))
-                return None if element is None else union(element, _of("none"))
+                return None if one is None else union(one, _of("none"))
             if fn in self.globals:
                 return self.define_kind(str(fn))
             return _CALL_RESULTS.get(str(fn))
@@ -741,6 +748,20 @@ class KindChecker:
                                  f"{describe(shown)} is not a number"
                                  f"{self.origin(x, frozenset(other), env)}", _located(x, node))
 
+    def prove_numbers(self, node: Node, env: dict[str, Kind | None]) -> None:
+        """Note ``node`` (``A op B``) in :attr:`numbers` if both sides are certainly
+        numbers (or seats): never ``none``, a truth value, a word or a collection.
+        (Not within a define, whose parameters' kinds come from the calls this
+        check sees, nor where a kind is unknown.)"""
+        found = self.operands(node, env)
+        if found is None:
+            return
+        _, a, b, sa, sb = found
+        if "none" in a.basic or "none" in b.basic:
+            return
+        if sa <= _NUMERIC and sb <= _NUMERIC:
+            self.numbers.add(id(node))
+
     def check_equality(self, node: Node, env: dict[str, Kind | None]) -> None:
         """``A == B`` (or ``!=``) of values that are never equal: no kind of the one
         is a kind of the other (a seat and its number, and true and 1, are equal)
@@ -952,6 +973,8 @@ class KindChecker:
                 self.check_element(node, env)
         elif k == "op" and node.get("op") in _ARITHMETIC:
             self.check_arithmetic(node, env)
+            if node["op"] in _PROVABLE and self.in_define is None:
+                self.prove_numbers(node, env)
         elif k == "op" and node.get("op") in ("==", "!="):
             self.check_equality(node, env)
         elif k == "turns" and node.get("from") is not None:
@@ -1132,12 +1155,25 @@ def type_kind(value: object) -> str:
     return next(iter(kind.basic)) if kind is not None and len(kind.basic) == 1 else "word"
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What the check of an instance gives besides its errors.
+
+    :param warnings: values that may fail in play (a number taken as a seat).
+    :param numbers: ``id()`` of each operator node of the IR whose sides are both
+        proven numbers (the generated code computes it without testing them).
+    """
+
+    warnings: tuple[Diagnostic, ...]
+    numbers: frozenset[int]
+
+
 #: rulesets whose check passed: ``id(ir)`` → (the IR, each signature it passed
 #: with → the warnings it gave); an instance with the same IR and signature
 #: passes without a walk. A verdict that read a seat number known now (which
 #: depends on the constants' values and the number of players) is kept under the
 #: signature with the numbers and the number of players; any other, without.
-_PASSED: dict[int, tuple[Node, dict[tuple["Signature", int | None], list[Diagnostic]]]] = {}
+_PASSED: dict[int, tuple[Node, dict[tuple["Signature", int | None], Verdict]]] = {}
 
 #: what the check reads of an instance besides its IR (see :func:`_signature`)
 Signature = tuple[tuple[tuple[object, ...], ...], frozenset[str], str]
@@ -1172,14 +1208,15 @@ def _signature(inst: "Instance", numbers: bool) -> Signature:
     return (tuple(sig), frozenset(inst.attributes), inst.file)
 
 
-def check_kinds(inst: "Instance") -> list[Diagnostic]:
+def check_kinds(inst: "Instance") -> Verdict:
     """Check the kinds of values in a compiled instance (see the module's docstring).
     A second instance of the same ruleset whose constants, options and zone
     families have the kinds the first one's had is not walked again (the walk
     would find what it found), unless the verdict read a seat number known now
     and the numbers or the number of players differ.
 
-    :returns: warnings about values that may fail in play (a number taken as a seat).
+    :returns: the warnings (values that may fail in play: a number taken as a
+        seat) and the operators proven to take numbers.
     :raises SemanticError: a value of the wrong kind, located at the expression.
     """
     ir = inst.ir
@@ -1189,17 +1226,18 @@ def check_kinds(inst: "Instance") -> list[Diagnostic]:
     except TypeError:          # a value of no hashable kind: check, remember nothing
         checker = KindChecker(inst)
         checker.check()
-        return checker.warnings
+        return Verdict(tuple(checker.warnings), frozenset(checker.numbers))
     seen = _PASSED.get(id(ir))
     if seen is not None and seen[0] is ir:
         for key in keys:
             if key in seen[1]:
-                return list(seen[1][key])
+                return seen[1][key]
     checker = KindChecker(inst)
     checker.check()
     if seen is None or seen[0] is not ir:
         if len(_PASSED) >= 64:
             _PASSED.clear()
         seen = _PASSED[id(ir)] = (ir, {})
-    seen[1][keys[1] if checker.read_players else keys[0]] = list(checker.warnings)
-    return checker.warnings
+    verdict = Verdict(tuple(checker.warnings), frozenset(checker.numbers))
+    seen[1][keys[1] if checker.read_players else keys[0]] = verdict
+    return verdict
