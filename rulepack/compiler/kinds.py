@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulepack.ir import Node, names_in
+from rulepack.ir import Node, names_in, nodes as _nodes
 from rulepack.compiler.scope import Global
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.errors import Diagnostic, Location, SemanticError
@@ -254,6 +254,9 @@ class KindChecker:
         self.in_define: str | None = None
         #: whether the verdict read the number of players (a seat number known now)
         self.read_players = False
+        #: the variables some ``set`` may give ``none`` (of the kinds it can tell
+        #: outside any block: a let's name is not known there)
+        self.gives_none: set[str] = set()
         #: ``id()`` of each operator node (``+ - < <= > >=``) both of whose sides
         #: are certainly numbers: the generated code needs no test of them
         self.numbers: set[int] = set()
@@ -326,14 +329,20 @@ class KindChecker:
         for v in ir.get("variables", []):
             if isinstance(v, dict) and isinstance(v.get("expr"), dict):
                 self.note_origin(v.get("name"), self.kind(v["expr"], {}), v["expr"])
+        # what setup sets; current and next (players in every turn: a define, a
+        # phase or a formula is read within turns, or at the end)
+        known = {**self.set_by_setup(), _KNOWN + _shape(_CURRENT): None,
+                 _KNOWN + _shape(_NEXT): None}
+        top = {key: None for key in known if key not in (_KNOWN + _shape(_CURRENT),
+                                                          _KNOWN + _shape(_NEXT))}
         for d in ir.get("defines", []):
-            env: dict[str, Kind | None] = self.define_env(d.get("name"))
+            env: dict[str, Kind | None] = {**known, **self.define_env(d.get("name"))}
             self.in_define = d.get("name") if isinstance(d.get("name"), str) else None
             self.walk(d.get("expr"), env)
         self.in_define = None
         for key in ("score", "heuristic", "winner"):
             if isinstance(ir.get(key), dict):
-                env = {}
+                env = dict(known)
                 for bind in ("player", "param", "bind"):
                     if isinstance(ir[key].get(bind), str):
                         env[ir[key][bind]] = _of("player")
@@ -341,10 +350,49 @@ class KindChecker:
                 if isinstance(second, dict) and isinstance(second.get("player"), str):
                     env[second["player"]] = _of("player")
                 self.walk(ir[key], env)
-        for key in ("setup", "play"):
-            self.walk(ir.get(key), {})
+        self.walk(ir.get("setup"), {})
+        self.walk(ir.get("play"), dict(top))   # (current: none outside its turns loops)
         for phase in ir.get("phases", []):
-            self.walk(phase.get("body"), {})
+            self.walk(phase.get("body"), dict(known))
+
+    def set_by_setup(self) -> dict[str, Kind | None]:
+        """Marks (see :meth:`narrowed`) of the variables the setup gives a value
+        that is not ``none`` by a ``set`` of its own (not within an ``if`` or a
+        loop): they are not ``none`` when play starts, nor after, unless a ``set``
+        gives them ``none`` again."""
+        self.gives_none = set()
+        for key in ("setup", "play", "phases", "defines"):
+            for n in _nodes(self.inst.ir.get(key)):
+                if n.get("k") == "set" and n.get("index") is None:
+                    kind = self.kind(n.get("expr"), {})
+                    if kind is not None and "none" in kind.basic:
+                        self.gives_none.add(str(n.get("name")))
+        out: dict[str, Kind | None] = {}
+        env: dict[str, Kind | None] = {}
+        for item in self.inst.ir.get("setup") or []:
+            if isinstance(item, dict) and item.get("k") == "let" and \
+                    isinstance(item.get("bind"), str):
+                env[item["bind"]] = self.kind(item.get("expr"), env)
+            elif isinstance(item, dict) and item.get("k") == "set":
+                mark = self.set_mark(item, env, everywhere=True)
+                if mark is not None:
+                    out[mark] = env[mark] = None
+        return out
+
+    def set_mark(self, node: Node, env: dict[str, Kind | None],
+                 everywhere: bool = False) -> str | None:
+        """The mark (see :meth:`narrowed`) that ``set X = EXPR`` gives ``X`` for what
+        follows it in its block (``everywhere``: for all that runs after it, where
+        no ``set`` anywhere may give ``X`` ``none``), if ``EXPR`` is never
+        ``none``; else ``None``."""
+        name = node.get("name")
+        if not isinstance(name, str) or node.get("index") is not None or name in env \
+                or (everywhere and name in self.gives_none):
+            return None
+        kind = self.kind(node.get("expr"), env)
+        if kind is None or not kind.basic or "none" in kind.basic:
+            return None
+        return _KNOWN + _shape({"k": "name", "name": name})
 
     def error(self, message: str, node: object) -> SemanticError:
         at = (node.get("at") if isinstance(node, dict) else None) or [None, None]
@@ -360,7 +408,18 @@ class KindChecker:
                 walk(item, env)
                 if isinstance(item, dict) and item.get("k") == "let" and \
                         isinstance(item.get("bind"), str):
-                    env[item["bind"]] = self.kind(item.get("expr"), env)
+                    # (a name's kind holds wherever it is read: what a test
+                    # against none tells of the value it is given is left out)
+                    env[item["bind"]] = self.kind(item.get("expr"), _plain(env))
+                elif isinstance(item, dict) and item.get("k") == "set":
+                    # after 'set X = a player' in this block, X is not none (unless
+                    # some set anywhere may give it none)
+                    mark = self.set_mark(item, env)
+                    if mark is not None:
+                        env[mark] = None
+                    elif isinstance(item.get("name"), str) and item.get("index") is None:
+                        # given what may be none: what a test told of it no longer holds
+                        env.pop(_KNOWN + _shape({"k": "name", "name": item["name"]}), None)
             return
         if not isinstance(node, dict):
             return
@@ -369,13 +428,13 @@ class KindChecker:
         binds = "bind" in node
         if binds and isinstance(node.get("in"), dict):
             inner = dict(env)
-            self.bind(node["bind"], self.element(self.kind(node["in"], env)), inner)
+            self.bind(node["bind"], self.element(self.kind(node["in"], _plain(env))), inner)
             self.walk(node["in"], inner)   # its own where may read the name
         if k == "action":
             inner = dict(env)
             for param in node.get("params") or []:
                 if isinstance(param, dict):
-                    element = self.element(self.kind(param.get("in"), inner))
+                    element = self.element(self.kind(param.get("in"), _plain(inner)))
                     self.param_elements[id(param)] = element
                     self.bind(param.get("bind"), element, inner)
                     self.walk(param.get("in"), inner)   # its own where may read the name
@@ -420,10 +479,74 @@ class KindChecker:
                 continue
             if key == "params" and k == "action":
                 continue
-            if isinstance(value, (dict, list)):
-                walk(value, env if k == "where" and key == "of" else inner)
+            if not isinstance(value, (dict, list)):
+                continue
+            if k == "where" and key == "of":
+                walk(value, env)
+            elif k == "if" and key in ("then", "else"):
+                walk(value, self.narrowed(inner, node.get("cond"), key == "then"))
+            elif k == "comp" and key == "expr":
+                walk(value, self.narrowed(inner, node.get("if"), True))
+            elif k == "action" and key == "body":
+                walk(value, self.narrowed(inner, node.get("guard"), True))
+            elif k == "while" and key == "body":
+                walk(value, self.narrowed(inner, node.get("cond"), True))
+            elif k == "turns" and key != "from":
+                # within a turns loop, current and next are players
+                walk(value, {**inner, _KNOWN + _shape(_CURRENT): None,
+                             _KNOWN + _shape(_NEXT): None})
+            elif k == "op" and node.get("op") in ("and", "or") and key == "args" and \
+                    len(value) == 2:
+                walk(value[0], inner)   # the right side is read only if the left is true
+                walk(value[1], self.narrowed(inner, value[0], node["op"] == "and"))
+            else:
+                walk(value, inner)
         if self.reporting:       # (after its parts: the innermost mistake is reported)
             self.check_node(node, outside)
+
+    # ------------------------------------------------------------------ none
+    def narrowed(self, env: dict[str, Kind | None], cond: object,
+                 truth: bool) -> dict[str, Kind | None]:
+        """``env`` where ``cond`` is ``truth``: each expression it tests against
+        ``none`` (``X != none``, ``X == none``, under ``not``, ``and``, ``or``) known
+        not to be ``none`` where that follows (a name: its kind without ``none``;
+        any other expression: a mark under its shape, see :func:`_shape`)."""
+        found = _not_none(cond, truth)
+        if not found:
+            return env
+        out = dict(env)
+        for x in found:
+            out[_KNOWN + _shape(x)] = None
+        return out
+
+    def optional_seat(self, node: object, env: dict[str, Kind | None], context: str) -> None:
+        """Warn where a variable that may hold ``none`` (an optional player: a
+        ``set`` gives it ``none`` somewhere) is taken as a player with no test of it
+        before (``if X != none``, ``X != none and ...``, ``while X != none``, a
+        ``set`` of a player before it in its block or at the top of the setup):
+        ``none`` there fails in play. A warning, not an error: the flow may make it
+        safe in ways the check does not follow (a phase run only after the set).
+        A variable whose only ``none`` is its initial value is let through (``none``
+        marks it as not yet set; the flow sets it before it is read), and so is
+        any other value that may be ``none`` (``at(c).owner``): play stops there
+        with a located error."""
+        if not isinstance(node, dict) or not self.reporting:
+            return
+        name = node.get("name") if node.get("k") == "name" else None
+        if not isinstance(name, str) or name in env or name not in self.assigned or \
+                name not in self.gives_none:
+            # not a variable, or one whose only none is its initial value (the flow
+            # sets it before it is read)
+            return
+        kind = self.kind(node, env)
+        if kind is None or kind.basic != {"player", "none"} or _KNOWN + _shape(node) in env:
+            return
+        shown = _shown(node)
+        given = self.origin(node, frozenset({"none"}), env)
+        self.warnings.append(self.warning(
+            f"{context} takes a player, and {shown} may be none here{given}: none fails in "
+            f"play (test it first: if {shown.strip(chr(39))} != none ...)", node,
+            "optional-seat"))
 
     def note_origin(self, key: object, kind: Kind | None, node: object) -> None:
         """Remember ``node`` as where each basic kind of ``kind`` first reaches the
@@ -485,6 +608,16 @@ class KindChecker:
         return None
 
     def kind(self, node: object, env: dict[str, Kind | None]) -> Kind | None:
+        found = self.kind_of(node, env)
+        if found is not None and "none" in found.basic and len(found.basic) > 1 and \
+                isinstance(node, dict) and any(key.startswith(_KNOWN) for key in env) and \
+                _KNOWN + _shape(node) in env:
+            return Kind(found.basic - {"none"}, found.items, found.parts, found.word,
+                        found.number)        # tested against none before: not none here
+        return found
+
+    def kind_of(self, node: object, env: dict[str, Kind | None]) -> Kind | None:
+        """:meth:`kind`, but for what a test against ``none`` tells."""
         if not isinstance(node, dict):
             return None
         k = node.get("k")
@@ -519,9 +652,11 @@ class KindChecker:
         if k == "call":
             fn = node.get("fn")
             if fn in ("random", "first", "last", "only"):     # (none: no element, or
-                one = self.element(                         # not only one)
-                    self.kind((node.get("args") or [None])[0], env))
-                return None if one is None else union(one, _of("none"))
+                arg = (node.get("args") or [None])[0]       # not only one)
+                one = self.element(self.kind(arg, env))
+                if one is None or (fn != "only" and _never_empty(arg, self.globals)):
+                    return one
+                return union(one, _of("none"))
             if fn in self.globals:
                 return self.define_kind(str(fn))
             return _CALL_RESULTS.get(str(fn))
@@ -753,7 +888,9 @@ class KindChecker:
         numbers (or seats): never ``none``, a truth value, a word or a collection.
         (Not within a define, whose parameters' kinds come from the calls this
         check sees, nor where a kind is unknown.)"""
-        found = self.operands(node, env)
+        # (what a test against none tells is left out: a set may give none later
+        # in the branch; this proof must hold whatever the flow)
+        found = self.operands(node, _plain(env))
         if found is None:
             return
         _, a, b, sa, sb = found
@@ -957,6 +1094,7 @@ class KindChecker:
                 self.need_grid(args[0], env, f"{fn}()")
             elif fn in ("order", "after", "is_active", "score") and args:
                 self.need(args[0], env, {"player", "number"}, "a player", f"{fn}()")
+                self.optional_seat(args[0], env, f"{fn}()")
         elif k == "run":
             self.need(node.get("along"), env, {"tuple"}, "a direction (row step, column step)",
                       "along")
@@ -979,6 +1117,7 @@ class KindChecker:
             self.check_equality(node, env)
         elif k == "turns" and node.get("from") is not None:
             self.check_seat(node["from"], env, "turns")
+            self.optional_seat(node["from"], env, "turns from")
         elif k in ("move", "flip", "claim"):
             self.need_movable(node.get("what"), env, k)
             if k == "move":
@@ -1042,12 +1181,14 @@ class KindChecker:
         if g.kind == "player_var":
             self.need(index, env, {"player", "number"}, "a player", f"{name}[...]")
             self.need_seat_number(index, env, f"{name}[...]")
+            self.optional_seat(index, env, f"{name}[...]")
         elif g.kind == "team_var":
             self.need(index, env, {"number"}, "a team (team(p))", f"{name}[...]")
         elif g.kind == "zone_family" and isinstance(g.value, dict):
             if g.value.get("per") == "player":
                 self.need(index, env, {"player", "number"}, "a player", f"zone {name}[...]")
                 self.need_seat_number(index, env, f"zone {name}[...]")
+                self.optional_seat(index, env, f"zone {name}[...]")
             elif isinstance(g.value.get("zones"), dict):
                 keys = list(g.value["zones"])
                 kind = self.kind(index, env)
@@ -1105,6 +1246,68 @@ def _ordered(a: str, b: str) -> bool:
     if a in _NUMERIC and b in _NUMERIC:
         return True
     return a == b and a in ("word", "list", "tuple")
+
+
+#: the start of an environment's key that marks an expression as not none there
+_KNOWN = "\x00"
+
+
+def _plain(env: dict[str, Kind | None]) -> dict[str, Kind | None]:
+    """``env`` without what tests against none tell (see :meth:`KindChecker.narrowed`)."""
+    if not any(key.startswith(_KNOWN) for key in env):
+        return env
+    return {key: kind for key, kind in env.items() if not key.startswith(_KNOWN)}
+
+
+def _shape(node: object) -> str:
+    """An expression's shape: the same for two writings of one expression (its
+    place in the file left out)."""
+    if isinstance(node, dict):
+        return "{" + ",".join(f"{k}:{_shape(v)}" for k, v in sorted(node.items())
+                              if k != "at") + "}"
+    if isinstance(node, list):
+        return "[" + ",".join(_shape(v) for v in node) + "]"
+    return repr(node)
+
+
+#: the built-in names current and next (marked not none within a turns loop)
+_CURRENT: Node = {"k": "name", "name": "current"}
+_NEXT: Node = {"k": "name", "name": "next"}
+
+
+def _never_empty(node: object, names: dict[str, Global]) -> bool:
+    """Whether a collection is certainly never empty: ``players``, a component
+    (all its pieces), a list written with items, the best of such a collection
+    (``argmax`` without a filter)."""
+    if not isinstance(node, dict):
+        return False
+    if node.get("k") == "argmax" and node.get("if") is None:
+        return _never_empty(node.get("in"), names)
+    if node.get("k") == "list":
+        return bool(node.get("items"))
+    if node.get("k") == "name" and node.get("name") not in names:
+        return node.get("name") == "players"
+    g = names.get(str(node.get("name"))) if node.get("k") == "name" else None
+    return g is not None and g.kind == "component" and bool(g.value)
+
+
+def _not_none(cond: object, truth: bool) -> list[Node]:
+    """The expressions that ``cond`` being ``truth`` shows are not ``none``."""
+    if not isinstance(cond, dict) or cond.get("k") != "op":
+        return []
+    op, args = cond.get("op"), cond.get("args") or []
+    if op == "not" and len(args) == 1:
+        return _not_none(args[0], not truth)
+    if len(args) != 2:
+        return []
+    if (op == "and" and truth) or (op == "or" and not truth):
+        return _not_none(args[0], truth) + _not_none(args[1], truth)
+    if op in ("!=", "==") and (op == "!=") == truth:
+        for x, y in (args, args[::-1]):
+            if isinstance(y, dict) and y.get("k") == "lit" and y.get("value") is None and \
+                    isinstance(x, dict):
+                return [x]
+    return []
 
 
 def _located(node: object, fallback: Node) -> object:
