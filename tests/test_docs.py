@@ -633,3 +633,32 @@ def test_the_editor_reference_matches_the_language_reference():
     language = (root / "docs" / "language.md").read_text(encoding="utf-8")
     assert reference.build(language) == json.loads(reference.DATA.read_text(encoding="utf-8")), \
         "run: python -m rulepack.lsp.reference docs/language.md"
+
+
+#: issue 34's mistakes in the tutorial's hightide.rules: (the line as the tutorial has
+#: it, as mistyped, the severity and message validate gives, and where)
+HIGHTIDE_MISTAKES = [
+    ("set swaps[current] = swaps[current] - 1", "set swaps[current] = swaps[current] + t",
+     "error", "cannot add a number and a piece", (43, 49)),
+    ("set swaps[current] = swaps[current] - 1", 'set swaps[current] = swaps[current] + "x"',
+     "error", "cannot add a number and a word ('x')", (43, 49)),
+    ("set leader = random(players)", "set leader = random(players) + 1",
+     "warning", "'leader' here is a number, and the turns (line 38) start from it as a seat",
+     (32, 16)),
+]
+
+
+@pytest.mark.parametrize("line, mistake, severity, message, where", HIGHTIDE_MISTAKES)
+def test_validate_finds_the_type_mistakes_of_issue_34_in_the_tutorial(tmp_path, line, mistake,
+                                                                     severity, message, where):
+    """Each mistake once validated and failed only in play (some seeds only, far
+    from the mistake); now validate reports it where it is written."""
+    from rulepack.validation import check_path
+    text = tutorial_ruleset()
+    assert line in text
+    path = tmp_path / "hightide.rules"
+    path.write_text(text.replace(line, mistake, 1), encoding="utf-8")
+    found = [d for d in check_path(path) if d.code in ("wrong-kind", "number-as-seat")]
+    assert [(d.severity, d.location.line, d.location.column) for d in found] == \
+        [(severity, *where)], found
+    assert found[0].message.startswith(message), found[0].message

@@ -58,12 +58,12 @@ def check(expr: str) -> list[tuple[int | None, int | None, str, str]]:
 
 MISTAKES = [
     # (the value given to points[current], the message, its column)
-    ("points[current] + t", "cannot add a number and a piece", 31),
-    ('points[current] + "x"', "cannot add a number and a word ('x')", 31),
-    ("t.suit - 1", "cannot subtract: a word", 31),
-    ("t.suit * t.rank", "cannot multiply: a word", 31),
+    ("points[current] + t", "cannot add a number and a piece", 49),       # at the piece
+    ('points[current] + "x"', "cannot add a number and a word ('x')", 49),
+    ("t.suit - 1", "cannot subtract: a word", 33),                      # at .suit
+    ("t.suit * t.rank", "cannot multiply: a word", 33),
     ("label() + 1", "cannot add a word ('tile') and a number", 31),
-    ("(top of stack) + 1", "cannot add a piece and a number", 31),
+    ("(top of stack) + 1", "cannot add a piece and a number", 32),
     ("count(stack) + [t] + (t.rank < t.suit)", "cannot compare a number < a word", 53),
     ("count(stack)[0]", "a number has no elements to take [...] of", 31),
     ("[1, 2][t]", "an element of a list of numbers is taken by its position (a number), "

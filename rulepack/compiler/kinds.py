@@ -869,11 +869,12 @@ class KindChecker:
         if op == "+" and (sa & _JOINS or sb & _JOINS):
             return
         verb = _VERBS.get(op, f"compute ... {op}")
-        wrong = next((x for x, s in ((a, sa), (b, sb)) if not s & _NUMERIC), None)
-        if wrong is not None:
+        wrong = next(((x, arg) for x, s, arg in ((a, sa, args[0]), (b, sb, args[1]))
+                      if not s & _NUMERIC), None)
+        if wrong is not None:          # (located at the side that is not a number)
             raise self.error(f"cannot {verb} {describe(a)} and {describe(b)}"
-                             if op == "+" else f"cannot {verb}: {describe(wrong)} is not a "
-                             "number", node)
+                             if op == "+" else f"cannot {verb}: {describe(wrong[0])} is not "
+                             "a number", _located(wrong[1], node))
         # a side that is a number or something else: fails when it is the other
         for side, s, x in ((a, sa, args[0]), (b, sb, args[1])):
             other = s - _NUMERIC
