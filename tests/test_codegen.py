@@ -1098,3 +1098,19 @@ def test_an_operator_whose_sides_the_type_check_proves_numbers_has_no_test(monke
     generated, closures = generated_and_closures(src, monkeypatch)
     assert generated == closures and generated[0] == "error" and \
         generated[1].endswith("cannot add 'x' and 1")
+
+
+def test_a_program_no_longer_used_is_freed():
+    """The compiler's map from each program to its instance (instance_of) holds
+    both weakly: a language server compiling on every keystroke, or a fuzzer, keeps
+    no program it no longer uses (the map once kept them all: 55 KB a ruleset)."""
+    import gc
+    import weakref
+
+    src = "game t { players 2 }\nvar n = 0\nplay { set n = n + 1 }\n"
+    state = rulepack.loads(src).new_game(2, 0)
+    program = weakref.ref(state.program)
+    assert instance_of(state.program).num_players == 2     # alive while it is used
+    del state
+    gc.collect()
+    assert program() is None

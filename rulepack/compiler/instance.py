@@ -11,6 +11,8 @@ configuration.
 
 from __future__ import annotations
 
+import weakref
+
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -47,8 +49,11 @@ ZONE_KINDS = ("stack", "row", "pile", "grid", "groups")
 VISIBILITIES = ("owner", "nobody", "everyone")
 
 
-#: each program the compiler made → the instance it was made from (see :func:`instance_of`)
-_MADE_FROM: "WeakKeyDictionary[Program, Instance]" = WeakKeyDictionary()
+#: each program the compiler made → the instance it was made from (see
+#: :func:`instance_of`), held weakly both ways: the instance holds its program, and a
+#: program holds its instance (its deferred action numbering), so a strong value
+#: would keep every program ever made alive
+_MADE_FROM: "WeakKeyDictionary[Program, weakref.ref[Instance]]" = WeakKeyDictionary()
 
 
 def instance_of(program: Program) -> "Instance":
@@ -56,7 +61,10 @@ def instance_of(program: Program) -> "Instance":
     generated source: for tools such as ``rulepack compile`` and the tests).
 
     :raises KeyError: a program the compiler did not make."""
-    return _MADE_FROM[program]
+    inst = _MADE_FROM[program]()
+    if inst is None:        # pragma: no cover - a live program keeps its instance
+        raise KeyError(program)
+    return inst
 
 
 class _BuildState:
@@ -793,7 +801,7 @@ class Instance:
         blocks = getattr(flow.gen, "blocks", None)
         self._program = with_start(with_blocks(self, first, self.code, blocks), start,
                                    self.code)
-        _MADE_FROM[self._program] = self
+        _MADE_FROM[self._program] = weakref.ref(self)
 
     def program(self, generate: bool = True) -> Program:
         """What the engine runs a game of this instance from.
@@ -808,7 +816,7 @@ class Instance:
             return self._program
         if self._closures is None:
             self._closures = build_program(self, self.steps, None, self.steps)
-            _MADE_FROM[self._closures] = self
+            _MADE_FROM[self._closures] = weakref.ref(self)
         return self._closures
 
     @cached_property
