@@ -352,3 +352,21 @@ def test_a_variable_whose_only_none_is_its_initial_value_is_not_warned_about():
     none only marks it as not yet set; the flow sets it before turns read it."""
     text = OPTIONAL.replace("set holder = none", "set holder = current").replace("USE", "")
     assert [d for d in check_text(text, "g.rules") if d.code == "optional-seat"] == []
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("sum([t.suit])", "sum() needs numbers, not a list of words"),
+    ("abs(t) + 1", "abs() needs numbers, not a piece"),
+    ("count(neighbours(3))", "neighbours() needs a cell, not a number"),
+    ("count([step(top of stack, 2)])", "step() needs a direction (row step, column step), "
+                                        "not a number"),
+    ("max([t]) + 1", "cannot add a piece and a number"),       # max of pieces: a piece
+    ("count(unique([t.rank])) + distinct([t.rank])[0]", None),
+    ("sum([1, none, 2]) + abs(-3) + count(flatten([[1], [2]]))", None),
+])
+def test_the_built_ins_have_signatures(expr, message):
+    found = check(expr)
+    if message is None:
+        assert found == []
+    else:
+        assert [f[3] for f in found if f[2] == "error"] == [message], found

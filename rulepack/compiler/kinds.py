@@ -160,7 +160,8 @@ _CALL_RESULTS: dict[str, Kind | None] = {
     "neighbours": _of("list", items=_of("cell")), "knows": _of("bool"),
     "cell": _of("cell", "none"), "step": _of("cell", "none"),
     "ends": _of("list", items=_of("cell")),
-    "team": _of("number"),
+    "team": _of("number"), "any": _of("bool"), "all": _of("bool"),
+    "partition": _of("list", "none", items=_PIECE_LIST),
 }
 #: what counts as a number in arithmetic (a seat is its number)
 _NUMERIC = frozenset({"number", "player"})
@@ -651,6 +652,17 @@ class KindChecker:
             return self.index_kind(node, env)
         if k == "call":
             fn = node.get("fn")
+            if fn in ("distinct", "unique"):
+                of = self.kind((node.get("args") or [None])[0], env)
+                return None if of is None else Kind(frozenset({"list"}), self.element(of))
+            if fn in ("max", "min"):                        # (none if empty)
+                one = self.element(self.kind((node.get("args") or [None])[0], env))
+                return None if one is None else union(one, _of("none"))
+            if fn == "flatten":
+                part = self.element(self.kind((node.get("args") or [None])[0], env))
+                if part is not None and part.basic and not part.basic & {"list", "tuple"}:
+                    return Kind(frozenset({"list"}), part)
+                return None
             if fn in ("random", "first", "last", "only"):     # (none: no element, or
                 arg = (node.get("args") or [None])[0]       # not only one)
                 one = self.element(self.kind(arg, env))
@@ -1066,6 +1078,19 @@ class KindChecker:
             shown = Kind(frozenset(wrong), kind.items, kind.parts, kind.word)
             raise self.error(f"{context} needs {what}, not {describe(shown)}", node)
 
+    def need_numbers(self, node: object, env: dict[str, Kind | None], context: str,
+                     each: bool) -> None:
+        """A number (``abs``), or numbers (``sum``: a collection whose elements are
+        numbers; a single number is a collection of one)."""
+        kind = self.kind(node, env)
+        if kind is None:
+            return
+        element = self.element(kind) if each else kind
+        if element is None:
+            return
+        if element.basic - _NUMERIC - {"none"}:
+            raise self.error(f"{context} needs numbers, not {describe(kind)}", node)
+
     def need_pieces(self, node: object, env: dict[str, Kind | None], context: str) -> None:
         kind = self.kind(node, env)
         if kind is None:
@@ -1096,6 +1121,21 @@ class KindChecker:
             elif fn in ("order", "after", "is_active", "score") and args:
                 self.need(args[0], env, {"player", "number"}, "a player", f"{fn}()")
                 self.optional_seat(args[0], env, f"{fn}()")
+            elif fn in ("step", "neighbours", "neighbors") and args:
+                self.need(args[0], env, {"cell", "piece"}, "a cell", f"{fn}()")
+                if fn == "step" and len(args) > 1:
+                    self.need(args[1], env, {"tuple"}, "a direction (row step, column step)",
+                              "step()")
+            elif fn == "ends" and len(args) > 1:
+                self.need(args[1], env, {"tuple"}, "a direction (row step, column step)",
+                          "ends()")
+            elif fn == "knows" and len(args) > 1:
+                self.need(args[0], env, {"player", "number"}, "a player", "knows()")
+                self.need(args[1], env, {"piece"}, "a piece", "knows()")
+            elif fn in ("abs", "sum") and args:
+                self.need_numbers(args[0], env, f"{fn}()", each=fn == "sum")
+            elif fn == "team" and args:
+                self.need(args[0], env, {"player", "number"}, "a player", "team()")
         elif k == "run":
             self.need(node.get("along"), env, {"tuple"}, "a direction (row step, column step)",
                       "along")
