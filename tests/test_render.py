@@ -351,3 +351,18 @@ def test_a_die_roll_the_flow_holds_is_shown(games):
     assert isinstance(roll, int) and 1 <= roll <= 12
     for seat in (None, 0, 1):
         assert f">roll {roll} · ".encode() in svg_of(game, state, seat)
+
+
+def test_a_ppn_grid_is_labelled_by_its_names(tmp_path):
+    """Issue 35, item 2: a grid declaring notation ppn shows its rows numbered from
+    the bottom (and a grid beside the board its own coordinates) in the picture."""
+    from test_notation import RULES
+    path = tmp_path / "corner.rules"
+    path.write_text(RULES.replace("NOTATION", "notation ppn"), encoding="utf-8")
+    out = tmp_path / "corner.svg"
+    result = CliRunner().invoke(main, ["render", str(path), "--seed", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    texts = [t.text for t in ET.parse(out).getroot().iter() if t.tag.endswith("text")]
+    board = texts.index("a")
+    assert texts[board:board + 7] == ["a", "b", "c", "d", "3", "2", "1"]
+    assert ["0", "6", "5"] == texts[texts.index("0"):texts.index("0") + 3]

@@ -214,6 +214,9 @@ class GridBoard:
             self.cells[(r, c)] = cell.get("piece")
             label = str(cell.get("cell", ""))
             self.labels.setdefault(c, label.rstrip("0123456789") or str(c))
+        # a grid that names its cells as PPN does says how (rows from the bottom)
+        self.labels.update(enumerate(zone.get("column_names") or [], 1))
+        self.row_names: dict[int, str] = dict(enumerate(zone.get("row_names") or [], 1))
         self.shown = [p for p in self.cells.values() if p and not p.get("hidden")]
         owners = sorted({int(p["owner"]) for p in self.shown if p.get("owner") is not None})
         seats = list(self.seats)
@@ -282,7 +285,8 @@ class GridBoard:
                 table.add_column(self.labels.get(c, str(c)), justify="center",
                                  min_width=width + 2)
         for r in range(1, self.rows + 1):
-            row: list[RenderableType] = [Text(f"{r} " if not wrap else f"{r}", style="dim")]
+            name = self.row_names.get(r, str(r))
+            row: list[RenderableType] = [Text(f"{name} " if not wrap else name, style="dim")]
             for c in columns:
                 row.append(self.chip(self.cells.get((r, c), _HOLE), r, c, coloured, width, wrap))
             table.add_row(*row)

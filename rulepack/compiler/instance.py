@@ -422,9 +422,10 @@ class Instance:
     # ------------------------------------------------------------------ zones
     def _add_zone(self, name: str, label: str, kind: str, key: object = None,
                   owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
-                  cols: int = 0, cells: list[tuple[int, int]] | None = None) -> ZoneRef:
+                  cols: int = 0, cells: list[tuple[int, int]] | None = None,
+                  notation: tuple[int, int] | None = None) -> ZoneRef:
         info = ZoneInfo(len(self.zones), name, label, kind, key, owner, seen_by, rows, cols,
-                        cells)
+                        cells, notation)
         self.zones.append(info)
         self.zone_kinds.append(info.kind)
         ref = ZoneRef(info.index, info.name, info.label)
@@ -470,9 +471,11 @@ class Instance:
                     for h in self._flatten_cells(self.evaluate(z["holes"], self.static_scope())):
                         holes.add(h)
                 cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
+            notation = self._notation(z)
             per = z.get("per")
             if per is None:
-                ref = self._add_zone(name, name, kind, None, None, seen_by, rows, cols, cells)
+                ref = self._add_zone(name, name, kind, None, None, seen_by, rows, cols, cells,
+                                     notation)
                 self.globals[name] = Global("zone", ref, z)
                 continue
             if per == "player":
@@ -488,12 +491,32 @@ class Instance:
             for key in keys:
                 label = f"{name}[{describe(key, self.seat_names)}]"
                 owner = int(key) if per == "player" and isinstance(key, Player) else None
-                ref = self._add_zone(name, label, kind, key, owner, seen_by, rows, cols, cells)
+                ref = self._add_zone(name, label, kind, key, owner, seen_by, rows, cols, cells,
+                                     notation)
                 if isinstance(family, list):
                     family.append(ref)
                 else:
                     family[key] = ref
             self.globals[name] = Global("zone_family", {"per": per, "zones": family}, z)
+
+    def _notation(self, z: Node) -> tuple[int, int] | None:
+        """A grid's ``notation ppn [from (X, Y)]``: the PPN coordinates of its
+        bottom-left cell (``(1, 1)`` unless given), or ``None`` without one.
+
+        :raises SemanticError: a notation other than ``ppn``; on a zone that is not
+            a grid."""
+        notation = z.get("notation")
+        if notation is None:
+            return None
+        if z["kind"] != "grid":
+            raise SemanticError.at(f"zone {z['name']!r} is a {z['kind']}: only a grid names its "
+                                   "cells (notation ppn)", self.loc(z), code="bad-notation")
+        if notation.get("kind") != "ppn":
+            raise SemanticError.at(f"a grid's notation is ppn (PPN's algebraic names: a1 at the "
+                                   f"bottom left), not {notation.get('kind')!r}", self.loc(z),
+                                   code="bad-notation")
+        origin = notation.get("origin") or [1, 1]
+        return int(origin[0]), int(origin[1])
 
     def _flatten_cells(self, value: object) -> list[tuple[int, int]]:
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):

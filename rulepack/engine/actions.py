@@ -80,7 +80,8 @@ class Action:
 
         def public(value: object) -> object:
             if type(value) is Cell:
-                return GridCell(zones[value.zone].label, value.row + 1, value.col + 1)
+                return GridCell(zones[value.zone].label, value.row + 1, value.col + 1,
+                                value.label)
             if type(value) is list:
                 return [public(v) for v in value]
             if type(value) is tuple:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from rulepack.engine.queries import cell_of, groups
 from rulepack.engine.runtime import attribute
-from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -58,8 +58,9 @@ def zone_pieces(state: "State", label: str) -> list[Piece]:
 
 
 def grid_cells(state: "State", label: str) -> list[tuple[str, Piece | None]]:
-    """Every cell of a grid zone, row by row: ``(cell label, piece or None)``
-    (cell labels as in action texts: ``"a1"`` is the top left).
+    """Every cell of a grid zone, row by row from the top: ``(cell label, piece or
+    None)`` (cell labels as in action texts: ``"a1"`` is the top left, or the bottom
+    left in a grid that declares ``notation ppn``).
 
     :raises KeyError: no zone has that label.
     :raises ValueError: the zone is not a grid.
@@ -68,7 +69,8 @@ def grid_cells(state: "State", label: str) -> list[tuple[str, Piece | None]]:
     info = state.program.zones[index]
     if info.kind != "grid":
         raise ValueError(f"{label} is a {info.kind}, not a grid")
-    return [(cell_label(r, c), piece) for (r, c), piece in zip(info.cells, state.position.zones[index])]
+    return [(cell.label, piece) for cell, piece in zip(info.cell_objects,
+                                                        state.position.zones[index])]
 
 
 def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:

@@ -9,7 +9,7 @@ place (copy on write), so a state clone may share them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from operator import attrgetter
 from typing import Any, Callable, Optional, final
@@ -127,26 +127,31 @@ class ZoneRef:
 
 @final
 class Cell:
-    """A cell of a grid zone: row and column, 0-based; prints as ``b3``.
+    """A cell of a grid zone: row and column, 0-based from the top left; prints as
+    its ``label``.
 
-    Columns are letters from ``a`` and rows numbers from 1, so a 5×5 grid runs
-    from ``a1`` (top left) to ``e5``. One object per cell of an instance: get
-    cells from the instance (``ZoneInfo.cell_objects``), never build them.
+    By default columns are letters from ``a`` and rows numbers from 1, so a 5×5 grid
+    runs from ``a1`` (top left) to ``e5`` (:func:`cell_label`); a grid that declares
+    ``notation ppn`` names its cells as PPN does (:func:`ppn_label`: ``a1`` bottom
+    left). One object per cell of an instance: get cells from the instance
+    (``ZoneInfo.cell_objects``), never build them.
     """
 
-    __slots__ = ("zone", "row", "col", "slot")
+    __slots__ = ("zone", "row", "col", "slot", "label")
 
-    def __init__(self, zone: int, row: int, col: int, slot: int) -> None:
+    def __init__(self, zone: int, row: int, col: int, slot: int,
+                 label: str | None = None) -> None:
         self.zone = zone
         self.row = row
         self.col = col
         self.slot = slot
+        self.label = cell_label(row, col) if label is None else label
 
     def __repr__(self) -> str:
         return f"Cell({self.zone}, {self.row}, {self.col})"
 
     def __str__(self) -> str:
-        return cell_label(self.row, self.col)
+        return self.label
 
     # Cells are made once per grid of an instance (``ZoneInfo.cell_objects``) and
     # shared: they compare by identity, at the speed of C (no Python ``__eq__``).
@@ -154,6 +159,12 @@ class Cell:
 
 def cell_label(row: int, col: int) -> str:
     """``(0, 0)`` → ``"a1"``; columns past ``z`` continue ``aa``, ``ab``..."""
+    return f"{column_letters(col)}{row + 1}"
+
+
+def column_letters(col: int) -> str:
+    """A column's letters, 0-based: ``0`` → ``a``, ``25`` → ``z``, ``26`` → ``aa``
+    (bijective base 26, as PPN's algebraic coordinates)."""
     letters = ""
     c = col
     while True:
@@ -161,7 +172,16 @@ def cell_label(row: int, col: int) -> str:
         c = c // 26 - 1
         if c < 0:
             break
-    return f"{letters}{row + 1}"
+    return letters
+
+
+def ppn_label(x: int, y: int) -> str:
+    """A point of PPN's coordinates (``x`` the column, ``y`` the row, from 1 at the
+    bottom left) as PPN writes it: algebraic (``(1, 1)`` → ``"a1"``, ``(27, 12)`` →
+    ``"aa12"``) where both are at least 1, else Cartesian (``(0, 5)`` → ``"(0,5)"``)."""
+    if x >= 1 and y >= 1:
+        return f"{column_letters(x - 1)}{y}"
+    return f"({x},{y})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,9 +194,11 @@ class GridCell:
     zone: str
     row: int
     col: int
+    #: its name as its grid names cells (``None``: rulepack's own, from row and col)
+    label: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        return cell_label(self.row - 1, self.col - 1)
+        return cell_label(self.row - 1, self.col - 1) if self.label is None else self.label
 
 
 @final

@@ -21,7 +21,7 @@ from rulepack.engine.flow import current_player, legal
 from rulepack.engine.outcome import outcome, scores
 from rulepack.engine.queries import describe_for, groups, visible
 from rulepack.engine.serialize import encode
-from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, cell_label, describe
+from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.position import Position
@@ -120,15 +120,21 @@ def zone_json(st: "Position", index: int, player: int) -> dict[str, object]:
         data["owner"] = info.owner
     if info.kind == "grid":
         cells = []
-        for (r, c), piece in zip(info.cells, content):
+        for cell, piece in zip(info.cell_objects, content):
             if piece is None:
                 entry = None
             elif visible(st, piece, player):
                 entry = piece_json(st, piece)
             else:
                 entry = hidden_json(piece, st.face[piece.id])
-            cells.append({"cell": cell_label(r, c), "row": r + 1, "col": c + 1, "piece": entry})
+            cells.append({"cell": cell.label, "row": cell.row + 1, "col": cell.col + 1,
+                          "piece": entry})
         data.update(rows=info.rows, cols=info.cols, cells=cells)
+        if info.notation is not None:
+            # a grid that names its cells as PPN does: how its rows (top to bottom)
+            # and columns are named, for pictures
+            data.update(notation="ppn", row_names=info.row_names(),
+                        column_names=info.column_names())
         return data
     if info.kind == "pile":
         shown = [piece_json(st, p) for p in content if visible(st, p, player)]

@@ -10,7 +10,7 @@ owns: the answers never change).
 
 from __future__ import annotations
 
-from rulepack.engine.values import Cell
+from rulepack.engine.values import Cell, cell_label, column_letters, ppn_label
 
 #: the kinds of zone: ``stack`` (ordered, top is last), ``row`` (ordered), ``pile``
 #: (kept in piece order), ``grid`` (cells, some of them holes), ``groups``
@@ -38,14 +38,18 @@ class ZoneInfo:
     :param cols: for a grid, its columns.
     :param cells: for a grid, the (row, col) of each slot, 0-based, row-major
         (the holes left out).
+    :param notation: for a grid that names its cells as PPN does (``notation ppn``),
+        the PPN coordinates ``(x, y)`` of its bottom-left cell; ``None``: rulepack's
+        own names (``a1`` top left).
     """
 
     __slots__ = ("index", "name", "label", "kind", "key", "owner", "seen_by", "rows", "cols",
-                 "cells", "slot_of", "cell_objects", "_neighbours", "_ends")
+                 "cells", "slot_of", "cell_objects", "notation", "_neighbours", "_ends")
 
     def __init__(self, index: int, name: str, label: str, kind: str, key: object = None,
                  owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
-                 cols: int = 0, cells: list[tuple[int, int]] | None = None) -> None:
+                 cols: int = 0, cells: list[tuple[int, int]] | None = None,
+                 notation: tuple[int, int] | None = None) -> None:
         self.index = index
         self.name = name
         self.label = label
@@ -58,14 +62,45 @@ class ZoneInfo:
         self.cells: list[tuple[int, int]] = list(cells or [])
         #: (row, col) → slot
         self.slot_of: dict[tuple[int, int], int] = {rc: i for i, rc in enumerate(self.cells)}
+        self.notation = notation
         #: the cells as values, by slot (made once: every game shares them)
         self.cell_objects: tuple[Cell, ...] = tuple(
-            Cell(index, r, c, i) for i, (r, c) in enumerate(self.cells))
+            Cell(index, r, c, i, self.name_of(r, c)) for i, (r, c) in enumerate(self.cells))
         self._neighbours: dict[tuple[int, int], Neighbours] = {}
         self._ends: dict[tuple[int, int], tuple[Neighbours, Neighbours]] = {}
 
     def __repr__(self) -> str:
         return f"<ZoneInfo {self.index} {self.label} {self.kind}>"
+
+    def point(self, row: int, col: int) -> tuple[int, int] | None:
+        """The PPN coordinates ``(x, y)`` of a cell (0-based row from the top and
+        column) of a grid that declares ``notation ppn``, else ``None``."""
+        if self.notation is None:
+            return None
+        x0, y0 = self.notation
+        return x0 + col, y0 + self.rows - 1 - row
+
+    def name_of(self, row: int, col: int) -> str:
+        """A cell's name: in PPN's notation where the grid declares it (``a1`` at
+        the bottom left, :func:`~rulepack.engine.values.ppn_label`), else
+        rulepack's own (``a1`` at the top left)."""
+        point = self.point(row, col)
+        return cell_label(row, col) if point is None else ppn_label(*point)
+
+    def row_names(self) -> list[str]:
+        """Each row's name, top to bottom, as the cells' names write it."""
+        point = [self.point(r, 0) for r in range(self.rows)]
+        return [str(r + 1) if p is None else str(p[1]) for r, p in enumerate(point)]
+
+    def column_names(self) -> list[str]:
+        """Each column's name, left to right (letters; a number where PPN writes a
+        column of no letter, ``x`` below 1)."""
+        out = []
+        for c in range(self.cols):
+            p = self.point(0, c)
+            out.append(column_letters(c) if p is None else
+                       column_letters(p[0] - 1) if p[0] >= 1 else str(p[0]))
+        return out
 
     def neighbours(self, direction: tuple[int, int]) -> Neighbours:
         """For each slot, the cell one step away in ``direction`` (row step, column

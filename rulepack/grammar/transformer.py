@@ -299,6 +299,10 @@ class ToIR(Transformer[Token, IR]):
     def zo_per_attribute(self, meta: Meta, name: Token) -> tuple[str, Any]:
         return ("per", str(name))
 
+    def zo_notation(self, meta: Meta, name: Token, x: int | None = None,
+                    y: int | None = None) -> tuple[str, Any]:
+        return ("notation", {"kind": str(name), "origin": None if x is None else [x, y]})
+
     def zo_seen_by(self, meta: Meta, expr: IR) -> tuple[str, Any]:
         return ("seen_by", expr)
 

@@ -86,6 +86,9 @@ def grid_block(app: Appearance, zone: dict[str, Any]) -> Block:
     letters = {}
     for (_, c), entry in cells.items():
         letters.setdefault(c, str(entry.get("cell", "")).rstrip("0123456789") or str(c))
+    # a grid that names its cells as PPN does says how (rows from the bottom)
+    letters.update(enumerate(zone.get("column_names") or [], 1))
+    numbers = dict(enumerate(zone.get("row_names") or [], 1))
     width = head + cols * cell
     height = head + rows * cell
 
@@ -93,7 +96,7 @@ def grid_block(app: Appearance, zone: dict[str, Any]) -> Block:
         for c in range(1, cols + 1):
             text(g, letters.get(c, str(c)), head + (c - 0.5) * cell, head / 2, 10, "#6b6250")
         for r in range(1, rows + 1):
-            text(g, str(r), head / 2, head + (r - 0.5) * cell, 10, "#6b6250")
+            text(g, numbers.get(r, str(r)), head / 2, head + (r - 0.5) * cell, 10, "#6b6250")
         for (r, c), entry in sorted(cells.items()):
             x, y = head + (c - 1) * cell, head + (r - 1) * cell
             g.append(dw.Rectangle(r1(x), r1(y), cell, cell, fill="#eadcb6", stroke="#a8976c",
