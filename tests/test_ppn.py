@@ -90,3 +90,28 @@ def test_a_header_that_is_not_yaml_is_a_located_error():
     with pytest.raises(RulepackError, match="header is not YAML") as info:
         read_ppn("---\nGameType: [Tablut\n...\n1. a4-a3\n", "bad.ppn")
     assert info.value.diagnostics[0].location.file == "bad.ppn"
+
+
+def test_rs_random_generator_draws_as_r_does():
+    """``set.seed(s)`` then ``sample.int``/``runif`` as R 4.2.2 draws them (the
+    Mersenne Twister, rejection sampling), for the records' seed 42 and eleven
+    others; the numbers come from ``Rscript tests/data/ppn/r-random.R``."""
+    from rulepack.ppn.rrandom import RRandom
+    for case in json.loads((DATA / "r-random.json").read_text(encoding="utf-8")):
+        r = RRandom(int(case["seed"]))
+        assert r.sample_int(6) == case["sample6"], case["seed"]
+        assert r.sample_int(24) == case["sample24"]
+        assert r.sample_int(6, 4, replace=True) == case["dice"]
+        assert r.sample_int(4, 20, replace=True) == case["four"]
+        assert r.sample_int(100, 3) == case["hundred"]
+        assert r.sample_int(70000, 5) == case["big"]
+        assert [r.unif_rand() for _ in range(3)] == pytest.approx(case["runif"], abs=1e-15)
+
+
+@pytest.mark.skipif(__import__("shutil").which("Rscript") is None, reason="needs R (Rscript)")
+def test_the_stored_draws_are_what_r_draws_now():
+    """Where R is installed (Debian: r-base-core), it still draws the stored numbers."""
+    import subprocess
+    out = subprocess.run(["Rscript", str(DATA / "r-random.R")], capture_output=True,
+                         text=True, timeout=60, check=True).stdout
+    assert json.loads(out) == json.loads((DATA / "r-random.json").read_text(encoding="utf-8"))
