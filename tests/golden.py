@@ -130,6 +130,7 @@ CONFIGS: dict[str, list[Config]] = {
     "partners": [_c("partners", 4, (0, 1, 2))],
     "ladders": [_c("ladders", 1, (0, 1, 2))],
     "pig": [_c("pig", 2, (0, 1, 2)), _c("pig", 4, (0,), goal=20)],
+    "four-field-kono": [_c("four-field-kono", 2, (0, 1, 2))],
 }
 
 
@@ -155,6 +156,7 @@ PERFT: list[PerftPosition] = [
     PerftPosition(CONFIGS["tic-tac-toe"][0], 1, 2, 3),
     PerftPosition(CONFIGS["connect-four"][0], 0, 0, 3),
     PerftPosition(CONFIGS["connect-four"][0], 2, 10, 3),
+    PerftPosition(CONFIGS["four-field-kono"][0], 0, 0, 4),
 ]
 
 

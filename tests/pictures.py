@@ -32,6 +32,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "partners": (4, {}, 1, 9, None),
     "ladders": (1, {}, 1, 12, None),
     "pig": (2, {}, 1, 7, None),
+    "four-field-kono": (2, {}, 1, 10, None),
 }
 
 

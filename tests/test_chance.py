@@ -469,7 +469,7 @@ def test_a_chance_node_shows_the_position_a_sampled_game_draws_in(name, monkeypa
                 else:
                     state.apply(state.legal_actions()[next(moves)])
             assert next(draws, None) is None
-            assert nodes or name in ("tic-tac-toe", "connect-four"), name
+            assert nodes or name in ("tic-tac-toe", "connect-four", "four-field-kono"), name
 
 
 def test_a_setup_roll_shows_the_dice_moved_before_it():

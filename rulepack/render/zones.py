@@ -32,9 +32,15 @@ def piece_block(app: Appearance, piece: dict[str, Any] | None, size: float = SLO
     """One piece (a back if hidden) in a square slot."""
     if piece is None:
         return Block(size, size, lambda g: None)
-    if piece.get("hidden"):
+    if piece.get("hidden") and isinstance(piece.get("shows"), dict) and piece["shows"]:
+        # a two-sided piece the viewer cannot identify, drawn as the side it shows
+        # (a piecepack coin's back: its suit)
+        shown = {"kind": piece.get("kind"), "name": piece.get("look", piece.get("kind")),
+                 "face": piece.get("face"), **piece["shows"]}
+        key: Any = ("piece", app.look(shown), size)
+    elif piece.get("hidden"):
         kind = str(piece.get("kind", "piece"))
-        key: Any = ("back", kind, size)
+        key = ("back", kind, size)
     else:
         look = app.look(piece, own_face_down=piece.get("face") == "down")
         key = ("piece", look, size)
@@ -83,7 +89,7 @@ def grid_block(app: Appearance, zone: dict[str, Any]) -> Block:
     cell = SLOT + 2
     head = 14
     cells = {(int(c["row"]), int(c["col"])): c for c in zone.get("cells") or []}
-    letters = {}
+    letters: dict[int, str] = {}
     for (_, c), entry in cells.items():
         letters.setdefault(c, str(entry.get("cell", "")).rstrip("0123456789") or str(c))
     # a grid that names its cells as PPN does says how (rows from the bottom)
