@@ -115,3 +115,64 @@ def test_the_stored_draws_are_what_r_draws_now():
     out = subprocess.run(["Rscript", str(DATA / "r-random.R")], capture_output=True,
                          text=True, timeout=60, check=True).stdout
     assert json.loads(out) == json.loads((DATA / "r-random.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------------- import
+KONO = (DATA / "four-field-kono.ppn").read_text(encoding="utf-8")
+
+
+def run(*args: str):
+    from click.testing import CliRunner
+
+    from rulepack.cli.main import main
+    return CliRunner().invoke(main, list(args))
+
+
+def test_a_record_imports_move_by_move_and_its_record_replays(tmp_path):
+    """``rulepack ppn import``: each PPN move is the one legal action that relocates
+    the pieces as it says (the ruleset from GameType: Four Field Kono); the game is
+    written as a rulepack record that ``replay`` verifies."""
+    record = tmp_path / "game.jsonl"
+    result = run("ppn", "import", str(DATA / "four-field-kono.ppn"), "-o", str(record))
+    assert result.exit_code == 0, result.output
+    assert "32 moves, astronomical wins" in result.output
+    replayed = run("replay", str(record))
+    assert replayed.exit_code == 0 and "32 decisions, winners: astronomical" in replayed.output
+
+
+def test_a_move_no_legal_action_makes_is_an_error_naming_it(tmp_path):
+    bad = tmp_path / "bad.ppn"
+    bad.write_text(KONO.replace("2. c1:c3", "2. c1-c2"), encoding="utf-8")
+    result = run("ppn", "import", str(bad))
+    assert result.exit_code == 1
+    assert "move 2. c1-c2: no legal action of Four Field Kono does this; the nearest:" in \
+        result.output
+    gone = tmp_path / "gone.ppn"
+    gone.write_text(KONO.replace("2. c1:c3", "2. d3-d2"), encoding="utf-8")   # d3 is empty
+    assert "move 2. d3-d2: no piece at d3" in run("ppn", "import", str(gone)).output
+
+
+def test_a_record_without_a_ruleset_says_how_to_give_one(tmp_path):
+    result = run("ppn", "import", str(DATA / "tic-tac-toe.ppn"))
+    assert result.exit_code == 1 and "give one with --ruleset" in result.output
+    odd = tmp_path / "odd.ppn"
+    odd.write_text("---\nGameType:\n  Name: Four Field Kono\n  Coins: abc\n...\n1. b1:b3\n",
+                   encoding="utf-8")
+    result = run("ppn", "import", str(odd))
+    assert result.exit_code == 1
+    assert "GameType gives Coins: 'abc', and Four Field Kono has no option 'coins'" in \
+        result.output
+
+
+def test_check_imports_every_record_of_a_folder(tmp_path):
+    """``rulepack ppn check DIR``: one line a game, ok or its first error; exit 1 if
+    any game does not import."""
+    (tmp_path / "a.ppn").write_text(KONO, encoding="utf-8")
+    result = run("ppn", "check", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("a.ppn: 32 moves, astronomical wins, ok")
+    (tmp_path / "b.ppn").write_text(KONO.replace("16... d4:d2", "16... d4-d3"),
+                                    encoding="utf-8")
+    result = run("ppn", "check", str(tmp_path))
+    assert result.exit_code == 1
+    assert "b.ppn: error: move 16... d4-d3: no legal action" in result.output

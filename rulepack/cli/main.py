@@ -770,5 +770,12 @@ def explain_command(ruleset: str, as_json: bool, types: bool, players: int | Non
             make_console().print(explain(game, Path(path)))
 
 
+def _add_ppn() -> None:
+    from rulepack.cli.ppn import ppn_group
+    main.add_command(ppn_group)
+
+
+_add_ppn()
+
 if __name__ == "__main__":  # pragma: no cover
     main()
