@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import random
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rulepack.errors import RulepackError
 from rulepack.ppn.movetext import expand_braces, read_ppn
@@ -176,3 +179,59 @@ def test_check_imports_every_record_of_a_folder(tmp_path):
     result = run("ppn", "check", str(tmp_path))
     assert result.exit_code == 1
     assert "b.ppn: error: move 16... d4-d3: no legal action" in result.output
+
+
+# ---------------------------------------------------------------------- export
+def ppn_rulesets() -> list[str]:
+    """The bundled rulesets with a board named as PPN names it."""
+    import rulepack
+    from rulepack.loader import bundled_rulesets
+    out = []
+    for name in bundled_rulesets():
+        game = rulepack.load(name)
+        zones = game.new_game(game.min_players, seed=0).program.zones
+        if any(z.kind == "grid" and z.notation is not None for z in zones):
+            out.append(name)
+    return out
+
+
+def test_every_bundled_ruleset_with_a_ppn_board_is_checked_here():
+    assert ppn_rulesets() == ["four-field-kono"]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2 ** 31 - 1), data=st.data())
+def test_an_exported_game_imports_back_to_the_same_game(seed, data):
+    """``ppn export`` then ``ppn import``: random games of every bundled ruleset with
+    a PPN board come back as the same actions, to the same end."""
+    import rulepack
+    from rulepack.ppn.export import ppn_text
+    from rulepack.ppn.importer import import_game
+    name = data.draw(st.sampled_from(ppn_rulesets()))
+    game = rulepack.load(name)
+    state = game.new_game(game.min_players, seed=seed)
+    rng = random.Random(seed)
+    decisions = []
+    while not state.is_terminal() and len(decisions) < 80:
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        decisions.append((state.current_player, action.text))
+        state.apply(action)
+    text = ppn_text(game, game.new_game(game.min_players, seed=seed), decisions, seed)
+    [record] = read_ppn(text, "exported.ppn")
+    imported = import_game(record, game, "exported.ppn")
+    assert [a.text for _, a in imported.moves if a is not None] == [t for _, t in decisions]
+    assert imported.state.is_terminal() == state.is_terminal()
+    assert imported.state.result() == state.result()
+
+
+def test_export_writes_the_moves_as_ppgames_recorded_them(tmp_path):
+    """The record imported from ppgames and exported again has the same moves."""
+    record = tmp_path / "game.jsonl"
+    assert run("ppn", "import", str(DATA / "four-field-kono.ppn"), "-o", str(record)).exit_code == 0
+    out = tmp_path / "again.ppn"
+    result = run("ppn", "export", str(record), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    [ours] = read_ppn(out.read_text(encoding="utf-8"))
+    [theirs] = read_ppn(KONO)
+    assert [(m.name, m.text) for m in ours.moves] == [(m.name, m.text) for m in theirs.moves]

@@ -5,7 +5,9 @@
   and write each as a rulepack record that ``replay``, ``render`` and ``analyze``
   take;
 - ``rulepack ppn check DIR``: import every record of a folder, one line a game
-  (moves, result, ok or the first error); exit 1 on any error.
+  (moves, result, ok or the first error); exit 1 on any error;
+- ``rulepack ppn export RECORD.jsonl [-o FILE.ppn]``: a rulepack record written as
+  PPN (:mod:`rulepack.ppn.export`), which ``ppn import`` reads back to the same game.
 """
 
 from __future__ import annotations
@@ -160,3 +162,36 @@ def check_command(folder: Path, ruleset: str | None) -> None:
         click.echo(f"{folder}: no .ppn files")
     if failed:
         raise SystemExit(1)
+
+
+@ppn_group.command("export")
+@click.argument("record", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="Write the PPN here (default: standard output).")
+def export_command(record: Path, output: Path | None) -> None:
+    """Write a rulepack record as PPN: each decision as the relocation it made on
+    the game's PPN boards (grids with notation ppn), which ppn import reads back.
+
+      rulepack ppn export game.jsonl -o game.ppn
+    """
+    from rulepack.cli.errors import InvalidInput, reported
+    from rulepack.ppn.export import ppn_text
+    from rulepack.records import load_recorded_game, read_record
+    with reported():
+        read = read_record(record)
+        game, _ = load_recorded_game(read)
+        header = read.header
+        state = game.new_game(int(header["players"]), seed=int(header["seed"]),
+                              options=dict(header.get("options") or {}))
+        decisions = [(int(e["player"]), str(e["action"])) for _, e in read.entries
+                     if e["type"] == "decision"]
+        text = ppn_text(game, state, decisions, int(header["seed"]))
+    if output is None:
+        from rulepack.printable import printable
+        click.echo(printable(text, newlines=True), nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {output}: {exc.strerror}") from None
+    click.echo(f"{output}: {len(decisions)} moves")

@@ -15,7 +15,8 @@ components (``use piecepack``: tile, coin, die, pawn) by kind, side, suit and ra
 The ruleset is the record's ``GameType`` (its ``Name`` or the value itself, in
 lower case with hyphens between words: ``Four Field Kono`` → ``four-field-kono``)
 unless one is given; the other keys of a ``GameType`` are the ruleset's options of
-those names (case aside). Moves named ``setup.`` (or text before the first move
+those names (case aside); a ``Rulepack`` key (what ``rulepack ppn export`` writes)
+gives the seed and the number of players. Moves named ``setup.`` (or text before the first move
 number) are the setup's: carried out on the table only.
 """
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.game import Game
 
-__all__ = ["Imported", "import_game", "ppn_piece", "ruleset_of", "table_of"]
+__all__ = ["Imported", "identity", "import_game", "ppn_piece", "ruleset_of", "table_of"]
 
 #: the piecepack's suits and ranks in PPN's order (suit 1 is suns; rank 1 the null)
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -85,6 +86,17 @@ def options_of(game: PPNGame, ruleset: "Game", file: str) -> dict[str, Any]:
     return out
 
 
+def identity(piece_side: str, suit: int, rank: int) -> tuple[str, int, int]:
+    """What tells a piece from another by the side it shows: a coin's back shows
+    its suit only, a tile's back nothing (PPN puts ``S`` for a Suns coin back,
+    whatever its rank)."""
+    if piece_side == "coin_back":
+        return piece_side, suit, 0
+    if piece_side == "tile_back":
+        return piece_side, 0, 0
+    return piece_side, suit, rank
+
+
 def ppn_piece(piece: Piece, face_up: bool, state: "State") -> tuple[str, int, int] | None:
     """A piece as PPN names it: ``(piece_side, suit, rank)`` (``("coin_back", 3,
     1)``), or ``None`` for a piece that is not one of the piecepack's."""
@@ -112,7 +124,8 @@ def table_of(state: "State") -> Counter[Placed]:
                 continue
             named = ppn_piece(piece, bool(position.face[piece.id]), state)
             x, y = info.point(cell.row, cell.col) or (0, 0)
-            out[(*named, float(x), float(y)) if named else ("other", piece.id, 0, x, y)] += 1
+            out[(*identity(*named), float(x), float(y)) if named else
+                ("other", piece.id, 0, x, y)] += 1
     return out
 
 
@@ -126,7 +139,7 @@ def _table(placed: Counter[Placed]) -> Table:
 
 
 def _placed(table: Table) -> Counter[Placed]:
-    return Counter((r.piece_side, r.suit, r.rank, r.x, r.y) for r in table.rows)
+    return Counter((*identity(r.piece_side, r.suit, r.rank), r.x, r.y) for r in table.rows)
 
 
 def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
@@ -138,6 +151,11 @@ def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
         naming the move's number and text).
     """
     options = options_of(record, ruleset, file)
+    ours = record.metadata.get("Rulepack")       # what rulepack ppn export writes
+    if isinstance(ours, dict):
+        seed = ours.get("Seed", seed) if isinstance(ours.get("Seed"), int) else seed
+        if players is None and isinstance(ours.get("Players"), int):
+            players = ours["Players"]
     state = ruleset.new_game(players or ruleset.min_players, seed=seed, options=options)
     imported = Imported(state)
     extra = Counter[Placed]()       # what setup moves put on the table beyond the position
@@ -161,8 +179,20 @@ def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
                 f"move {move.name} {move.text}: the game is over (it ended at the move before)",
                 where, code="ppn-after-end"))
         want = _placed(table) - extra
+        legal = state.legal_actions()
+        named = next((a for a in legal if a.text == move.text), None)
+        if named is not None:
+            # an action written as the move is written (a ruleset whose actions are
+            # PPN): it is the move if it relocates as the move does (and would be
+            # preferred among several that do)
+            trial = state.clone()
+            trial.apply(named)
+            if table_of(trial) == want:
+                state.apply(named)
+                imported.moves.append((move, named))
+                continue
         found, nearest = [], []
-        for action in state.legal_actions():
+        for action in legal:
             trial = state.clone()
             trial.apply(action)
             got = table_of(trial)

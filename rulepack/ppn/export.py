@@ -1,0 +1,147 @@
+"""A rulepack game written as a PPN record: each decision as the relocation it made.
+
+:func:`movetext_of` replays a game's decisions and writes, for each, what it did to
+the pieces of the position's PPN boards (grids with ``notation ppn``), in PPN:
+
+- a piece that left a board: ``*e3``; one that left it from the square another
+  piece moved to: a capture by displacement, ``b1:b3``;
+- a piece moved on a board: ``a2-a3`` (two that changed places: ``d3#e3``);
+- a piece put on a board: ``S@b2`` (its specification as PPN writes it).
+
+Numbered ``1.`` for the first seat's decisions and ``1...`` for the others' (the
+number goes up with each decision of the first seat), with the narration of the
+decision as a comment. :func:`ppn_text` adds the header: the game's title as
+``GameType`` (with its options as keys), and the seed under ``Rulepack`` so that
+``rulepack ppn import`` draws the same chance. The text reads back to the same
+game (:mod:`rulepack.ppn.importer`). What the rules say to everyone after a decision
+is its comment; what they say to some seats only is left out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from rulepack.engine.actions import Narration
+from rulepack.engine.values import column_letters
+from rulepack.ppn.importer import ppn_piece
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.engine.state import State
+    from rulepack.game import Game
+
+__all__ = ["movetext_of", "ppn_text", "place_name", "spec_of"]
+
+
+def place_name(x: float, y: float) -> str:
+    """PPN's name of a place: ``a1`` for ``(1, 1)``, ``(x,y)`` where a coordinate is
+    below 1 or not whole."""
+    if x == int(x) and y == int(y) and x >= 1 and y >= 1:
+        return f"{column_letters(int(x) - 1)}{int(y)}"
+    return f"({x:g},{y:g})"
+
+
+_RANK_CHARS = "na2345"
+
+
+def spec_of(piece_side: str, suit: int, rank: int) -> str:
+    """A piece's specification as PPN writes it, read back to the same piece by
+    :func:`rulepack.ppn.table.parse_spec` (``("coin_back", 1, 1)`` → ``"S"``)."""
+    piece, side = piece_side.split("_", 1)
+    letter = "SMCA"[suit - 1]
+    rank_char = _RANK_CHARS[rank - 1]
+    if piece == "coin":
+        return letter if side == "back" else f"c{letter}{rank_char}f"
+    if piece == "tile":
+        return f"t{letter}" if side == "back" else f"{letter}{rank_char}"
+    return f"{piece[0]}{letter}{rank_char}"
+
+
+def _places(state: "State") -> dict[int, tuple[tuple[str, int, int], float, float]]:
+    """Piece id → (how PPN names it, x, y) for the pieces on the PPN boards."""
+    out: dict[int, tuple[tuple[str, int, int], float, float]] = {}
+    position = state.position
+    for info in state.program.zones:
+        if info.kind != "grid" or info.notation is None:
+            continue
+        for cell, piece in zip(info.cell_objects, position.zones[info.index]):
+            named = None if piece is None else ppn_piece(piece, bool(position.face[piece.id]),
+                                                          state)
+            if piece is not None and named is not None:
+                x, y = info.point(cell.row, cell.col) or (0, 0)
+                out[piece.id] = (named, float(x), float(y))
+    return out
+
+
+def relocation(before: dict[int, Any], after: dict[int, Any]) -> str:
+    """The PPN submoves that take the board from ``before`` to ``after`` (piece id
+    → (name, x, y))."""
+    gone = [i for i in before if i not in after]
+    moved = [i for i in before if i in after and before[i][1:] != after[i][1:]]
+    new = [i for i in after if i not in before]
+    out: list[str] = []
+    captured = set()
+    for i in moved:
+        to = after[i][1:]
+        taken = next((g for g in gone if before[g][1:] == to and g not in captured), None)
+        if taken is not None:
+            captured.add(taken)
+    for g in gone:
+        if g not in captured:
+            out.append("*" + place_name(*before[g][1:]))
+    done = set()
+    for i in moved:
+        if i in done:
+            continue
+        frm, to = before[i][1:], after[i][1:]
+        partner = next((j for j in moved if j != i and j not in done and
+                        before[j][1:] == to and after[j][1:] == frm), None)
+        if partner is not None:
+            out.append(f"{place_name(*frm)}#{place_name(*to)}")
+            done |= {i, partner}
+        elif any(before[g][1:] == to for g in captured):
+            out.append(f"{place_name(*frm)}:{place_name(*to)}")
+            done.add(i)
+        else:
+            out.append(f"{place_name(*frm)}-{place_name(*to)}")
+            done.add(i)
+    for i in new:
+        out.append(f"{spec_of(*after[i][0])}@{place_name(*after[i][1:])}")
+    return " ".join(out)
+
+
+def movetext_of(state: "State", decisions: list[tuple[int, str]]) -> list[str]:
+    """The PPN move lines of a game replayed from ``state`` (fresh from
+    ``new_game``) by ``decisions`` (the deciding seat, the action's text)."""
+    lines = []
+    number = 0
+    for seat, text in decisions:
+        before = _places(state)
+        since = len(state.history)
+        state.apply(text)
+        after = _places(state)
+        if seat == 0 or number == 0:
+            number += 1
+        name = f"{number}." if seat == 0 else f"{number}..."
+        # what the rules told everyone (a narration told to some seats only is not
+        # for a public record)
+        said = [e.text for e in state.history[since + 1:]
+                if isinstance(e, Narration) and e.to is None]
+        moves = relocation(before, after) or "{no piece moved}"
+        comment = " {" + "; ".join(s.replace("{", "(").replace("}", ")") for s in said) + "}" \
+            if said else ""
+        lines.append(f"{name} {moves}{comment}")
+    return lines
+
+
+def ppn_text(game: "Game", state: "State", decisions: list[tuple[int, str]],
+             seed: int) -> str:
+    """A PPN record of a game: the header and the moves (see the module's docstring)."""
+    options = {str(k): v for k, v in state.program.options.items()}
+    kind: Any = game.title if not options else {"Name": game.title, **options}
+    header = yaml.safe_dump({"GameType": kind, "Rulepack": {"Seed": seed,
+                                                            "Players": state.program.num_players}},
+                            sort_keys=False, allow_unicode=True)
+    return "---\n" + header + "...\n" + "\n".join(movetext_of(state, decisions)) + "\n"
+
