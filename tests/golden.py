@@ -131,6 +131,7 @@ CONFIGS: dict[str, list[Config]] = {
     "ladders": [_c("ladders", 1, (0, 1, 2))],
     "pig": [_c("pig", 2, (0, 1, 2)), _c("pig", 4, (0,), goal=20)],
     "four-field-kono": [_c("four-field-kono", 2, (0, 1, 2))],
+    "piecepack-tic-tac-toe": [_c("piecepack-tic-tac-toe", 2, (0, 1, 2))],
 }
 
 

@@ -469,7 +469,8 @@ def test_a_chance_node_shows_the_position_a_sampled_game_draws_in(name, monkeypa
                 else:
                     state.apply(state.legal_actions()[next(moves)])
             assert next(draws, None) is None
-            assert nodes or name in ("tic-tac-toe", "connect-four", "four-field-kono"), name
+            assert nodes or name in ("tic-tac-toe", "connect-four", "four-field-kono",
+                                     "piecepack-tic-tac-toe"), name
 
 
 def test_a_setup_roll_shows_the_dice_moved_before_it():
