@@ -235,3 +235,30 @@ def test_export_writes_the_moves_as_ppgames_recorded_them(tmp_path):
     [ours] = read_ppn(out.read_text(encoding="utf-8"))
     [theirs] = read_ppn(KONO)
     assert [(m.name, m.text) for m in ours.moves] == [(m.name, m.text) for m in theirs.moves]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(20))
+def test_the_round_trip_is_the_identity_on_a_thousand_games(chunk):
+    """Issue 35's figure: export then import is the identity on 1,000 random games
+    of the bundled rulesets with a PPN board (50 games a chunk; ``-m slow``)."""
+    import rulepack
+    from rulepack.ppn.export import ppn_text
+    from rulepack.ppn.importer import import_game
+    names = ppn_rulesets()
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        game = rulepack.load(names[seed % len(names)])
+        state = game.new_game(game.min_players, seed=seed)
+        rng = random.Random(seed)
+        decisions = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            decisions.append((state.current_player, action.text))
+            state.apply(action)
+        text = ppn_text(game, game.new_game(game.min_players, seed=seed), decisions, seed)
+        [record] = read_ppn(text, "exported.ppn")
+        imported = import_game(record, game, "exported.ppn")
+        assert [a.text for _, a in imported.moves if a is not None] == \
+            [t for _, t in decisions], seed
+        assert imported.state.result() == state.result(), seed
