@@ -54,6 +54,10 @@ def as_cell(st: "Position", value: object) -> Cell:
 
 def direction(value: object) -> tuple[int, int]:
     """A (row step, column step) pair. :raises RuleValueError: otherwise."""
+    if type(value) is tuple and len(value) == 2:
+        dr, dc = value
+        if type(dr) is int and type(dc) is int:      # the common case, at C speed
+            return value                                # (a pair of ints already)
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value):
         return (int(value[0]), int(value[1]))
