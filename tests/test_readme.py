@@ -90,6 +90,10 @@ def run_commands(folder: Path, monkeypatch: pytest.MonkeyPatch, extras: set[str]
     monkeypatch.setenv("RULEPACK_RECORDS", str(folder / "records"))
     source = Path(rulepack.__file__).parent / "rulesets" / "tic-tac-toe.rules"
     (folder / "my-game.rules").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    # the PPN record the worked example imports, where the README's path says
+    record = Path(__file__).parent / "data" / "ppn" / "four-field-kono.ppn"
+    (folder / "tests" / "data" / "ppn").mkdir(parents=True)
+    (folder / "tests" / "data" / "ppn" / record.name).write_bytes(record.read_bytes())
     ran = 0
     for command in commands():
         if any(command.startswith(prefix) for prefix in NOT_RUN):
