@@ -132,6 +132,7 @@ CONFIGS: dict[str, list[Config]] = {
     "pig": [_c("pig", 2, (0, 1, 2)), _c("pig", 4, (0,), goal=20)],
     "four-field-kono": [_c("four-field-kono", 2, (0, 1, 2))],
     "piecepack-tic-tac-toe": [_c("piecepack-tic-tac-toe", 2, (0, 1, 2))],
+    "alquerque": [_c("alquerque", 2, (0, 1, 2))],
 }
 
 

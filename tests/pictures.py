@@ -34,6 +34,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "pig": (2, {}, 1, 7, None),
     "four-field-kono": (2, {}, 1, 10, None),
     "piecepack-tic-tac-toe": (2, {}, 4, 5, None),
+    "alquerque": (2, {}, 1, 8, None),
 }
 
 

@@ -196,7 +196,7 @@ def ppn_rulesets() -> list[str]:
 
 
 def test_every_bundled_ruleset_with_a_ppn_board_is_checked_here():
-    assert ppn_rulesets() == ["four-field-kono", "piecepack-tic-tac-toe"]
+    assert ppn_rulesets() == ["alquerque", "four-field-kono", "piecepack-tic-tac-toe"]
 
 
 @settings(max_examples=6, deadline=None)
