@@ -5,7 +5,8 @@ weighs on both sides alike:
 
 * **references**: Multzo (3 players), Multiplay (2) and Mismemory (2) played by
   rulepack and by the plain Python programs of ``--reference-dir`` (``multzo_ref.py``
-  ..., each ``play(players, rng) -> (result, decisions)``), all with uniformly random
+  ..., each ``play(players, rng) -> (result, decisions)``), and Four Field Kono (2) by
+  ``benchmarks/reference/four_field_kono_ref.py``, all with uniformly random
   actions. rulepack is timed two ways: **engine** (``new_game``, ``legal_actions()``,
   ``apply(legal[index])``: no views, as ``playouts.py`` plays) and **simulate** (game by game
   as ``rulepack simulate --agent random`` plays: ``rulepack.cli.simulate.play_game``,
@@ -65,10 +66,14 @@ for _path in (str(ROOT), str(HERE)):
         sys.path.insert(0, _path)
 
 #: The games compared with a hand-written reference: (section name, ruleset, players,
-#: reference module, target of rulepack/reference).
+#: reference module, target of rulepack/reference). The seed games' references are in
+#: ``--reference-dir``; those of games added later are in benchmarks/reference/.
 REFERENCES = [("multzo", "multzo", 3, "multzo_ref", 0.5),
               ("multiplay", "multiplay", 2, "multiplay_ref", 0.5),
-              ("mismemory", "mismemory", 2, "mismemory_ref", 0.25)]
+              ("mismemory", "mismemory", 2, "mismemory_ref", 0.25),
+              ("four-field-kono", "four-field-kono", 2, "four_field_kono_ref", 0.25)]
+#: where the references of games added later are
+OWN_REFERENCES = HERE / "reference"
 
 #: PackKub from a fresh process: (label, options, target as a fraction of the Multzo
 #: reference's games per second).
@@ -86,8 +91,8 @@ BUNDLED_GAMES = ["multzo", "packkub", "multiplay", "mismemory"]
 VALIDATE_TARGET = 0.5
 HELP_TARGET = 0.3
 
-SECTIONS = ["multzo", "multiplay", "mismemory", "packkub", "tic-tac-toe", "connect-four",
-            "clone", "cli"]
+SECTIONS = ["multzo", "multiplay", "mismemory", "four-field-kono", "packkub", "tic-tac-toe",
+            "connect-four", "clone", "cli"]
 
 #: What a contender is: ``play(n)`` plays ``n`` games and returns their decisions.
 Play = Callable[[int], int]
@@ -410,7 +415,9 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
         if name not in args.only and not (name == "multzo" and "packkub" in args.only):
             continue
         try:
-            module = load_reference(reference_dir, module_name)
+            own = OWN_REFERENCES / f"{module_name}.py"
+            module = load_reference(OWN_REFERENCES if own.is_file() else reference_dir,
+                                    module_name)
         except FileNotFoundError as exc:
             report["skipped"][name] = f"no reference {exc} (give --reference-dir)"
             continue
