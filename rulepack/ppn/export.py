@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from rulepack.engine.actions import Narration
-from rulepack.engine.values import column_letters
+from rulepack.engine.values import ppn_label
 from rulepack.ppn.importer import ppn_piece
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,8 +37,8 @@ __all__ = ["movetext_of", "ppn_text", "place_name", "spec_of"]
 def place_name(x: float, y: float) -> str:
     """PPN's name of a place: ``a1`` for ``(1, 1)``, ``(x,y)`` where a coordinate is
     below 1 or not whole."""
-    if x == int(x) and y == int(y) and x >= 1 and y >= 1:
-        return f"{column_letters(int(x) - 1)}{int(y)}"
+    if x == int(x) and y == int(y):
+        return ppn_label(int(x), int(y))     # (as a PPN grid names its cells)
     return f"({x:g},{y:g})"
 
 
