@@ -309,21 +309,17 @@ class KindChecker:
         if self.recorded is None or not at or node.get("k") not in ("name", "attr", "call",
                                                                       "index"):
             return
-        kind = self.kind(node, env)
-        text = _shown(node).strip("'")
+        place = (int(at[0]), int(at[1]), _shown(node).strip("'"))
         g = self.globals.get(str(node.get("name"))) if node.get("k") == "name" and \
             node.get("name") not in env else None
-        if g is not None and g.kind in ("player_var", "team_var", "zone_family"):
+        if g is not None and g.kind == "zone_family":
+            self.recorded.setdefault(place, "zones, one per key")
+        elif g is not None and g.kind in ("player_var", "team_var"):
             each = "player" if g.kind == "player_var" else "team"
-            entry = self.var_kinds.get(str(node["name"]))
-            self.recorded.setdefault(
-                (int(at[0]), int(at[1]), text),
-                "zones, one per key" if g.kind == "zone_family" else
-                f"one value per {each}: " + ("unknown" if entry is None or not entry.basic
-                                             else describe(entry, optional=True)))
-            return
-        self.recorded.setdefault((int(at[0]), int(at[1]), text), "unknown" if kind is None or
-                                 not kind.basic else describe(kind, optional=True))
+            self.recorded.setdefault(place, f"one value per {each}: " +
+                                     in_words(self.var_kinds.get(str(node["name"]))))
+        else:
+            self.recorded.setdefault(place, in_words(self.kind(node, env)))
 
     def walk_all(self) -> None:
         ir = self.inst.ir
@@ -1251,6 +1247,11 @@ def parameter_kinds(inst: "Instance") -> dict[int, Kind | None]:
     return checker.param_elements
 
 
+def in_words(kind: Kind | None) -> str:
+    """A kind as ``explain --types`` shows it (``a player or none``; ``unknown``)."""
+    return "unknown" if kind is None or not kind.basic else describe(kind, optional=True)
+
+
 def inferred_kinds(inst: "Instance") -> list[Inferred]:
     """The kind of every name, attribute, call and element read of a compiled
     instance, in the order of the file (what ``rulepack explain --types`` and the
@@ -1265,8 +1266,7 @@ def inferred_kinds(inst: "Instance") -> list[Inferred]:
             kind = checker.var_kinds.get(v["name"])
             each = "one value per player: " if v.get("per_player") else \
                 "one value per team: " if v.get("per_team") else ""
-            found[(int(at[0]), int(at[1]), f"var {v['name']}")] = each + (
-                "unknown" if kind is None or not kind.basic else describe(kind, optional=True))
+            found[(int(at[0]), int(at[1]), f"var {v['name']}")] = each + in_words(kind)
     for d in inst.ir.get("defines", []):
         at = d.get("at") if isinstance(d, dict) else None
         name = d.get("name") if isinstance(d, dict) else None
@@ -1274,10 +1274,8 @@ def inferred_kinds(inst: "Instance") -> list[Inferred]:
             params = checker.define_params.get(name, [])
             kinds = checker.param_kinds.get(name) or [None] * len(params)
             result = checker.define_kind(name)
-            shown = ", ".join(f"{p}: {'unknown' if k is None or not k.basic else describe(k, True)}"
-                              for p, k in zip(params, kinds))
-            found[(int(at[0]), int(at[1]), f"define {name}({shown})")] = \
-                "unknown" if result is None or not result.basic else describe(result, True)
+            shown = ", ".join(f"{p}: {in_words(k)}" for p, k in zip(params, kinds))
+            found[(int(at[0]), int(at[1]), f"define {name}({shown})")] = in_words(result)
     return [Inferred(line, column, text, kind)
             for (line, column, text), kind in sorted(found.items())]
 
