@@ -37,6 +37,7 @@ space undefined: :meth:`ActionSpace.build` raises a located
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
@@ -640,12 +641,9 @@ class ActionSpace:
     def build(cls, inst: "Instance") -> "ActionSpace":
         space = cls(inst)
         domains = Domains(inst)
-        typed: list[dict[int, Kind | None]] = []
-
-        def kinds() -> dict[int, Kind | None]:
-            if not typed:
-                typed.append(parameter_kinds(inst))
-            return typed[0]
+        @functools.cache
+        def kinds() -> dict[int, Kind | None]:   # (worked out only if a domain needs it)
+            return parameter_kinds(inst)
         nodes = _choose_nodes(inst.ir)
         by_at = {tuple(n["at"]): n for n in nodes if n.get("at")}
         groups: list[_Group] = []

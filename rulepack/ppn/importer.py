@@ -42,8 +42,8 @@ __all__ = ["Imported", "identity", "import_game", "ppn_piece", "ruleset_of", "ta
 #: the piecepack's suits and ranks in PPN's order (suit 1 is suns; rank 1 the null)
 SUITS = ("suns", "moons", "crowns", "arms")
 RANKS = ("null", "ace", 2, 3, 4, 5)
-#: how PPN names the piecepack's components
-KINDS = {"tile": "tile", "coin": "coin", "die": "die", "pawn": "pawn"}
+#: the piecepack's components, named in PPN as in the piecepack library
+KINDS = ("tile", "coin", "die", "pawn")
 
 #: a piece on the table as the comparison sees it: (piece and side, suit, rank, x, y)
 Placed = tuple[str, int, int, float, float]
@@ -100,9 +100,9 @@ def identity(piece_side: str, suit: int, rank: int) -> tuple[str, int, int]:
 def ppn_piece(piece: Piece, face_up: bool, state: "State") -> tuple[str, int, int] | None:
     """A piece as PPN names it: ``(piece_side, suit, rank)`` (``("coin_back", 3,
     1)``), or ``None`` for a piece that is not one of the piecepack's."""
-    kind = KINDS.get(piece.kind)
+    kind = piece.kind
     attrs = piece.attrs
-    if kind is None or attrs.get("suit") not in SUITS:
+    if kind not in KINDS or attrs.get("suit") not in SUITS:
         return None
     rank: object = attrs.get("rank")
     if piece.rolls is not None and piece.rolls[0] == "rank":
