@@ -16,7 +16,8 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
 _FUNCTIONS = ("abs", "after", "all", "any", "at", "best", "cell", "cells", "count", "distinct",
               "empty", "ends", "first", "flatten", "is_active", "knows", "last", "matches",
               "max", "min", "neighbours", "only", "order", "partition", "partitionable",
-              "random", "score", "step", "sum", "team", "unique", "usable")
+              "random", "score", "stack_at", "step", "sum", "team", "under", "unique",
+              "usable", "height")
 _STATEMENTS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else", "while",
                "repeat", "rounds", "turns", "choose", "do", "eliminate", "claim", "arrange", "say",
                "action")
@@ -68,7 +69,7 @@ class RulesLexer(RegexLexer):
             (r"\b(and|or|not|in)\b", Operator.Word),
             (words(("if", "then", "else", "for", "until", "times", "from", "to", "into",
                     "where", "by", "descending", "of", "top", "bottom", "argmax", "maximal",
-                    "through", "along", "without", "per", "notation"), prefix=r"\b",
+                    "through", "along", "without", "per", "notation", "stacked"), prefix=r"\b",
                    suffix=r"\b"),
              Keyword),
             (r"(?<=maximal )run\b", Keyword),

@@ -170,12 +170,12 @@ def test_every_key_but_at_is_required() -> None:
             # so are the game's "teams", a variable's "seen" and "per_team", a component's
             # "up_shows", "down_shows" and "rolls", the game's "longest", "scores" and
             # "score_sum", the heuristic's "after" and "search" (a second
-            # heuristic) and a grid's "notation", added after IR files were written
+            # heuristic) and a grid's "notation" and "stacked", added after IR files were written
             # without them
             assert set(sub["required"]) == set(sub["properties"]) - {
                 "at", "players_at", "teams", "seen", "per_team", "up_shows", "down_shows",
                 "rolls",
-                "longest", "scores", "score_sum", "after", "search", "notation"}, \
+                "longest", "scores", "score_sum", "after", "search", "notation", "stacked"}, \
                 sub.get("title")
             at = dict(sub["properties"]["at"])
             at.pop("description", None)  # every property is explained for editors

@@ -26,6 +26,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulepack.engine.rng import Rng
+from rulepack.engine.views import grid_places
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.program import Program
@@ -46,7 +47,7 @@ def _scan(view: dict[str, Any]) -> tuple[dict[int, Place], dict[Place, str],
     for label, zone in view["zones"].items():
         kind = zone["kind"]
         if kind == "grid":
-            entries = [c["piece"] for c in zone["cells"]]
+            entries = [e for _, e in grid_places(zone)]
         elif kind == "pile":
             for p in zone["pieces"]:
                 visible[p["id"]] = (label, None)
@@ -503,5 +504,5 @@ def _place_of(st: "State", pid: int) -> Place | None:
 
 def _pieces(zone: dict[str, Any]) -> list[dict[str, Any]]:
     if zone["kind"] == "grid":
-        return [c["piece"] for c in zone["cells"] if c["piece"] is not None]
+        return [e for _, e in grid_places(zone) if e is not None]
     return list(zone["pieces"])

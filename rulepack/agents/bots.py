@@ -17,6 +17,7 @@ from rulepack.engine import flow
 from rulepack.engine.queries import describe_for, visible
 from rulepack.engine.rng import Rng, mix_seed
 from rulepack.engine.values import Piece
+from rulepack.engine.views import grid_places
 from rulepack.agents.value import WIN_VALUE, evaluate, has_hidden as _has_hidden  # noqa: F401
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -128,7 +129,7 @@ class Memory:
         for label, zone in view["zones"].items():
             kind = zone["kind"]
             if kind == "grid":
-                entries = [(i, c["piece"]) for i, c in enumerate(zone["cells"])]
+                entries = grid_places(zone)
             elif kind == "pile":
                 continue
             else:

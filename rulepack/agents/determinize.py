@@ -98,6 +98,7 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
 
     # a pile counts hidden pieces by their look: those of two-sided pieces, by side
     sided_looks: dict[str, bool] = {}       # look → face up
+    heights: dict[int, list[int]] = {}      # a stacked grid's pieces beneath each top
     for piece in program.pieces:
         if piece.sides is not None:
             for up in (True, False):
@@ -112,10 +113,19 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
                     entry = cell["piece"]
                     if entry is None:
                         continue
-                    if entry.get("hidden"):
-                        hole(zi, slot, entry)
-                    else:
-                        place_visible(zi, slot, entry)
+                    # a stacked grid's cell: the pieces beneath its top, bottom first,
+                    # after the slots (rulepack.engine.stacks)
+                    below = [(len(zones[zi]) + k, e)
+                             for k, e in enumerate(cell.get("stack", [])[:-1])]
+                    if below:
+                        zones[zi].extend([None] * len(below))
+                        hs = heights.setdefault(zi, [0] * len(zv["cells"]))
+                        hs[slot] = len(below)
+                    for pos, e in [(slot, entry), *below]:
+                        if e.get("hidden"):
+                            hole(zi, pos, e)
+                        else:
+                            place_visible(zi, pos, e)
             elif kind == "pile":
                 for entry in zv["pieces"]:
                     place_visible(zi, None, entry)
@@ -208,7 +218,8 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
         decisions=int(flow.get("decisions", 0)), turns=int(flow.get("turns", 0)),
         groupings={labels[label]: tuple(len(g) for g in zv["groups"])
                    for label, zv in view["zones"].items() if zv.get("groups") is not None},
-        knowledge=(player, frozenset(known_ids)))
+        knowledge=(player, frozenset(known_ids)),
+        heights={z: tuple(hs) for z, hs in heights.items()})
     _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
         run(st, st.pc)

@@ -11,6 +11,7 @@ from rulepack.patterns.budget import PatternBudgetError
 from rulepack.engine.outcome import score
 from rulepack.engine.program import HeuristicRule
 from rulepack.engine.runtime import EVAL_STEPS, RuleValueError
+from rulepack.engine.views import grid_places
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -78,7 +79,7 @@ def has_hidden(view: dict[str, Any]) -> bool:
         if zone.get("hidden"):
             return True
         if zone["kind"] == "grid":
-            if any(c["piece"] and c["piece"].get("hidden") for c in zone["cells"]):
+            if any(e and e.get("hidden") for _, e in grid_places(zone)):
                 return True
         elif zone["kind"] != "pile" and any(p.get("hidden") for p in zone["pieces"]):
             return True

@@ -211,7 +211,13 @@ class GridBoard:
         self.labels: dict[int, str] = {}
         for cell in zone.get("cells") or []:
             r, c = int(cell["row"]), int(cell["col"])
-            self.cells[(r, c)] = cell.get("piece")
+            piece = cell.get("piece")
+            stack = cell.get("stack") or []
+            if len(stack) > 1 and piece is not None and not piece.get("hidden"):
+                # a stacked grid's cell: its top, and how many pieces the stack holds
+                piece = {**piece, "name": f"{piece.get('name', piece.get('kind'))} "
+                                          f"(stack of {len(stack)})"}
+            self.cells[(r, c)] = piece
             label = str(cell.get("cell", ""))
             self.labels.setdefault(c, label.rstrip("0123456789") or str(c))
         # a grid that names its cells as PPN does says how (rows from the bottom)
@@ -424,7 +430,8 @@ def view_renderable(view: dict[str, Any], title: str,
             heading = Text(f"{label} (yours)", style="bold green")
         count = zone.get("count")
         if zone.get("kind") == "grid":
-            count = sum(1 for c in zone.get("cells") or [] if c.get("piece") is not None)
+            count = sum(len(c["stack"]) if "stack" in c else c.get("piece") is not None
+                        for c in zone.get("cells") or [])
         table.add_row(heading, Text("" if count is None else str(count)),
                       zone_contents(zone, viewer, seats, compact))
     parts.append(table)

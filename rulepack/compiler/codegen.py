@@ -34,7 +34,7 @@ from functools import cached_property
 import os
 from typing import TYPE_CHECKING, Callable
 
-from rulepack.engine import dice, effects, flow, moves, ops, outcome, queries
+from rulepack.engine import dice, effects, flow, moves, ops, outcome, queries, stacks
 from rulepack.engine.runtime import (MAX_COLLECTION, PSEUDO_ATTRIBUTES, attribute, charge,
                                      contains, count, items)
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
@@ -77,6 +77,7 @@ BASE_NAMESPACE: dict[str, object] = {
     "_seats_from": queries.seats_from, "_next_active": queries.next_active,
     "_seat": queries.seat, "_grid_cells": queries.cells, "_knows": queries.knows,
     "_step": queries.step, "_piece_cells": queries.piece_cells,
+    "_stack_at": stacks.stack_at, "_height": stacks.height, "_under": stacks.under,
     **{f"_{name}": getattr(ops, name) for name in (
         "neg", "plus", "minus", "times", "floordiv", "mod", "divide", "lt", "le", "gt", "ge",
         "make_range", "index", "zone_of_family", "team_of", "team_value", "total", "extreme", "distinct", "only",
@@ -91,7 +92,8 @@ _ARITH = {"-": "_minus", "*": "_times", "//": "_floordiv", "%": "_mod", "/": "_d
 #: Built-ins that take one value and the state: ``f(st, value)``.
 _UNARY = {"sum": "_total", "distinct": "_distinct", "only": "_only", "first": "_first",
           "last": "_last", "unique": "_unique", "empty": "_empty", "flatten": "_flatten",
-          "neighbours": "_neighbours", "at": "_at",
+          "neighbours": "_neighbours", "at": "_at", "stack_at": "_stack_at",
+          "height": "_height", "under": "_under",
           # a chance event, drawn from the state's generator and recorded as the
           # closure does it (the checks keep it out of guards and parameters)
           "random": "_random_element"}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, cast
 
 from rulepack.errors import SemanticError
 from rulepack.ir import Node, rename
-from rulepack.engine import ops, outcome, queries
+from rulepack.engine import ops, outcome, queries, stacks
 from rulepack.engine import runtime as rt
 from rulepack.engine.runtime import (RuleValueError, attribute, charge, contains, count, items,
                                      show)
@@ -55,6 +55,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
     "step": (2, 2), "neighbours": (1, 1), "ends": (2, 2), "knows": (2, 2),
     "flatten": (1, 1), "partition": (2, 2), "partitionable": (2, 3), "usable": (3, 3),
     "unique": (1, 1), "cell": (3, 3), "team": (1, 1),
+    "stack_at": (1, 1), "height": (1, 1), "under": (1, 1),
 }
 
 _CHANCE_FUNCTIONS = {"random"}
@@ -62,7 +63,7 @@ _CHANCE_FUNCTIONS = {"random"}
 #: Functions that read a game in progress (zones, cells, turn order, scores).
 STATE_FUNCTIONS = {"order", "after", "is_active", "score", "cells", "cell", "empty", "at", "step",
                    "neighbours", "ends", "knows", "best", "matches", "partition",
-                   "partitionable", "usable"}
+                   "partitionable", "usable", "stack_at", "height", "under"}
 
 
 def _const(value: object) -> Fn:
@@ -746,6 +747,15 @@ class ExprCompiler:
 
     def _f_at(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
         return self._unary(args, ops.at)
+
+    def _f_stack_at(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
+        return self._unary(args, stacks.stack_at)
+
+    def _f_height(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
+        return self._unary(args, stacks.height)
+
+    def _f_under(self, args: list[Fn], node: Node, scope: Scope) -> Fn:
+        return self._unary(args, stacks.under)
 
 
 # ---------------------------------------------------------------------- helpers

@@ -423,9 +423,9 @@ class Instance:
     def _add_zone(self, name: str, label: str, kind: str, key: object = None,
                   owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
                   cols: int = 0, cells: list[tuple[int, int]] | None = None,
-                  notation: tuple[int, int] | None = None) -> ZoneRef:
+                  notation: tuple[int, int] | None = None, stacked: bool = False) -> ZoneRef:
         info = ZoneInfo(len(self.zones), name, label, kind, key, owner, seen_by, rows, cols,
-                        cells, notation)
+                        cells, notation, stacked)
         self.zones.append(info)
         self.zone_kinds.append(info.kind)
         ref = ZoneRef(info.index, info.name, info.label)
@@ -472,10 +472,15 @@ class Instance:
                         holes.add(h)
                 cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in holes]
             notation = self._notation(z)
+            stacked = bool(z.get("stacked"))
+            if stacked and kind != "grid":
+                raise SemanticError.at(f"zone {name!r} is a {kind}, which holds its pieces in "
+                                       "one order already: only a grid is 'stacked' (a stack "
+                                       "in each cell)", self.loc(z), code="bad-stacked")
             per = z.get("per")
             if per is None:
                 ref = self._add_zone(name, name, kind, None, None, seen_by, rows, cols, cells,
-                                     notation)
+                                     notation, stacked)
                 self.globals[name] = Global("zone", ref, z)
                 continue
             if per == "player":
@@ -492,7 +497,7 @@ class Instance:
                 label = f"{name}[{describe(key, self.seat_names)}]"
                 owner = int(key) if per == "player" and isinstance(key, Player) else None
                 ref = self._add_zone(name, label, kind, key, owner, seen_by, rows, cols, cells,
-                                     notation)
+                                     notation, stacked)
                 if isinstance(family, list):
                     family.append(ref)
                 else:

@@ -162,6 +162,7 @@ _CALL_RESULTS: dict[str, Kind | None] = {
     "ends": _of("list", items=_of("cell")),
     "team": _of("number"), "any": _of("bool"), "all": _of("bool"),
     "partition": _of("list", "none", items=_PIECE_LIST),
+    "stack_at": _PIECE_LIST, "height": _of("number"), "under": _of("piece", "none"),
 }
 #: what counts as a number in arithmetic (a seat is its number)
 _NUMERIC = frozenset({"number", "player"})
@@ -677,7 +678,7 @@ class KindChecker:
             if of is None or not of.basic - {"none"}:
                 return None
             basic = of.basic - {"none"}
-            if basic == {"zone"}:
+            if basic <= {"zone", "cell"}:     # a cell: its stack's pieces
                 element: Kind | None = _of("piece")
             elif basic == {"list"}:
                 element = of.items
@@ -1109,8 +1110,10 @@ class KindChecker:
                 self.need(args[0], env, {"pattern"}, "a pattern", f"{fn}()")
                 for arg in args[1:]:
                     self.need_pieces(arg, env, f"{fn}()")
-            elif fn == "at" and args:
-                self.need(args[0], env, {"cell"}, "a cell", "at()")
+            elif fn in ("at", "stack_at", "height") and args:
+                self.need(args[0], env, {"cell"}, "a cell", f"{fn}()")
+            elif fn == "under" and args:
+                self.need(args[0], env, {"piece"}, "a piece", "under()")
             elif fn in ("cells", "empty") and args:
                 self.need(args[0], env, {"zone"}, "a grid", f"{fn}()")
                 self.need_grid(args[0], env, f"{fn}()")

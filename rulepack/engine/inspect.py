@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING
 
 from rulepack.engine.queries import cell_of, groups
 from rulepack.engine.runtime import attribute
+from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
+    from rulepack.engine.zones import ZoneInfo
 
 
 def zone_labels(state: "State") -> list[str]:
@@ -65,12 +67,27 @@ def grid_cells(state: "State", label: str) -> list[tuple[str, Piece | None]]:
     :raises KeyError: no zone has that label.
     :raises ValueError: the zone is not a grid.
     """
-    index = _zone(state, label)
-    info = state.program.zones[index]
+    info = _grid(state, label)
+    return [(cell.label, piece) for cell, piece in zip(info.cell_objects,
+                                                        state.position.zones[info.index])]
+
+
+def _grid(state: "State", label: str) -> "ZoneInfo":
+    info = state.program.zones[_zone(state, label)]
     if info.kind != "grid":
         raise ValueError(f"{label} is a {info.kind}, not a grid")
-    return [(cell.label, piece) for cell, piece in zip(info.cell_objects,
-                                                        state.position.zones[index])]
+    return info
+
+
+def grid_stacks(state: "State", label: str) -> list[tuple[str, list[Piece]]]:
+    """Every cell of a grid zone as :func:`grid_cells` orders them, with the pieces
+    in it bottom to top (a ``stacked`` grid's stacks; otherwise none or one).
+
+    :raises KeyError: no zone has that label.
+    :raises ValueError: the zone is not a grid.
+    """
+    return [(cell.label, stack_at(state.position, cell))
+            for cell in _grid(state, label).cell_objects]
 
 
 def zone_groups(state: "State", label: str) -> list[list[Piece]] | None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from rulepack.engine import stacks
 from rulepack.engine.actions import Reveal
 from rulepack.engine.runtime import RuleValueError, show
 from rulepack.engine.values import Cell, Piece, ZoneRef, piece_id
@@ -68,7 +69,11 @@ def _leave(st: "Position", zones: list[list[Any]], owned: set[int], kinds: tuple
     src = _own(zones, owned, z)
     kind = kinds[z]
     if kind == "grid":
-        off_grid(st, src, piece)
+        if st.program.zones[z].stacked:
+            stacks.take(st, src, z, piece)
+            st.cells = None
+        else:
+            off_grid(st, src, piece)
     elif src and src[-1] is piece:      # lift(), inline: the top of a stack
         src.pop()
     else:
@@ -109,25 +114,34 @@ def move(st: "Position", pieces: list[Any], dest: Any, face_up: Any, bottom: Any
         if len(pieces) <= 8 or not move_many(st, pieces, dest, face_up, bottom):
             move_to_zone(st, pieces, dest.index, face_up, bottom)
     else:
-        _move_cells(st, pieces, dest, face_up)
+        _move_cells(st, pieces, dest, face_up, bottom)
     watch = st.watch
     if watch is not None:
         watch(pieces)
 
 
-def _move_cells(st: "Position", pieces: list[Any], dest: Any, face_up: Any) -> None:
-    """:func:`move` to a grid or one of its cells."""
+def _move_cells(st: "Position", pieces: list[Any], dest: Any, face_up: Any,
+                bottom: Any) -> None:
+    """:func:`move` to a grid or one of its cells (of a ``stacked`` grid: onto its
+    stack, or under it when ``bottom``; several pieces of one stack keep their
+    order: :func:`rulepack.engine.stacks.as_stack`)."""
     kinds: tuple[str, ...] = st.program.zone_kinds
     loc: list[int] = st.loc
     zones: list[list[Any]] = st.zones
     owned: set[int] = st.owned
+    stacked = type(dest) is _CELL and st.program.zones[dest.zone].stacked
+    if stacked and len(pieces) > 1:
+        pieces = stacks.as_stack(st, pieces)
     for piece in pieces:
         i = _leave(st, zones, owned, kinds, loc, piece)
         if type(dest) is _CELL:
             target = _own(zones, owned, dest.zone)
-            if target[dest.slot] is not None:
+            if stacked:
+                stacks.push(st, target, dest.zone, dest.slot, piece, bool(bottom))
+            elif target[dest.slot] is not None:
                 raise RuleValueError(f"cell {dest} is not empty")
-            target[dest.slot] = piece
+            else:
+                target[dest.slot] = piece
             loc[i] = dest.zone
         else:
             d: int = dest.index

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import NoReturn, TYPE_CHECKING, Any, Callable, cast
 
+from rulepack.engine.stacks import stack_at
 from rulepack.engine.runtime import (MAX_COLLECTION, MAX_INT_BITS, BudgetError, RuleValueError,
                                      SortRank, attribute, items, piece_cells, show)
 from rulepack.engine.effects import chance_choice
@@ -466,8 +467,9 @@ def maximal_run(st: "Position", through: object, along: object,
     return back
 
 def top(st: "Position", of: object, n: object, from_top: bool) -> object:
-    """``top of Z`` / ``top N of Z`` (``bottom`` when not ``from_top``)."""
-    xs = items(st, of)
+    """``top of Z`` / ``top N of Z`` (``bottom`` when not ``from_top``); of a cell,
+    its stack's (:func:`rulepack.engine.stacks.stack_at`)."""
+    xs = stack_at(st, of) if type(of) is Cell else items(st, of)
     if n is None:
         if not xs:
             return None

@@ -33,15 +33,16 @@ if TYPE_CHECKING:  # pragma: no cover
 #: the fields of a position, in the order :meth:`Position.copy` copies them
 FIELDS = ("program", "zones", "owned", "cells", "loc", "face", "owner", "rolled", "active",
           "vars", "rng", "seed", "pc", "pending", "decider", "legal", "terminal", "winners",
-          "history", "decisions", "turns", "max_decisions", "knowledge", "groupings", "memo",
-          "steps_left", "block", "fault", "watch", "said")
+          "history", "decisions", "turns", "max_decisions", "knowledge", "groupings", "heights",
+          "memo", "steps_left", "block", "fault", "watch", "said")
 
 
 class Position:
     """Everything that changes in a game of a :class:`~rulepack.engine.program.Program`.
 
     ``zones[z]`` lists the pieces of zone ``z`` (a grid: one slot per cell, ``None``
-    when empty); ``loc``, ``face`` (``True``: face up) and ``owner`` are indexed by
+    when empty; a ``stacked`` grid's slots hold each cell's top, the pieces beneath
+    follow: :mod:`rulepack.engine.stacks`); ``loc``, ``face`` (``True``: face up) and ``owner`` are indexed by
     piece id, ``active`` by seat; ``vars`` maps variable names to values.
     """
 
@@ -93,6 +94,10 @@ class Position:
     knowledge: tuple[int, frozenset[int]] | None
     #: a ``groups`` zone's index → the sizes of its groups, in order, while arranged
     groupings: dict[int, tuple[int, ...]]
+    #: a stacked grid's index → how many pieces lie beneath each cell's top (by
+    #: slot; :mod:`rulepack.engine.stacks`); replaced, never changed in place, so
+    #: copies share it
+    heights: dict[int, tuple[int, ...]]
     #: what the pattern searches keep between their questions in this game
     #: (:class:`rulepack.patterns.partition.GameMemo`), shared by copies: it changes
     #: no answer, and a new game starts without it
@@ -146,6 +151,7 @@ class Position:
         p.max_decisions = max_decisions
         p.knowledge = None
         p.groupings = {}
+        p.heights = {}
         p.memo = {}
         p.steps_left = EVAL_STEPS
         p.block = None
@@ -162,14 +168,18 @@ class Position:
            terminal: bool = False, winners: list[int] | None = None,
            history: Log | None = None, decisions: int = 0, turns: int = 0,
            groupings: dict[int, tuple[int, ...]] | None = None,
-           knowledge: tuple[int, frozenset[int]] | None = None) -> "Position":
+           knowledge: tuple[int, frozenset[int]] | None = None,
+           heights: dict[int, tuple[int, ...]] | None = None) -> "Position":
         """A position from its parts: one read back from JSON
         (:func:`rulepack.engine.serialize.position_from_json`) or one seat's guess
         of the hidden pieces (:mod:`rulepack.agents.determinize`). Its flow is not
         run: no decision is pending until it runs from ``pc``. ``loc`` is made
         from ``zones``; every other field is as :meth:`empty` makes it.
 
-        :param zones: the pieces of each zone (a grid's list: one slot per cell).
+        :param zones: the pieces of each zone (a grid's list: one slot per cell;
+            a stacked grid's, the pieces beneath the tops after them).
+        :param heights: a stacked grid's index → the number of pieces beneath each
+            cell's top (by slot); absent: none beneath.
         :param face: piece id → face up; ``owner``: piece id → seat or ``None``.
         :param rolled: die id → the face it shows; ``active``: seat → in the game.
         """
@@ -195,6 +205,7 @@ class Position:
         p.turns = turns
         p.groupings = {} if groupings is None else groupings
         p.knowledge = knowledge
+        p.heights = {} if heights is None else heights
         return p
 
     def copy(self) -> "Position":
@@ -228,6 +239,7 @@ class Position:
         c.max_decisions = self.max_decisions
         c.knowledge = self.knowledge
         c.groupings = dict(self.groupings)
+        c.heights = self.heights
         c.memo = self.memo
         c.steps_left = self.steps_left
         c.block = None

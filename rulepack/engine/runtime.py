@@ -226,9 +226,17 @@ def piece_cells(st: "Position") -> list[Cell | None]:
         for info in st.program.zones:
             if info.kind == "grid":
                 objects = info.cell_objects
-                for i, p in enumerate(st.zones[info.index]):
+                zone = st.zones[info.index]
+                for i, p in enumerate(zone[:len(objects)]):
                     if p is not None:
                         cells[p.id] = objects[i]
+                hs = st.heights.get(info.index)
+                if hs is not None:      # a stacked grid: the pieces beneath the tops
+                    i = len(objects)
+                    for slot, h in enumerate(hs):
+                        for p in zone[i:i + h]:
+                            cells[p.id] = objects[slot]
+                        i += h
         st.cells = cells
     return cells
 

@@ -114,6 +114,9 @@ def position_to_json(st: Position, history: bool = True) -> dict[str, object]:
         "labels": {"zones": [z.label for z in program.zones],
                    "pieces": [p.name for p in program.pieces]},
     }
+    if st.heights:
+        # stacked grids: how many pieces lie beneath each cell's top (by slot)
+        data["heights"] = [[z, list(hs)] for z, hs in sorted(st.heights.items())]
     if st.rolled:
         # the faces rolled dice show (a die never rolled shows its first face)
         data["rolled"] = [[i, encode(v)] for i, v in sorted(st.rolled.items())]
@@ -152,6 +155,15 @@ def position_from_json(program: "Program", data: dict[str, Any],
             rolls = program.pieces[i].rolls
             if rolls is None or v not in rolls[1]:
                 raise bad(f"{program.pieces[i].name} cannot show {v!r}")
+        heights = {int(z): tuple(int(n) for n in hs) for z, hs in data.get("heights", [])}
+        for z, info in enumerate(program.zones):
+            hs = heights.get(z)
+            beneath = sum(hs) if hs is not None and info.stacked else 0
+            if info.kind == "grid" and (len(pieces[z]) != len(info.cells) + beneath or (
+                    hs is not None and (len(hs) != len(info.cells) or min(hs) < 0 or any(
+                        h and pieces[z][i] is None for i, h in enumerate(hs))))):
+                raise bad(f"{info.label} does not hold one place per cell and the pieces "
+                          "beneath their tops")
         st = Position.of(
             program, max_decisions, zones=pieces, face=face, owner=owner, rolled=rolled,
             active=list(data.get("active", [True] * program.num_players)),
@@ -162,7 +174,7 @@ def position_from_json(program: "Program", data: dict[str, Any],
             history=Log(decode_event(program, h) for h in data.get("history", [])),
             decisions=int(data.get("decisions", 0)), turns=int(data.get("turns", 0)),
             groupings={int(z): tuple(int(n) for n in sizes)
-                       for z, sizes in data.get("groupings", [])})
+                       for z, sizes in data.get("groupings", [])}, heights=heights)
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise bad(f"{type(exc).__name__}: {exc}") from None
     return st

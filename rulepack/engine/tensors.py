@@ -8,12 +8,14 @@ entries (index → value). The observation tensor holds what the player's view
 
 1. **pieces**, one row each: seen by the player, its zone (one-hot), its grid
    cell (one-hot), face up, its owner (one-hot), its place in an ordered zone
-   (a stack, row or groups zone: 1 for the first) and the group it is in (1 for
+   (a stack, row or groups zone: 1 for the first; a stacked grid: its level in
+   its cell, 1 for the bottom) and the group it is in (1 for
    the first; 0 while the zone is not arranged). A piece the player cannot see
    has no row: it is only counted, by its look, below;
 2. **hidden pieces**: per zone how many the player cannot see; per grid cell the
-   look of a hidden piece in it (the look's number + 1, 0 for none); per zone and
-   look how many hidden pieces of that look it holds; per ordered zone and place
+   look of a hidden piece in it (the look's number + 1, 0 for none; in a stacked
+   grid, of its top); per zone and look how many hidden pieces of that look it
+   holds (in a stacked grid, those beneath a top); per ordered zone and place
    the look of the hidden piece there (+1);
 3. who decides (one-hot over the seats, then chance), the observing seat
    (one-hot), whether the game is over;
@@ -59,6 +61,7 @@ from weakref import WeakKeyDictionary
 from rulepack.engine.actions import Action
 from rulepack.engine.flow import current_player
 from rulepack.engine.queries import groups, visible
+from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef
 from rulepack.engine.views import scores_seen
 
@@ -230,7 +233,7 @@ def _make(inst: "Program") -> tuple[TensorLayout, _Vocabulary]:
         if z.kind == "grid":
             cells += len(z.cells)
     ordered = {z.index: i for i, z in enumerate(
-        [z for z in inst.zones if z.kind in ("stack", "row", "groups")])}
+        [z for z in inst.zones if z.kind in ("stack", "row", "groups") or z.stacked])}
     face_offsets: dict[int, int] = {}
     faces = 0
     for p in inst.pieces:
@@ -283,6 +286,17 @@ def _placed(st: "Position") -> list[tuple[Piece, int, int | None, int]]:
     for z, content in enumerate(st.zones):
         if kinds[z] == "grid":
             base = offsets[z]
+            info = st.program.zones[z]
+            if info.stacked:
+                # a stacked grid: each piece's place is its level in its cell (0: the
+                # bottom), the tops first, then the pieces beneath them
+                cells = info.cell_objects
+                hs = st.heights.get(z) or (0,) * len(cells)
+                out += [(piece, z, base + slot, hs[slot]) for slot, piece in
+                        enumerate(content[:len(cells)]) if piece is not None]
+                out += [(piece, z, base + cell.slot, level) for cell, h in zip(cells, hs)
+                        for level, piece in enumerate(stack_at(st, cell)[:h])]
+                continue
             out += [(piece, z, base + slot, slot) for slot, piece in enumerate(content)
                     if piece is not None]
         else:
@@ -307,7 +321,12 @@ def observation_entries(st: "Position", p: int) -> dict[int, float]:
             for g, group in enumerate(groups(st, z) or ()):
                 for piece in group:
                     grouped[piece.id] = g + 1
-    for piece, z, cell, place in _placed(st):
+    placed = _placed(st)
+    top_levels: dict[int, int] = {}     # a stacked grid's cell → its top's level
+    for piece, z, cell, place in placed:
+        if cell is not None and z in ordered:
+            top_levels[cell] = max(top_levels.get(cell, 0), place)
+    for piece, z, cell, place in placed:
         if _visible(st, piece, p):
             row = piece.id * width
             out[row] = 1.0
@@ -326,8 +345,11 @@ def observation_entries(st: "Position", p: int) -> dict[int, float]:
         else:
             look = vocab.looks[piece.look(st.face[piece.id])]
             out[hidden_at + z] = out.get(hidden_at + z, 0.0) + 1.0
-            if cell is not None:
-                out[cells_at + cell] = float(look + 1)
+            if cell is not None and not (z in ordered and place < top_levels[cell]):
+                out[cells_at + cell] = float(look + 1)      # (a stack's: its top's)
+            elif cell is not None:
+                at = looks_at + z * lay.looks + look        # beneath a top: counted
+                out[at] = out.get(at, 0.0) + 1.0
             else:
                 at = looks_at + z * lay.looks + look
                 out[at] = out.get(at, 0.0) + 1.0

@@ -15,12 +15,13 @@ player's job.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rulepack.engine.flow import current_player, legal
 from rulepack.engine.outcome import outcome, scores
 from rulepack.engine.queries import describe_for, groups, visible
 from rulepack.engine.serialize import encode
+from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import Cell, PatternRef, Piece, Player, ZoneRef, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,6 +113,18 @@ def encode_masked(st: "Position", value: object, player: int) -> object:
     return encode(value)
 
 
+def grid_places(zone: dict[str, Any]) -> list[tuple[int, Any]]:
+    """A grid's view (:func:`zone_json`) as ``(place, piece entry)`` pairs: each
+    cell's top at its slot (``None``: empty), then, in a stacked grid, the pieces
+    beneath each top, bottom first, at the places after the slots (the order of the
+    zone's list: :mod:`rulepack.engine.stacks`)."""
+    cells = zone["cells"]
+    out: list[tuple[int, Any]] = [(i, c["piece"]) for i, c in enumerate(cells)]
+    for c in cells:
+        out.extend((len(out), e) for e in c.get("stack", [])[:-1])
+    return out
+
+
 def zone_json(st: "Position", index: int, player: int) -> dict[str, object]:
     info = st.program.zones[index]
     content = st.zones[index]
@@ -119,17 +132,23 @@ def zone_json(st: "Position", index: int, player: int) -> dict[str, object]:
     if info.owner is not None:
         data["owner"] = info.owner
     if info.kind == "grid":
+        def entry_of(piece: Piece) -> object:
+            if visible(st, piece, player):
+                return piece_json(st, piece)
+            return hidden_json(piece, st.face[piece.id])
+
         cells = []
         for cell, piece in zip(info.cell_objects, content):
-            if piece is None:
-                entry = None
-            elif visible(st, piece, player):
-                entry = piece_json(st, piece)
-            else:
-                entry = hidden_json(piece, st.face[piece.id])
-            cells.append({"cell": cell.label, "row": cell.row + 1, "col": cell.col + 1,
-                          "piece": entry})
+            entry: dict[str, object] = {"cell": cell.label, "row": cell.row + 1,
+                                        "col": cell.col + 1,
+                                        "piece": None if piece is None else entry_of(piece)}
+            if info.stacked:
+                # a stacked grid: the cell's pieces bottom to top ("piece" is the top)
+                entry["stack"] = [entry_of(p) for p in stack_at(st, cell)]
+            cells.append(entry)
         data.update(rows=info.rows, cols=info.cols, cells=cells)
+        if info.stacked:
+            data["stacked"] = True
         if info.notation is not None:
             # a grid that names its cells as PPN does: how its rows (top to bottom)
             # and columns are named, for pictures

@@ -41,15 +41,17 @@ class ZoneInfo:
     :param notation: for a grid that names its cells as PPN does (``notation ppn``),
         the PPN coordinates ``(x, y)`` of its bottom-left cell; ``None``: rulepack's
         own names (``a1`` top left).
+    :param stacked: for a grid declared ``stacked``: each cell holds a stack of
+        pieces (:mod:`rulepack.engine.stacks`), not at most one.
     """
 
     __slots__ = ("index", "name", "label", "kind", "key", "owner", "seen_by", "rows", "cols",
-                 "cells", "slot_of", "cell_objects", "notation", "_neighbours", "_ends")
+                 "cells", "slot_of", "cell_objects", "notation", "stacked", "_neighbours", "_ends")
 
     def __init__(self, index: int, name: str, label: str, kind: str, key: object = None,
                  owner: int | None = None, seen_by: str = "nobody", rows: int = 0,
                  cols: int = 0, cells: list[tuple[int, int]] | None = None,
-                 notation: tuple[int, int] | None = None) -> None:
+                 notation: tuple[int, int] | None = None, stacked: bool = False) -> None:
         self.index = index
         self.name = name
         self.label = label
@@ -63,6 +65,7 @@ class ZoneInfo:
         #: (row, col) → slot
         self.slot_of: dict[tuple[int, int], int] = {rc: i for i, rc in enumerate(self.cells)}
         self.notation = notation
+        self.stacked = stacked
         #: the cells as values, by slot (made once: every game shares them)
         self.cell_objects: tuple[Cell, ...] = tuple(
             Cell(index, r, c, i, self.name_of(r, c)) for i, (r, c) in enumerate(self.cells))

@@ -303,6 +303,9 @@ class ToIR(Transformer[Token, IR]):
                     y: int | None = None) -> tuple[str, Any]:
         return ("notation", {"kind": str(name), "origin": None if x is None else [x, y]})
 
+    def zo_stacked(self, meta: Meta) -> tuple[str, Any]:
+        return ("stacked", True)
+
     def zo_seen_by(self, meta: Meta, expr: IR) -> tuple[str, Any]:
         return ("seen_by", expr)
 

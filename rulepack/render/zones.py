@@ -107,9 +107,31 @@ def grid_block(app: Appearance, zone: dict[str, Any]) -> Block:
             x, y = head + (c - 1) * cell, head + (r - 1) * cell
             g.append(dw.Rectangle(r1(x), r1(y), cell, cell, fill="#eadcb6", stroke="#a8976c",
                                   stroke_width=0.8))
-            if entry.get("piece") is not None:
+            stack = entry.get("stack")
+            if stack and len(stack) > 1:
+                cell_stack(g, app, stack, x + 1, y + 1)
+            elif entry.get("piece") is not None:
                 place(g, piece_block(app, entry["piece"]), x + 1, y + 1)
     return Block(width, height, paint)
+
+
+#: how much smaller each piece of a stack in a cell is drawn than the one under it
+STACK_SCALE = 0.74
+
+
+def cell_stack(g: dw.Group, app: Appearance, stack: list[dict[str, Any]], x: float,
+               y: float) -> None:
+    """A stacked grid's cell (``stack``: its pieces bottom to top) drawn as a stack
+    seen from above: each piece smaller than the one under it and centred on it,
+    and the height in the corner."""
+    size = float(SLOT)
+    for piece in stack:
+        off = (SLOT - size) / 2
+        place(g, piece_block(app, piece, r1(size)), r1(x + off), r1(y + off))
+        size *= STACK_SCALE
+    g.append(dw.Circle(r1(x + SLOT - 6), r1(y + 6), 6, fill="#3d3a33", stroke="#f4efe1",
+                       stroke_width=0.8))
+    text(g, str(len(stack)), x + SLOT - 6, y + 6, 8, "#f4efe1")
 
 
 def stack_block(app: Appearance, zone: dict[str, Any]) -> Block:
@@ -176,7 +198,8 @@ def zone_content(app: Appearance, zone: dict[str, Any]) -> Block:
 
 def zone_count(zone: dict[str, Any]) -> int:
     if zone.get("kind") == "grid":
-        return sum(1 for c in zone.get("cells") or [] if c.get("piece") is not None)
+        return sum(len(c["stack"]) if "stack" in c else c.get("piece") is not None
+                   for c in zone.get("cells") or [])
     return int(zone.get("count") or 0)
 
 
