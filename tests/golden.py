@@ -133,6 +133,8 @@ CONFIGS: dict[str, list[Config]] = {
     "four-field-kono": [_c("four-field-kono", 2, (0, 1, 2))],
     "piecepack-tic-tac-toe": [_c("piecepack-tic-tac-toe", 2, (0, 1, 2))],
     "alquerque": [_c("alquerque", 2, (0, 1, 2))],
+    "american-checkers": [_c("american-checkers", 2, (0, 1, 2)),
+                          _c("american-checkers", 2, (0, 1), huffing=True)],
 }
 
 

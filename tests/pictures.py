@@ -35,6 +35,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "four-field-kono": (2, {}, 1, 10, None),
     "piecepack-tic-tac-toe": (2, {}, 4, 5, None),
     "alquerque": (2, {}, 1, 8, None),
+    "american-checkers": (2, {}, 1, 50, None),
 }
 
 

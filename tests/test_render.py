@@ -69,6 +69,7 @@ POSITIONS = {
     "four-field-kono": [(2, {}, 0), (2, {}, 20), (2, {}, 10**6)],
     "piecepack-tic-tac-toe": [(2, {}, 0), (2, {}, 4), (2, {}, 10**6)],
     "alquerque": [(2, {}, 0), (2, {}, 10), (2, {}, 10**6)],
+    "american-checkers": [(2, {}, 0), (2, {}, 50), (2, {"huffing": "true"}, 10**6)],
 }
 
 

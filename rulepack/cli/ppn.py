@@ -74,41 +74,48 @@ def _summary(imported: "Imported") -> str:
               help="Write the game as a rulepack record (one file per game: -1, -2... "
                    "before the extension when the file holds several).")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="The seed of the games (their chance events).")
-def import_command(file: Path, ruleset: str | None, output: Path | None, seed: int) -> None:
+              help="The seed of the games (their chance events); a record that does not "
+                   "give one is imported with the first seed from this one whose chance "
+                   "lets its moves be played.")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="A ruleset option beyond those the GameType gives (repeatable).")
+def import_command(file: Path, ruleset: str | None, output: Path | None, seed: int,
+                   option_pairs: tuple[str, ...]) -> None:
     """Play a PPN record's games as games of their ruleset, move by move: each move
     is the one legal action that relocates the pieces as the move says.
 
       rulepack ppn import four-field-kono.ppn -o game.jsonl
     """
+    from rulepack.cli.args import parse_options
     from rulepack.cli.errors import InvalidInput, reported
     from rulepack.ppn.importer import import_game
+    options = parse_options(option_pairs)
     with reported():
         games = _read(file)
         for k, record in enumerate(games, 1):
             name, game = _ruleset(record, ruleset, str(file))
-            imported = import_game(record, game, str(file), seed)
+            imported = import_game(record, game, str(file), seed, options=options)
             label = f"{file}" + (f" game {k}" if len(games) > 1 else "")
             click.echo(f"{label}: {_summary(imported)}")
             if output is not None:
                 path = output if len(games) == 1 else \
                     output.with_name(f"{output.stem}-{k}{output.suffix}")
                 try:
-                    _write(path, game, imported, name, seed)
+                    _write(path, game, imported, name)
                 except OSError as exc:
                     raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") \
                         from None
                 click.echo(f"  record: {path}")
 
 
-def _write(path: Path, game: "Game", imported: "Imported", source: str, seed: int) -> None:
+def _write(path: Path, game: "Game", imported: "Imported", source: str) -> None:
     """Write an imported game as a rulepack record: the same game replayed from its
     start, each decision the action the import found.
 
     :raises OSError: the file cannot be written."""
     from rulepack.records import RecordWriter
     state = imported.state
-    fresh = game.new_game(state.program.num_players, seed=seed,
+    fresh = game.new_game(state.program.num_players, seed=state.position.seed,
                           options=dict(state.program.options))
     writer = RecordWriter(path, game, fresh, source, ["human"] * fresh.program.num_players)
     for _, action in imported.moves:

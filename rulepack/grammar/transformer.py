@@ -270,6 +270,8 @@ class ToIR(Transformer[Token, IR]):
         return -int(parts[-1]) if len(parts) == 2 else int(parts[-1])
 
     def opt_choice(self, meta: Meta, values: list[IR]) -> IR:
+        if len(values) == 1 and values[0].get("k") == "list":
+            values = values[0]["items"]         # one of [a, b]: the same as one of a, b
         return {"type": "choice", "values": values}
 
     def zone_decl(self, meta: Meta, name: Token, kind: IR, *opts: tuple[str, Any]) -> tuple[str, IR]:

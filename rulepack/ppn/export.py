@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from rulepack.engine.actions import Narration
+from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import ppn_label
 from rulepack.ppn.importer import ppn_piece
 
@@ -58,56 +59,82 @@ def spec_of(piece_side: str, suit: int, rank: int) -> str:
     return f"{piece[0]}{letter}{rank_char}"
 
 
-def _places(state: "State") -> dict[int, tuple[tuple[str, int, int], float, float]]:
-    """Piece id → (how PPN names it, x, y) for the pieces on the PPN boards."""
-    out: dict[int, tuple[tuple[str, int, int], float, float]] = {}
+#: a piece on a PPN board as the export sees it: (how PPN names it, x, y, level: 0 at
+#: the bottom of its place's stack)
+Placed = tuple[tuple[str, int, int], float, float, int]
+
+#: where a stack waits while a piece is put under it (no PPN grid has a cell there)
+ASIDE = (0.5, 0.5)
+
+
+def _places(state: "State") -> dict[int, Placed]:
+    """Piece id → (how PPN names it, x, y, level) for the pieces on the PPN boards."""
+    out: dict[int, Placed] = {}
     position = state.position
     for info in state.program.zones:
         if info.kind != "grid" or info.notation is None:
             continue
-        for cell, piece in zip(info.cell_objects, position.zones[info.index]):
-            named = None if piece is None else ppn_piece(piece, bool(position.face[piece.id]),
-                                                          state)
-            if piece is not None and named is not None:
-                x, y = info.point(cell.row, cell.col) or (0, 0)
-                out[piece.id] = (named, float(x), float(y))
+        for cell in info.cell_objects:
+            x, y = info.point(cell.row, cell.col) or (0, 0)
+            for level, piece in enumerate(stack_at(position, cell)):
+                named = ppn_piece(piece, bool(position.face[piece.id]), state)
+                if named is not None:
+                    out[piece.id] = (named, float(x), float(y), level)
     return out
 
 
-def relocation(before: dict[int, Any], after: dict[int, Any]) -> str:
+def _counted(n: int, place: tuple[float, float]) -> str:
+    """The top ``n`` pieces of a place, as PPN names them (``e1``, ``2e1``)."""
+    return (str(n) if n > 1 else "") + place_name(*place)
+
+
+def relocation(before: dict[int, Placed], after: dict[int, Placed]) -> str:
     """The PPN submoves that take the board from ``before`` to ``after`` (piece id
-    → (name, x, y))."""
+    → (name, x, y, level)): removals (``*e3``, ``*2b6`` for the top two of a
+    stack), moves (``a2-a3``; ``2e1-d2`` for a stack moved together; ``b1:b3``, a
+    capture by displacement; ``d3#e3``, a swap) and new pieces (``S@b2``; one put
+    under a stack: the stack set aside, the piece put, the stack put back)."""
+    def place(d: dict[int, Placed], i: int) -> tuple[float, float]:
+        return d[i][1], d[i][2]
+
     gone = [i for i in before if i not in after]
-    moved = [i for i in before if i in after and before[i][1:] != after[i][1:]]
-    new = [i for i in after if i not in before]
+    moved = [i for i in before if i in after and place(before, i) != place(after, i)]
+    new = sorted((i for i in after if i not in before), key=lambda i: after[i][3])
+    groups: dict[tuple[tuple[float, float], tuple[float, float]], list[int]] = {}
+    for i in moved:
+        groups.setdefault((place(before, i), place(after, i)), []).append(i)
     out: list[str] = []
     captured = set()
-    for i in moved:
-        to = after[i][1:]
-        taken = next((g for g in gone if before[g][1:] == to and g not in captured), None)
-        if taken is not None:
-            captured.add(taken)
+    for (frm, to), ids in groups.items():
+        taken = [g for g in gone if place(before, g) == to and g not in captured]
+        if len(ids) == 1 and len(taken) == 1:
+            captured.add(taken[0])
+    removed: dict[tuple[float, float], int] = {}
     for g in gone:
         if g not in captured:
-            out.append("*" + place_name(*before[g][1:]))
-    done = set()
-    for i in moved:
-        if i in done:
+            removed[place(before, g)] = removed.get(place(before, g), 0) + 1
+    out += ["*" + _counted(n, at) for at, n in removed.items()]
+    done: set[tuple[float, float]] = set()
+    for (frm, to), ids in groups.items():
+        if frm in done:
             continue
-        frm, to = before[i][1:], after[i][1:]
-        partner = next((j for j in moved if j != i and j not in done and
-                        before[j][1:] == to and after[j][1:] == frm), None)
-        if partner is not None:
+        if len(ids) == 1 and groups.get((to, frm)) is not None and len(groups[(to, frm)]) == 1:
             out.append(f"{place_name(*frm)}#{place_name(*to)}")
-            done |= {i, partner}
-        elif any(before[g][1:] == to for g in captured):
+            done |= {frm, to}
+        elif len(ids) == 1 and any(place(before, g) == to for g in captured):
             out.append(f"{place_name(*frm)}:{place_name(*to)}")
-            done.add(i)
         else:
-            out.append(f"{place_name(*frm)}-{place_name(*to)}")
-            done.add(i)
+            out.append(f"{_counted(len(ids), frm)}-{place_name(*to)}")
     for i in new:
-        out.append(f"{spec_of(*after[i][0])}@{place_name(*after[i][1:])}")
+        at = place(after, i)
+        above = sum(1 for j, p in after.items() if j != i and (p[1], p[2]) == at and
+                    p[3] > after[i][3])
+        put = f"{spec_of(*after[i][0])}@{place_name(*at)}"
+        if above:
+            aside = place_name(*ASIDE)
+            put = f"{_counted(above, at)}-{aside} {put} {above}{aside}-{place_name(*at)}" \
+                if above > 1 else f"{place_name(*at)}-{aside} {put} {aside}-{place_name(*at)}"
+        out.append(put)
     return " ".join(out)
 
 

@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import Piece
 from rulepack.errors import Diagnostic, Location, RulepackError
 from rulepack.ppn.movetext import Game as PPNGame, Move
@@ -45,14 +46,31 @@ RANKS = ("null", "ace", 2, 3, 4, 5)
 #: the piecepack's components, named in PPN as in the piecepack library
 KINDS = ("tile", "coin", "die", "pawn")
 
-#: a piece on the table as the comparison sees it: (piece and side, suit, rank, x, y)
-Placed = tuple[str, int, int, float, float]
+#: a piece on the table as the comparison sees it: (piece and side, suit, rank, x, y,
+#: level: 0 at the bottom of its place's stack)
+Placed = tuple[str, int, int, float, float, int]
+#: a piece a setup move put on the table beyond the position: (piece and side, suit,
+#: rank, x, y)
+Extra = tuple[str, int, int, float, float]
+
+#: how many decisions of one seat in a row one PPN move may stand for (a checkers
+#: move that jumps several times, a promotion after a move), and how many positions
+#: the search for them may look at
+MAX_DECISIONS_PER_MOVE = 8
+MAX_TRIED = 5_000
+#: a record that does not give its seed is imported with the first of these many
+#: seeds (from the one given) whose chance lets every move be played: the draw of
+#: the first player, which a record shows only by who moves first
+SEED_TRIES = 64
+#: how many moves after a move may join it as the parts of one move (``;``)
+MAX_PARTS = 6
 
 
 @dataclass
 class Imported:
     """A record imported: the game played to where the record stops, and for each
-    move of the record the action it was (``None`` for a setup move)."""
+    move of the record the action it was (a move that is several decisions: once
+    with each; ``None`` for a setup move and for a part joined to the move before)."""
 
     state: "State"
     moves: list[tuple[Move, "Action | None"]] = field(default_factory=list)
@@ -113,102 +131,183 @@ def ppn_piece(piece: Piece, face_up: bool, state: "State") -> tuple[str, int, in
 
 
 def table_of(state: "State") -> Counter[Placed]:
-    """The pieces of a position on its PPN grids, at their PPN coordinates."""
+    """The pieces of a position on its PPN grids, at their PPN coordinates (each
+    level of a stacked grid's stacks: :mod:`rulepack.engine.stacks`)."""
     out: Counter[Placed] = Counter()
     position = state.position
     for info in state.program.zones:
         if info.kind != "grid" or info.notation is None:
             continue
-        for cell, piece in zip(info.cell_objects, position.zones[info.index]):
-            if piece is None:
-                continue
-            named = ppn_piece(piece, bool(position.face[piece.id]), state)
+        for cell in info.cell_objects:
             x, y = info.point(cell.row, cell.col) or (0, 0)
-            out[(*identity(*named), float(x), float(y)) if named else
-                ("other", piece.id, 0, x, y)] += 1
+            for level, piece in enumerate(stack_at(position, cell)):
+                named = ppn_piece(piece, bool(position.face[piece.id]), state)
+                out[(*identity(*named), float(x), float(y), level) if named else
+                    ("other", piece.id, 0, x, y, level)] += 1
     return out
 
 
-def _table(placed: Counter[Placed]) -> Table:
+def _table(placed: Counter[Placed], extra: Counter[Extra]) -> Table:
+    """A PPN table of a position's pieces (and, under them, what setup moves put
+    on the table beyond it)."""
     rows: list[Row] = []
-    for (piece_side, suit, rank, x, y), n in sorted(placed.items(), key=str):
-        for _ in range(n):
-            rows.append(Row(str(len(rows) + 1), str(piece_side), int(suit), int(rank), 0.0,
-                            float(x), float(y)))
+    for (piece_side, suit, rank, x, y), n in sorted(extra.items(), key=str):
+        rows += [Row(str(len(rows) + k + 1), str(piece_side), int(suit), int(rank), 0.0,
+                     float(x), float(y)) for k in range(n)]
+    for (piece_side, suit, rank, x, y, _), n in sorted(
+            placed.items(), key=lambda item: (item[0][3], item[0][4], item[0][5], str(item))):
+        rows += [Row(str(len(rows) + k + 1), str(piece_side), int(suit), int(rank), 0.0,
+                     float(x), float(y)) for k in range(n)]
     return Table(rows)
 
 
-def _placed(table: Table) -> Counter[Placed]:
-    return Counter((*identity(r.piece_side, r.suit, r.rank), r.x, r.y) for r in table.rows)
+def _placed(table: Table, extra: Counter[Extra] | None = None) -> Counter[Placed]:
+    """A PPN table's pieces as :func:`table_of` names a position's, leaving out (and
+    not counting in the levels) the first pieces that are ``extra``."""
+    skip = Counter(extra or ())
+    levels: Counter[tuple[float, float]] = Counter()
+    out: Counter[Placed] = Counter()
+    for r in table.rows:
+        named = (*identity(r.piece_side, r.suit, r.rank), r.x, r.y)
+        if skip[named] > 0:
+            skip[named] -= 1
+            continue
+        placed: Placed = (named[0], named[1], named[2], named[3], named[4], levels[(r.x, r.y)])
+        out[placed] += 1
+        levels[(r.x, r.y)] += 1
+    return out
+
+
+def _extra(table: Table, position: Counter[Placed]) -> Counter[Extra]:
+    """What a table holds beyond a position's pieces (a setup move's board)."""
+    ours = Counter((side, suit, rank, x, y) for (side, suit, rank, x, y, _), n in
+                   position.items() for _ in range(n))
+    theirs = Counter((*identity(r.piece_side, r.suit, r.rank), r.x, r.y) for r in table.rows)
+    return theirs - ours
+
+
+class _Failed(RulepackError):
+    """A record that stopped at a move: how many moves it got past."""
+
+    def __init__(self, diagnostic: Diagnostic, done: int) -> None:
+        super().__init__(diagnostic)
+        self.done = done
 
 
 def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
-                players: int | None = None) -> Imported:
+                players: int | None = None,
+                options: dict[str, Any] | None = None) -> Imported:
     """Play a record's moves as a game of ``ruleset`` (see the module's docstring).
 
+    :param options: the ruleset's options beyond those the ``GameType`` gives.
     :raises RulepackError: a move that is no legal action, or more than one; a move
         that cannot be carried out on the table; a move after the game's end (each
         naming the move's number and text).
     """
-    options = options_of(record, ruleset, file)
+    chosen = {**options_of(record, ruleset, file), **(options or {})}
     ours = record.metadata.get("Rulepack")       # what rulepack ppn export writes
+    seeds = [seed]
     if isinstance(ours, dict):
-        seed = ours.get("Seed", seed) if isinstance(ours.get("Seed"), int) else seed
+        seeds = [ours["Seed"] if isinstance(ours.get("Seed"), int) else seed]
         if players is None and isinstance(ours.get("Players"), int):
             players = ours["Players"]
-    state = ruleset.new_game(players or ruleset.min_players, seed=seed, options=options)
+    n = players or ruleset.min_players
+    if len(seeds) == 1 and not isinstance(ours, dict) and \
+            ruleset.instance(n, chosen).program().has_chance:
+        seeds = list(range(seed, seed + SEED_TRIES))
+    best: _Failed | None = None
+    for s in seeds:
+        try:
+            return _import(record, ruleset, file, s, n, chosen)
+        except _Failed as exc:
+            if best is None or exc.done > best.done:
+                best = exc
+    assert best is not None
+    raise RulepackError(best.diagnostics)
+
+
+def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int,
+            options: dict[str, Any]) -> Imported:
+    state = ruleset.new_game(players, seed=seed, options=options)
     imported = Imported(state)
-    extra = Counter[Placed]()       # what setup moves put on the table beyond the position
-    for move in record.moves:
-        if not move.text:
-            continue
-        where = Location(file, record.line, None)
-        placed = table_of(state) + extra
-        table = _table(placed)
+    extra = Counter[Extra]()        # what setup moves put on the table beyond the position
+    where = Location(file, record.line, None)
+    moves = [m for m in record.moves if m.text]
+    done = 0
+    while done < len(moves):
+        move = moves[done]
+        table = _table(table_of(state), extra)
+
+        def fail(message: str, code: str) -> _Failed:
+            return _Failed(Diagnostic(f"move {move.name} {move.text}: {message}", where,
+                                      code=code), done)
         try:
             table.apply(move.text)
         except PPNError as exc:
-            raise RulepackError(Diagnostic(f"move {move.name} {move.text}: {exc}", where,
-                                           code="ppn-move")) from None
+            raise fail(str(exc), "ppn-move") from None
         if move.name.lower().startswith(("setup", "setupfn")):
-            extra = _placed(table) - table_of(state)
+            extra = _extra(table, table_of(state))
             imported.moves.append((move, None))
+            done += 1
             continue
         if state.is_terminal():
-            raise RulepackError(Diagnostic(
-                f"move {move.name} {move.text}: the game is over (it ended at the move before)",
-                where, code="ppn-after-end"))
-        want = _placed(table) - extra
-        legal = state.legal_actions()
-        named = next((a for a in legal if a.text == move.text), None)
-        if named is not None:
-            # an action written as the move is written (a ruleset whose actions are
-            # PPN): it is the move if it relocates as the move does (and would be
-            # preferred among several that do)
-            trial = state.clone()
-            trial.apply(named)
-            if table_of(trial) == want:
-                state.apply(named)
-                imported.moves.append((move, named))
-                continue
-        found, nearest = [], []
-        for action in legal:
-            trial = state.clone()
-            trial.apply(action)
-            got = table_of(trial)
-            if got == want:
-                found.append(action)
-            nearest.append((sum(((got - want) + (want - got)).values()), action.text))
-        if len(found) > 1:
-            same = [a for a in found if a.text == move.text]
-            found = same or found
+            raise fail("the game is over (it ended at the move before)", "ppn-after-end")
+        found, nearest = _decisions(state, _placed(table, extra), move.text)
+        # a move of several submoves (e5-g3;*f4) comes as several moves (ppgames reads
+        # each part after a ';' as a move): the parts after it join it until they
+        # relocate as one run of decisions does
+        joined = 0
+        while not found and joined < MAX_PARTS and done + joined + 1 < len(moves) and \
+                not moves[done + joined + 1].name.lower().startswith("setup"):
+            try:
+                table.apply(moves[done + joined + 1].text)
+            except PPNError:
+                break
+            joined += 1
+            found, _ = _decisions(state, _placed(table, extra), "")
         if len(found) != 1:
             what = "no legal action" if not found else f"{len(found)} legal actions (" + \
-                ", ".join(a.text for a in found) + ")"
+                ", ".join(" then ".join(a.text for a in path) for path in found) + ")"
             close = ", ".join(t for _, t in sorted(nearest)[:5])
-            raise RulepackError(Diagnostic(
-                f"move {move.name} {move.text}: {what} of {ruleset.title} does this; the "
-                f"nearest: {close or 'none (no legal action)'}", where, code="ppn-move"))
-        state.apply(found[0])
-        imported.moves.append((move, found[0]))
+            raise fail(f"{what} of {ruleset.title} does this; the nearest: "
+                       f"{close or 'none (no legal action)'}", "ppn-move")
+        for action in found[0]:
+            state.apply(action)
+            imported.moves.append((move, action))
+        imported.moves += [(part, None) for part in moves[done + 1:done + joined + 1]]
+        done += joined + 1
     return imported
+
+
+def _decisions(state: "State", want: Counter[Placed], text: str
+               ) -> tuple[list[list["Action"]], list[tuple[int, str]]]:
+    """The shortest runs of decisions of the seat to move whose effect on the table
+    is ``want`` (one run: the move; an action whose text is the move's is preferred
+    among several), and the nearest single actions (how far each leaves the table
+    from ``want``, its text)."""
+    seat = state.current_player
+    frontier: list[tuple["State", list["Action"]]] = [(state, [])]
+    nearest: list[tuple[int, str]] = []
+    tried = 0
+    for depth in range(MAX_DECISIONS_PER_MOVE):
+        found: list[list["Action"]] = []
+        deeper: list[tuple["State", list["Action"]]] = []
+        for here, path in frontier:
+            for action in here.legal_actions():
+                tried += 1
+                trial = here.clone()
+                trial.apply(action)
+                got = table_of(trial)
+                if got == want:
+                    found.append(path + [action])
+                elif not trial.is_terminal() and trial.current_player == seat:
+                    deeper.append((trial, path + [action]))
+                if depth == 0:
+                    nearest.append((sum(((got - want) + (want - got)).values()), action.text))
+        if found:
+            same = [p for p in found if len(p) == 1 and p[0].text == text]
+            return same or found, nearest
+        if tried > MAX_TRIED:
+            break
+        frontier = deeper
+    return [], nearest
