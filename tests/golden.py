@@ -135,6 +135,7 @@ CONFIGS: dict[str, list[Config]] = {
     "alquerque": [_c("alquerque", 2, (0, 1, 2))],
     "american-checkers": [_c("american-checkers", 2, (0, 1, 2)),
                           _c("american-checkers", 2, (0, 1), huffing=True)],
+    "tablut": [_c("tablut", 2, (0, 1, 2)), _c("tablut", 2, (0, 1), modern_castle=True)],
 }
 
 

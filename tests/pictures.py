@@ -36,6 +36,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "piecepack-tic-tac-toe": (2, {}, 4, 5, None),
     "alquerque": (2, {}, 1, 8, None),
     "american-checkers": (2, {}, 1, 50, None),
+    "tablut": (2, {}, 1, 12, None),
 }
 
 

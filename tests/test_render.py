@@ -70,6 +70,7 @@ POSITIONS = {
     "piecepack-tic-tac-toe": [(2, {}, 0), (2, {}, 4), (2, {}, 10**6)],
     "alquerque": [(2, {}, 0), (2, {}, 10), (2, {}, 10**6)],
     "american-checkers": [(2, {}, 0), (2, {}, 50), (2, {"huffing": "true"}, 10**6)],
+    "tablut": [(2, {}, 0), (2, {}, 12), (2, {"modern_castle": "true"}, 10**6)],
 }
 
 

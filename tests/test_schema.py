@@ -609,3 +609,7 @@ def test_text_within_the_limits_is_not_schema_checked(monkeypatch: pytest.Monkey
         read_ir(bundled_dir() / f"{name}.rules")
     with pytest.raises(AssertionError):
         v.validate_parsed({"constants": [{"name": "n" * 65}]})
+    # a list of declarations is counted against its own (larger) limit
+    assert not v.may_break_limits({"defines": [{"name": "d"}] * 20})
+    assert v.may_break_limits({"defines": [{"name": "d"}] * 65})
+    assert v.may_break_limits({"game": {"seats": ["s"] * 17}})

@@ -467,8 +467,19 @@ class Domains:
             return self.cells | {None}
         if fn == "after":
             return self.seats
-        if fn == "at":
+        if fn in ("at", "under"):
             return self.pieces | {None}
+        if fn == "stack_at":
+            return frozenset([ListDom(self.pieces)])
+        if fn == "height":
+            return frozenset(range(len(self.pieces) + 1))
+        if fn == "flatten" and args:
+            inner: set[object] = set()
+            for v in self.elements(args[0]):
+                if not isinstance(v, ListDom):
+                    raise NotFinite("flatten() of something other than lists", node)
+                inner |= v.elems
+            return frozenset([ListDom(frozenset(inner))])
         if fn in ("first", "last", "only", "random", "max", "min") and args:
             return self.elements(args[0]) | {None}
         if fn in ("unique", "reverse", "sorted", "shuffled") and args:

@@ -106,10 +106,12 @@ def options_of(game: PPNGame, ruleset: "Game", file: str) -> dict[str, Any]:
 
 def identity(piece_side: str, suit: int, rank: int) -> tuple[str, int, int]:
     """What tells a piece from another by the side it shows: a coin's back shows
-    its suit only, a tile's back nothing (PPN puts ``S`` for a Suns coin back,
-    whatever its rank)."""
+    its suit only, its face its rank only, a tile's back nothing (PPN puts ``S`` for
+    a Suns coin back, whatever its rank)."""
     if piece_side == "coin_back":
         return piece_side, suit, 0
+    if piece_side == "coin_face":
+        return piece_side, 0, rank
     if piece_side == "tile_back":
         return piece_side, 0, 0
     return piece_side, suit, rank
@@ -264,7 +266,7 @@ def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int
             except PPNError:
                 break
             joined += 1
-            found, _ = _decisions(state, _placed(table, extra), "")
+            found, _ = _decisions(state, _placed(table, extra), move.text)
         if len(found) != 1:
             what = "no legal action" if not found else f"{len(found)} legal actions (" + \
                 ", ".join(" then ".join(a.text for a in path) for path in found) + ")"
@@ -286,6 +288,14 @@ def _decisions(state: "State", want: Counter[Placed], text: str
     among several), and the nearest single actions (how far each leaves the table
     from ``want``, its text)."""
     seat = state.current_player
+    for action in state.legal_actions():
+        if action.text == text:
+            # an action written as the move is written (a ruleset whose actions are
+            # PPN): the move, if it relocates as the move does
+            trial = state.clone()
+            trial.apply(action)
+            if table_of(trial) == want:
+                return [[action]], []
     frontier: list[tuple["State", list["Action"]]] = [(state, [])]
     nearest: list[tuple[int, str]] = []
     tried = 0

@@ -142,11 +142,21 @@ def validate_parsed(ir: Any, file: str = "<string>") -> None:
         validate_ir(ir, file)
 
 
+#: The fewest items a list of declarations (the IR's top-level lists: ``defines``,
+#: ``zones``...) may break (the ``uses`` list's ``maxItems``).
+SECTION_LIMIT = 64
+
+
 def may_break_limits(ir: Any) -> bool:
-    """Whether IR holds a value beyond one of the limits above."""
+    """Whether IR holds a value beyond one of the limits above (a list of
+    declarations: beyond :data:`SECTION_LIMIT`)."""
+    sections = [v for v in ir.values() if isinstance(v, list)] if isinstance(ir, dict) else []
+    if any(len(v) > SECTION_LIMIT for v in sections):
+        return True
+    top = {id(v) for v in sections}
     for node in _values(ir):
         if isinstance(node, list):
-            if len(node) > LIST_LIMIT:
+            if len(node) > LIST_LIMIT and id(node) not in top:
                 return True
         elif isinstance(node, str):
             if len(node) > NAME_LIMIT and (len(node) > TEXT_LIMIT or node.isidentifier()):
