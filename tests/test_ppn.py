@@ -155,6 +155,26 @@ def test_a_move_no_legal_action_makes_is_an_error_naming_it(tmp_path):
     assert "move 2. d3-d2: no piece at d3" in run("ppn", "import", str(gone)).output
 
 
+def test_a_failed_move_shows_the_position_and_draws_it(tmp_path):
+    """The issue's error: the move's number and text, the position (text and, with
+    --picture, an image) and the nearest legal actions."""
+    bad = tmp_path / "bad.ppn"
+    bad.write_text(KONO.replace("2. c1:c3", "2. c1-c2"), encoding="utf-8")
+    result = run("ppn", "import", str(bad))
+    lines = result.output.splitlines()
+    at = lines.index("  board:")
+    # after 1. b1:b3 1... d3:b3 (rows from the top: astronomical's suns and moons)
+    assert lines[at + 1].split() == ["a", "b", "c", "d"]
+    assert lines[at + 2].split() == ["4", "S", "S", "M", "M"]
+    assert lines[at + 3].split() == ["3", "S", "M", "M", "."]
+    assert lines[at + 5].split() == ["1", "A", ".", "C", "C"]
+    pytest.importorskip("drawsvg")
+    picture = tmp_path / "where.svg"
+    result = run("ppn", "import", str(bad), "--picture", str(picture))
+    assert result.exit_code == 1 and picture.read_bytes().startswith(b"<?xml")
+    assert "bad.ppn:" in result.output and "no legal action" in result.output
+
+
 def test_a_record_without_a_ruleset_says_how_to_give_one(tmp_path):
     result = run("ppn", "import", str(DATA / "tic-tac-toe.ppn"))
     assert result.exit_code == 1 and "give one with --ruleset" in result.output

@@ -20,6 +20,7 @@ import click
 from rulepack.errors import Diagnostic, Location, RulepackError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rulepack.ppn.importer import MoveError
     from rulepack.game import Game
     from rulepack.ppn.importer import Imported
     from rulepack.ppn.movetext import Game as Record
@@ -79,8 +80,11 @@ def _summary(imported: "Imported") -> str:
                    "lets its moves be played.")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="A ruleset option beyond those the GameType gives (repeatable).")
+@click.option("--picture", type=click.Path(path_type=Path), default=None,
+              help="On a move that is no legal action: draw the position there to this "
+                   "file (.svg or .png; the render extra).")
 def import_command(file: Path, ruleset: str | None, output: Path | None, seed: int,
-                   option_pairs: tuple[str, ...]) -> None:
+                   option_pairs: tuple[str, ...], picture: Path | None) -> None:
     """Play a PPN record's games as games of their ruleset, move by move: each move
     is the one legal action that relocates the pieces as the move says.
 
@@ -88,13 +92,17 @@ def import_command(file: Path, ruleset: str | None, output: Path | None, seed: i
     """
     from rulepack.cli.args import parse_options
     from rulepack.cli.errors import InvalidInput, reported
-    from rulepack.ppn.importer import import_game
+    from rulepack.ppn.importer import MoveError, import_game
     options = parse_options(option_pairs)
     with reported():
         games = _read(file)
         for k, record in enumerate(games, 1):
             name, game = _ruleset(record, ruleset, str(file))
-            imported = import_game(record, game, str(file), seed, options=options)
+            try:
+                imported = import_game(record, game, str(file), seed, options=options)
+            except MoveError as exc:
+                _show_failure(game, exc, picture)
+                raise
             label = f"{file}" + (f" game {k}" if len(games) > 1 else "")
             click.echo(f"{label}: {_summary(imported)}")
             if output is not None:
@@ -106,6 +114,36 @@ def import_command(file: Path, ruleset: str | None, output: Path | None, seed: i
                     raise InvalidInput(f"cannot write the record {path}: {exc.strerror}") \
                         from None
                 click.echo(f"  record: {path}")
+
+
+def _show_failure(game: "Game", exc: "MoveError", picture: Path | None) -> None:
+    """Where a record's move failed: the boards as text (standard error) and, with
+    ``--picture``, drawn to that file. :raises InvalidInput: the picture cannot be
+    drawn or written."""
+    from rulepack.cli.errors import InvalidInput
+    from rulepack.ppn.export import board_lines
+    from rulepack.printable import printable
+    click.echo(f"the position before the move ({exc.state.decisions} decisions played):",
+               err=True)
+    for line in board_lines(exc.state):
+        click.echo("  " + printable(line), err=True)
+    if picture is None:
+        return
+    fmt = picture.suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png"):
+        raise InvalidInput(f"--picture {picture}: the file's extension says the format: "
+                           ".svg or .png")
+    try:
+        from rulepack.render.output import encode
+        from rulepack.render.output import picture as draw
+    except ImportError:
+        raise InvalidInput("--picture needs the render extra: pip install "
+                           "'rulepack[render]'") from None
+    try:
+        picture.write_bytes(encode(draw(game, exc.state, None, "where the record stops"), fmt))
+    except OSError as exc_io:
+        raise InvalidInput(f"cannot write {picture}: {exc_io.strerror}") from None
+    click.echo(f"  picture: {picture}", err=True)
 
 
 def _write(path: Path, game: "Game", imported: "Imported", source: str) -> None:

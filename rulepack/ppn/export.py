@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.game import Game
 
-__all__ = ["movetext_of", "ppn_text", "place_name", "spec_of"]
+__all__ = ["board_lines", "movetext_of", "ppn_text", "place_name", "spec_of"]
 
 
 def place_name(x: float, y: float) -> str:
@@ -136,6 +136,32 @@ def relocation(before: dict[int, Placed], after: dict[int, Placed]) -> str:
                 if above > 1 else f"{place_name(*at)}-{aside} {put} {aside}-{place_name(*at)}"
         out.append(put)
     return " ".join(out)
+
+
+def board_lines(state: "State") -> list[str]:
+    """The position's PPN boards as text, rows from the top: each cell the PPN
+    specification of its top piece (``S``, ``M2``), after its stack's height when
+    more than one piece lies there (``2S``); ``.`` when empty."""
+    lines: list[str] = []
+    position = state.position
+    for info in state.program.zones:
+        if info.kind != "grid" or info.notation is None:
+            continue
+        cells: dict[tuple[int, int], str] = {}
+        for cell in info.cell_objects:
+            stack = stack_at(position, cell)
+            named = ppn_piece(stack[-1], bool(position.face[stack[-1].id]), state) \
+                if stack else None
+            text = "." if not stack else spec_of(*named) if named else "?"
+            cells[(cell.row, cell.col)] = (str(len(stack)) if len(stack) > 1 else "") + text
+        width = max([len(t) for t in cells.values()] + [len(c) for c in info.column_names()])
+        head = max(len(r) for r in info.row_names())
+        lines.append(f"{info.label}:")
+        lines.append(" " * (head + 1) + " ".join(c.rjust(width) for c in info.column_names()))
+        for r, name in enumerate(info.row_names()):
+            row = [cells.get((r, c), "").rjust(width) for c in range(info.cols)]
+            lines.append(name.rjust(head) + " " + " ".join(row))
+    return lines
 
 
 def movetext_of(state: "State", decisions: list[tuple[int, str]]) -> list[str]:

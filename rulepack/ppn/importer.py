@@ -38,7 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.game import Game
 
-__all__ = ["Imported", "identity", "import_game", "ppn_piece", "ruleset_of", "table_of"]
+__all__ = ["Imported", "MoveError", "identity", "import_game", "ppn_piece", "ruleset_of",
+           "table_of"]
 
 #: the piecepack's suits and ranks in PPN's order (suit 1 is suns; rank 1 the null)
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -188,11 +189,14 @@ def _extra(table: Table, position: Counter[Placed]) -> Counter[Extra]:
     return theirs - ours
 
 
-class _Failed(RulepackError):
-    """A record that stopped at a move: how many moves it got past."""
+class MoveError(RulepackError):
+    """A move of a record that is no legal action (or more than one, or cannot be
+    carried out): ``state``, the game where the move was tried; ``done``, how many
+    moves of the record came before it."""
 
-    def __init__(self, diagnostic: Diagnostic, done: int) -> None:
+    def __init__(self, diagnostic: Diagnostic, state: "State", done: int) -> None:
         super().__init__(diagnostic)
+        self.state = state
         self.done = done
 
 
@@ -202,9 +206,10 @@ def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
     """Play a record's moves as a game of ``ruleset`` (see the module's docstring).
 
     :param options: the ruleset's options beyond those the ``GameType`` gives.
-    :raises RulepackError: a move that is no legal action, or more than one; a move
+    :raises MoveError: a move that is no legal action, or more than one; a move
         that cannot be carried out on the table; a move after the game's end (each
-        naming the move's number and text).
+        naming the move's number and text, with the game where it was tried).
+    :raises RulepackError: a ``GameType`` key the ruleset has no option for.
     """
     chosen = {**options_of(record, ruleset, file), **(options or {})}
     ours = record.metadata.get("Rulepack")       # what rulepack ppn export writes
@@ -217,15 +222,15 @@ def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
     if len(seeds) == 1 and not isinstance(ours, dict) and \
             ruleset.instance(n, chosen).program().has_chance:
         seeds = list(range(seed, seed + SEED_TRIES))
-    best: _Failed | None = None
+    best: MoveError | None = None
     for s in seeds:
         try:
             return _import(record, ruleset, file, s, n, chosen)
-        except _Failed as exc:
+        except MoveError as exc:
             if best is None or exc.done > best.done:
                 best = exc
     assert best is not None
-    raise RulepackError(best.diagnostics)
+    raise best
 
 
 def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int,
@@ -240,9 +245,9 @@ def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int
         move = moves[done]
         table = _table(table_of(state), extra)
 
-        def fail(message: str, code: str) -> _Failed:
-            return _Failed(Diagnostic(f"move {move.name} {move.text}: {message}", where,
-                                      code=code), done)
+        def fail(message: str, code: str) -> MoveError:
+            return MoveError(Diagnostic(f"move {move.name} {move.text}: {message}", where,
+                                        code=code), state, done)
         try:
             table.apply(move.text)
         except PPNError as exc:
