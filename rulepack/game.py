@@ -184,6 +184,10 @@ def _convert(name: str, spec: dict[str, Any], raw: Any, file: str) -> Any:
         if isinstance(raw, bool) or not spec["min"] <= value <= spec["max"]:
             raise fail(f"a whole number from {spec['min']} to {spec['max']}")
         return value
+    if kind == "text":
+        if not isinstance(raw, (str, int)) or isinstance(raw, bool) or len(str(raw)) > 10_000:
+            raise fail("a text (at most 10000 characters)")
+        return str(raw)
     choices = [_literal(v) for v in spec["values"]]
     for c in choices:
         if str(c) == str(raw):

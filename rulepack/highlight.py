@@ -57,7 +57,7 @@ class RulesLexer(RegexLexer):
             (_START + r"(" + "|".join(_STATEMENTS) + r")\b", bygroups(Whitespace, Keyword)),
             (words(_FUNCTIONS, prefix=r"\b", suffix=r"(?=\s*\()"), Name.Builtin),
             (r"(?:(?<=draw )|(?<=, ))(shape|symbol|colour|color)\b", Keyword),
-            (r"(?<=: )(stack|row|pile|groups|grid|bool)\b", Keyword),
+            (r"(?<=: )(stack|row|pile|groups|grid|bool|text)\b", Keyword),
             (r"(?<=: |, )(size|same|distinct|consecutive|covers|each|wild)\b", Keyword),
             (r"\b(seen)(\s+)(by)\b", bygroups(Keyword, Whitespace, Keyword)),
             (r"(?<=up |wn )(shows)\b", Keyword),       # up shows, down shows

@@ -357,6 +357,10 @@ def check_declarations(ir: dict[str, Any], file: str) -> None:
         seen.add(opt["name"])
         default = opt["default"]
         value = default.get("value") if default.get("k") == "lit" else default.get("name")
+        if opt["type"] == "text" and not isinstance(value, str):
+            raise SemanticError.at(f"the default of option {opt['name']} must be a text in "
+                                   f"quotes, not {value!r}", loc(default.get("at") or opt.get("at")),
+                                   code="bad-option-default")
         if opt["type"] == "bool" and not isinstance(value, bool):
             raise SemanticError.at(f"the default of option {opt['name']} must be true or false, "
                                    f"not {value!r}", loc(default.get("at") or opt.get("at")),

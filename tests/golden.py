@@ -136,6 +136,8 @@ CONFIGS: dict[str, list[Config]] = {
     "american-checkers": [_c("american-checkers", 2, (0, 1, 2)),
                           _c("american-checkers", 2, (0, 1), huffing=True)],
     "tablut": [_c("tablut", 2, (0, 1, 2)), _c("tablut", 2, (0, 1), modern_castle=True)],
+    "fujisan": [_c("fujisan", 1, (0, 1, 2, 3)),
+                _c("fujisan", 1, (0,), coins="44452n24n3aa/a25335325ann")],
 }
 
 

@@ -37,6 +37,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "alquerque": (2, {}, 1, 8, None),
     "american-checkers": (2, {}, 1, 50, None),
     "tablut": (2, {}, 1, 12, None),
+    "fujisan": (1, {"coins": "44452n24n3aa/a25335325ann"}, 1, 10, None),
 }
 
 

@@ -216,7 +216,7 @@ def ppn_rulesets() -> list[str]:
 
 
 def test_every_bundled_ruleset_with_a_ppn_board_is_checked_here():
-    assert ppn_rulesets() == ["alquerque", "american-checkers", "four-field-kono",
+    assert ppn_rulesets() == ["alquerque", "american-checkers", "four-field-kono", "fujisan",
                               "piecepack-tic-tac-toe", "tablut"]
 
 

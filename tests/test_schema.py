@@ -413,7 +413,7 @@ def test_players_are_bounded(multzo_ir: dict, multzo_text: str) -> None:
       "default": {"k": "lit", "value": 1}},
      ".values[0].k", "'list' is not one of ['lit', 'name']"),
     ({"type": "float", "default": {"k": "lit", "value": 1}}, ".type",
-     "'float' is not one of ['bool', 'int', 'choice']"),
+     "'float' is not one of ['bool', 'int', 'choice', 'text']"),
 ])
 def test_broken_options(multzo_ir: dict, option: dict, path: str, fragment: str) -> None:
     ir = copy.deepcopy(multzo_ir)

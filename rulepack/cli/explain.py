@@ -74,6 +74,8 @@ def explain_data(game: Game, path: Path | None) -> dict[str, Any]:
             values = "true, false"
         elif spec["type"] == "int":
             values = f"{spec['min']}..{spec['max']}"
+        elif spec["type"] == "text":
+            values = "a text"
         else:
             values = ", ".join(str(_lit(v)) for v in spec["values"])
         options[name] = {"values": values, "default": str(_lit(spec["default"])),

@@ -269,6 +269,9 @@ class ToIR(Transformer[Token, IR]):
     def signed(self, meta: Meta, *parts: Token) -> int:
         return -int(parts[-1]) if len(parts) == 2 else int(parts[-1])
 
+    def opt_text(self, meta: Meta) -> IR:
+        return {"type": "text"}
+
     def opt_choice(self, meta: Meta, values: list[IR]) -> IR:
         if len(values) == 1 and values[0].get("k") == "list":
             values = values[0]["items"]         # one of [a, b]: the same as one of a, b
