@@ -138,6 +138,8 @@ CONFIGS: dict[str, list[Config]] = {
     "tablut": [_c("tablut", 2, (0, 1, 2)), _c("tablut", 2, (0, 1), modern_castle=True)],
     "fujisan": [_c("fujisan", 1, (0, 1, 2, 3)),
                 _c("fujisan", 1, (0,), coins="44452n24n3aa/a25335325ann")],
+    "nine-mens-morris": [_c("nine-mens-morris", 2, (0, 1, 2))],
+    "twelve-mens-morris": [_c("twelve-mens-morris", 2, (0, 1, 2))],
 }
 
 

@@ -217,7 +217,8 @@ def ppn_rulesets() -> list[str]:
 
 def test_every_bundled_ruleset_with_a_ppn_board_is_checked_here():
     assert ppn_rulesets() == ["alquerque", "american-checkers", "four-field-kono", "fujisan",
-                              "piecepack-tic-tac-toe", "tablut"]
+                              "nine-mens-morris", "piecepack-tic-tac-toe", "tablut",
+                              "twelve-mens-morris"]
 
 
 def assert_round_trip(name: str, seed: int, limit: int | None = None) -> None:

@@ -72,6 +72,8 @@ POSITIONS = {
     "american-checkers": [(2, {}, 0), (2, {}, 50), (2, {"huffing": "true"}, 10**6)],
     "tablut": [(2, {}, 0), (2, {}, 12), (2, {"modern_castle": "true"}, 10**6)],
     "fujisan": [(1, {}, 0), (1, {}, 8), (1, {"coins": "44452n24n3aa/a25335325ann"}, 10**6)],
+    "nine-mens-morris": [(2, {}, 0), (2, {}, 30), (2, {}, 10**6)],
+    "twelve-mens-morris": [(2, {}, 0), (2, {}, 30), (2, {}, 10**6)],
 }
 
 
