@@ -140,6 +140,8 @@ CONFIGS: dict[str, list[Config]] = {
                 _c("fujisan", 1, (0,), coins="44452n24n3aa/a25335325ann")],
     "nine-mens-morris": [_c("nine-mens-morris", 2, (0, 1, 2))],
     "twelve-mens-morris": [_c("twelve-mens-morris", 2, (0, 1, 2))],
+    "awithlaknannai-mosona": [_c("awithlaknannai-mosona", 2, (0, 1, 2))],
+    "ludo": [_c("ludo", 2, (0, 1)), _c("ludo", 4, (0,))],
 }
 
 

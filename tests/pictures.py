@@ -40,6 +40,8 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "fujisan": (1, {"coins": "44452n24n3aa/a25335325ann"}, 1, 10, None),
     "nine-mens-morris": (2, {}, 1, 30, None),
     "twelve-mens-morris": (2, {}, 2, 30, None),
+    "awithlaknannai-mosona": (2, {}, 1, 12, None),
+    "ludo": (4, {}, 1, 60, None),
 }
 
 

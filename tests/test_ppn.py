@@ -217,7 +217,7 @@ def ppn_rulesets() -> list[str]:
 
 def test_every_bundled_ruleset_with_a_ppn_board_is_checked_here():
     assert ppn_rulesets() == ["alquerque", "american-checkers", "four-field-kono", "fujisan",
-                              "nine-mens-morris", "piecepack-tic-tac-toe", "tablut",
+                              "ludo", "nine-mens-morris", "piecepack-tic-tac-toe", "tablut",
                               "twelve-mens-morris"]
 
 
