@@ -71,7 +71,8 @@ for _path in (str(ROOT), str(HERE)):
 REFERENCES = [("multzo", "multzo", 3, "multzo_ref", 0.5),
               ("multiplay", "multiplay", 2, "multiplay_ref", 0.5),
               ("mismemory", "mismemory", 2, "mismemory_ref", 0.25),
-              ("four-field-kono", "four-field-kono", 2, "four_field_kono_ref", 0.25)]
+              ("four-field-kono", "four-field-kono", 2, "four_field_kono_ref", 0.25),
+              ("nine-mens-morris", "nine-mens-morris", 2, "nine_mens_morris_ref", 0.25)]
 #: where the references of games added later are
 OWN_REFERENCES = HERE / "reference"
 
@@ -91,7 +92,8 @@ BUNDLED_GAMES = ["multzo", "packkub", "multiplay", "mismemory"]
 VALIDATE_TARGET = 0.5
 HELP_TARGET = 0.3
 
-SECTIONS = ["multzo", "multiplay", "mismemory", "four-field-kono", "packkub", "tic-tac-toe",
+SECTIONS = ["multzo", "multiplay", "mismemory", "four-field-kono", "nine-mens-morris", "packkub",
+            "tic-tac-toe",
             "connect-four", "clone", "cli"]
 
 #: What a contender is: ``play(n)`` plays ``n`` games and returns their decisions.
