@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
@@ -69,6 +70,12 @@ class ListDom:
     """A list (or other collection) whose elements are among ``elems``."""
 
     elems: frozenset[object]
+
+
+#: the arithmetic the listing carries out on whole numbers it knows
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "%": operator.mod}
 
 
 @dataclass(frozen=True)
@@ -137,6 +144,9 @@ class Domains:
         self.seats = frozenset(Player(p) for p in range(inst.num_players))
         #: name -> how it is assigned (see :data:`Assigned`)
         self.assigned: dict[str, list[Assigned]] = {}
+        #: how many times a name defined through itself was cut short (its values so
+        #: far stand for it): arithmetic over such values would list too few
+        self._cuts = 0
         self._busy: set[str] = set()
         self._memo: dict[str, frozenset[object]] = {}
         #: the names a comprehension binds, while its expression is read: there they
@@ -253,6 +263,7 @@ class Domains:
             return self._memo[name]
         if name in self.assigned:
             if name in self._busy:
+                self._cuts += 1          # (arithmetic on such a name is not listed)
                 return frozenset()       # a name defined through itself adds nothing new
             self._busy.add(name)
             outer, self._local = self._local, {}   # its assignments are read in their own
@@ -441,6 +452,8 @@ class Domains:
                     out.add(_hashable(a.attrs[name]))
                 else:
                     out.add(None)
+            elif type(a) is Cell and name in ("row", "col"):
+                out.add((a.row if name == "row" else a.col) + 1)    # (counted from 1)
             elif a is None:
                 out.add(None)
             else:
@@ -456,6 +469,18 @@ class Domains:
             if all(all(isinstance(v, ListDom) for v in vs) for vs in values):
                 return frozenset([ListDom(self.elements_of(
                     [v for vs in values for v in vs], node))])
+        if op in _ARITHMETIC and len(node["args"]) == 2:
+            # whole numbers both sides, few enough to combine: every result
+            # (none there is an error in play, not a value)
+            cuts = self._cuts
+            left, right = ([v for v in self.value(a) if v is not None] for a in node["args"])
+            if self._cuts != cuts:
+                raise NotFinite(f"the result of {op!r} cannot be listed before play", node)
+            xs = [v for v in left if type(v) is int]
+            ys = [v for v in right if type(v) is int]
+            if len(xs) == len(left) and len(ys) == len(right) and len(xs) * len(ys) <= 10_000:
+                return frozenset(_ARITHMETIC[op](x, y) for x in xs for y in ys
+                                 if op not in ("//", "%") or y != 0)
         raise NotFinite(f"the result of {op!r} cannot be listed before play", node)
 
     def _call(self, node: Node) -> frozenset[object]:
