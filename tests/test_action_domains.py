@@ -93,3 +93,23 @@ def test_a_parameter_of_an_unbounded_type_is_refused_at_the_expression():
     [diag] = info.value.diagnostics
     assert (diag.code, diag.location.line, diag.location.column) == (
         "unbounded-actions", line, 21)
+
+
+def test_arithmetic_over_known_numbers_is_listed_and_over_a_counter_is_not():
+    """A number made by arithmetic on values the ruleset fixes — a cell's row and
+    column, a constant — is listed (the Morris rulesets' point coordinates); one made
+    from a variable that grows by itself (``moves + 1``) is not, whatever its start."""
+    text = SOLITAIRE.replace("TARGETS", "[x for x in cells(board) if x.row + x.col == "
+                                        "pw.row * 2 + 1]").replace(
+        'action "rest" {', 'action "rest {k}" for k in [pw.row * 10 + pw.col for pw in board] {')
+    state = rulepack.loads(text, "hop.rules").new_game(1, seed=0)
+    # rows and columns 1-4: 11..44, sixteen numbers, beside the pawns' cell moves
+    size = state.program.num_distinct_actions()
+    assert 16 < size <= 3 * 17 + 16
+    rests = {state.action_to_string(0, i) for i in range(size)} - {
+        a for a in (state.action_to_string(0, i) for i in range(size)) if a.startswith("move")}
+    assert rests == {f"rest {r * 10 + c}" for r in range(1, 5) for c in range(1, 5)}
+    grows = SOLITAIRE.replace("TARGETS", "[]").replace(
+        'action "rest" {', 'action "rest {k}" for k in [moves * 2] {')
+    with pytest.raises(SemanticError, match=r"cannot be listed before play"):
+        rulepack.loads(grows, "hop.rules").new_game(1, seed=0).program.num_distinct_actions()

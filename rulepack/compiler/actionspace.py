@@ -443,7 +443,11 @@ class Domains:
             return frozenset(self.inst.zone_refs)
         out: set[object] = set()
         for a in self.value(node["of"]):
-            if type(a) is Piece:
+            if type(a) is Piece and name in ("row", "col"):
+                # a piece's place: any row or column of the grids (none off them)
+                out |= {c.row + 1 if name == "row" else c.col + 1 for c in self.cells}
+                out.add(None)
+            elif type(a) is Piece:
                 if name == "kind":
                     out.add(a.kind)
                 elif name == "name":
