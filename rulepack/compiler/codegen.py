@@ -383,6 +383,17 @@ class SourceGen:
     def _attr(self, src: Code, name: str) -> Code:
         """Code reading attribute ``name`` of the value ``src``."""
         n = repr(name)
+        if name in ("row", "col"):
+            # a cell's row or column (counted from 1), read inline; anything else (a
+            # piece on a grid, none) goes through attribute()
+            if src.kind == "cell":
+                return code("({}." + name + " + 1)", src, is_int=True)
+            if src.simple:
+                return code("({}." + name + " + 1 if type({}) is Cell else attribute(st, {}, "
+                            + n + "))", src, src, src)
+            t = self.local("T")
+            return code("({}." + name + " + 1 if type({} := {}) is Cell else attribute(st, {}, "
+                        + n + "))", t, t, src, t)
         if name in PSEUDO_ATTRIBUTES and name not in ("owner", "face", "cell"):
             return code("attribute(st, {}, " + n + ")", src)
         if src.kind == "piece":
