@@ -24,6 +24,7 @@ from rulepack.errors import Location, RulesetRuntimeError
 from rulepack.engine.flow import run
 from rulepack.engine.position import Position
 from rulepack.engine.rng import Rng
+from rulepack.engine.views import grid_places
 from rulepack.engine.serialize import decode
 from rulepack.engine.state import State
 from rulepack.engine.values import Piece, piece_id
@@ -109,23 +110,19 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
             zi = labels[label]
             kind = program.zones[zi].kind
             if kind == "grid":
-                for slot, cell in enumerate(zv["cells"]):
-                    entry = cell["piece"]
+                # the cells' tops, then a stacked grid's pieces beneath them (the
+                # order of the zone's list: rulepack.engine.stacks)
+                places = grid_places(zv)
+                zones[zi] = [None] * len(places)
+                if len(places) > len(zv["cells"]):
+                    heights[zi] = [max(0, len(c.get("stack", ())) - 1) for c in zv["cells"]]
+                for pos, entry in places:
                     if entry is None:
                         continue
-                    # a stacked grid's cell: the pieces beneath its top, bottom first,
-                    # after the slots (rulepack.engine.stacks)
-                    below = [(len(zones[zi]) + k, e)
-                             for k, e in enumerate(cell.get("stack", [])[:-1])]
-                    if below:
-                        zones[zi].extend([None] * len(below))
-                        hs = heights.setdefault(zi, [0] * len(zv["cells"]))
-                        hs[slot] = len(below)
-                    for pos, e in [(slot, entry), *below]:
-                        if e.get("hidden"):
-                            hole(zi, pos, e)
-                        else:
-                            place_visible(zi, pos, e)
+                    if entry.get("hidden"):
+                        hole(zi, pos, entry)
+                    else:
+                        place_visible(zi, pos, entry)
             elif kind == "pile":
                 for entry in zv["pieces"]:
                     place_visible(zi, None, entry)

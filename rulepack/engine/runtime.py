@@ -227,9 +227,9 @@ def piece_cells(st: "Position") -> list[Cell | None]:
             if info.kind == "grid":
                 objects = info.cell_objects
                 zone = st.zones[info.index]
-                for i, p in enumerate(zone[:len(objects)]):
-                    if p is not None:
-                        cells[p.id] = objects[i]
+                for cell, p in zip(objects, zone):      # (the slots: a stacked grid's
+                    if p is not None:                   # pieces beneath follow them)
+                        cells[p.id] = cell
                 hs = st.heights.get(info.index)
                 if hs is not None:      # a stacked grid: the pieces beneath the tops
                     i = len(objects)

@@ -26,7 +26,7 @@ import yaml
 from rulepack.engine.actions import Narration
 from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import ppn_label
-from rulepack.ppn.importer import ppn_piece
+from rulepack.ppn.importer import ppn_piece, ppn_places
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
@@ -68,19 +68,10 @@ ASIDE = (0.5, 0.5)
 
 
 def _places(state: "State") -> dict[int, Placed]:
-    """Piece id → (how PPN names it, x, y, level) for the pieces on the PPN boards."""
-    out: dict[int, Placed] = {}
-    position = state.position
-    for info in state.program.zones:
-        if info.kind != "grid" or info.notation is None:
-            continue
-        for cell in info.cell_objects:
-            x, y = info.point(cell.row, cell.col) or (0, 0)
-            for level, piece in enumerate(stack_at(position, cell)):
-                named = ppn_piece(piece, bool(position.face[piece.id]), state)
-                if named is not None:
-                    out[piece.id] = (named, float(x), float(y), level)
-    return out
+    """Piece id → (how PPN names it, x, y, level) for the piecepack's pieces on the
+    PPN boards (:func:`rulepack.ppn.importer.ppn_places`)."""
+    return {piece.id: (named, x, y, level)
+            for piece, named, x, y, level in ppn_places(state) if named is not None}
 
 
 def _counted(n: int, place: tuple[float, float]) -> str:

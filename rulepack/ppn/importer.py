@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from rulepack.engine.stacks import stack_at
 from rulepack.engine.values import Piece
@@ -38,8 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
     from rulepack.game import Game
 
-__all__ = ["Imported", "MoveError", "identity", "import_game", "ppn_piece", "ruleset_of",
-           "table_of"]
+__all__ = ["Imported", "MoveError", "identity", "import_game", "ppn_piece", "ppn_places",
+           "ruleset_of", "table_of"]
 
 #: the piecepack's suits and ranks in PPN's order (suit 1 is suns; rank 1 the null)
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -133,10 +133,12 @@ def ppn_piece(piece: Piece, face_up: bool, state: "State") -> tuple[str, int, in
     return f"{kind}_{side}", SUITS.index(str(attrs["suit"])) + 1, rank_index
 
 
-def table_of(state: "State") -> Counter[Placed]:
-    """The pieces of a position on its PPN grids, at their PPN coordinates (each
-    level of a stacked grid's stacks: :mod:`rulepack.engine.stacks`)."""
-    out: Counter[Placed] = Counter()
+def ppn_places(state: "State") -> Iterator[tuple[Piece, tuple[str, int, int] | None,
+                                                  float, float, int]]:
+    """Every piece on a position's PPN grids (grids with ``notation ppn``): the piece,
+    how PPN names it (:func:`ppn_piece`; ``None``: not one of the piecepack's), its
+    PPN coordinates ``x, y`` and its level there (0: the bottom of a stacked grid's
+    stack, :mod:`rulepack.engine.stacks`)."""
     position = state.position
     for info in state.program.zones:
         if info.kind != "grid" or info.notation is None:
@@ -145,9 +147,15 @@ def table_of(state: "State") -> Counter[Placed]:
             x, y = info.point(cell.row, cell.col) or (0, 0)
             for level, piece in enumerate(stack_at(position, cell)):
                 named = ppn_piece(piece, bool(position.face[piece.id]), state)
-                out[(*identity(*named), float(x), float(y), level) if named else
-                    ("other", piece.id, 0, x, y, level)] += 1
-    return out
+                yield piece, named, float(x), float(y), level
+
+
+def table_of(state: "State") -> Counter[Placed]:
+    """The pieces of a position on its PPN grids, at their PPN coordinates and
+    levels (:func:`ppn_places`), as the comparison sees them."""
+    return Counter((*identity(*named), x, y, level) if named else
+                   ("other", piece.id, 0, x, y, level)
+                   for piece, named, x, y, level in ppn_places(state))
 
 
 def _table(placed: Counter[Placed], extra: Counter[Extra]) -> Table:
