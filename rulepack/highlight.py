@@ -20,7 +20,7 @@ _FUNCTIONS = ("abs", "after", "all", "any", "at", "best", "cell", "cells", "coun
               "usable", "height")
 _STATEMENTS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else", "while",
                "repeat", "rounds", "turns", "choose", "do", "eliminate", "claim", "arrange", "say",
-               "action")
+               "action", "maximize")
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _START = r"((?:^|(?<=\{)|(?<=;))[ \t]*(?:\}[ \t]*)?)"
 

@@ -25,7 +25,9 @@ from rulepack.compiler.expressions import BUILTIN_NAMES, LITERAL_WORDS, ExprComp
 from rulepack.compiler.flowgen import FlowGen, Fragment, Line, Lines, jump
 from rulepack.engine import dice, effects, ops, queries
 from rulepack.engine.actions import Narration
-from rulepack.engine.program import HALT, Choice, Instr, Label
+from rulepack.engine import lookahead
+from rulepack.engine.drawn import draws
+from rulepack.engine.program import HALT, Choice, Instr, Label, Maximize
 from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.engine.templates import NOT_A_FORMAT, TemplateError, fields as template_fields
 from rulepack.compiler.scope import Scope
@@ -63,6 +65,9 @@ class FlowCompiler:
         self.labels_at: dict[int, list[Label]] = {}
         self.choices: list[Choice] = []
         self.loops: list[_Loop] = []
+        #: the ``maximize`` block being compiled, and how many loops were open at its start
+        self.maximizing: tuple[Maximize, int] | None = None
+        self.maximizes: list[Maximize] = []
         self.phase_stack: list[str] = []
         self.counter = 0
         self.phases_used: set[str] = set()
@@ -460,6 +465,43 @@ class FlowCompiler:
         self.jump(top, node)
         self.place(done)
 
+    def _s_maximize(self, node: Node, scope: Scope) -> None:
+        """``maximize VALUE { ... }``: each decision of the block keeps the actions
+        from which the highest VALUE at the block's end can be reached
+        (:mod:`rulepack.engine.lookahead`)."""
+        if self.maximizing is not None:
+            raise self.error("a maximize block cannot stand inside another", node, scope,
+                             code="nested-maximize")
+        value = self.exprs.compile(node["value"], scope)
+        block = Maximize(len(self.maximizes), value, node.get("at"))
+        self.maximizes.append(block)
+        first_choice, first_pc = len(self.choices), len(self.factories)
+        self.maximizing = (block, len(self.loops))
+        try:
+            self.block(node["body"], scope)
+        finally:
+            self.maximizing = None
+        drawing = self.inst.drawing_calls
+        for factory_node in [n for _, n in self.factories[first_pc:]]:
+            if draws(factory_node, drawing):
+                raise self.error("a maximize block cannot draw chance (roll, shuffle, random): "
+                                 "its look-ahead would see the draw before the player does",
+                                 factory_node, scope, code="chance-in-maximize")
+        for choice in self.choices[first_choice:]:
+            choice.maximize = block
+        self._emit_leave(block, node)
+
+    def _emit_leave(self, block: Maximize, node: Node | None) -> None:
+        """The instruction where the flow leaves ``block``: a look-ahead stops there."""
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+            return lambda st: lookahead.leave(st, block, nxt)
+
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return ["if st.probe is not None:",
+                    f"    return {g.const(lookahead.leave)}(st, {g.const(block)}, {pc + 1})"], False
+        self.emit(factory, node, src)
+
     def _s_repeat(self, node: Node, scope: Scope) -> None:
         until = self.exprs.compile(node["until"], scope)
         top, cont, done = Label(), Label(), Label()
@@ -645,6 +687,9 @@ class FlowCompiler:
         for depth in range(len(self.loops) - 1, -1, -1):
             loop = self.loops[depth]
             if loop.kind == kind:
+                if self.maximizing is not None and depth < self.maximizing[1]:
+                    # out of a maximize block: a look-ahead stops here
+                    self._emit_leave(self.maximizing[0], node)
                 # leaving inner turns/rounds loops: give back their outer current/round
                 for inner in reversed(self.loops[depth + 1:]):
                     if inner.restore is not None:

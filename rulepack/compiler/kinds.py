@@ -1138,6 +1138,9 @@ class KindChecker:
         elif k == "run":
             self.need(node.get("along"), env, {"tuple"}, "a direction (row step, column step)",
                       "along")
+        elif k == "maximize":
+            self.need(node.get("value"), env, {"number", "tuple"},
+                      "a number or a tuple of numbers", "maximize")
         elif k == "attr":
             kind = self.kind(node.get("of"), env)
             if kind is not None and kind.basic - {"none"} == {"cell"} and \

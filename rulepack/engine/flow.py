@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from rulepack.engine import lookahead
 from rulepack.engine.actions import Action
 from rulepack.engine.program import HALT, Alternative, Choice
 from rulepack.engine.runtime import EVAL_STEPS, RuleValueError, failure_text, items, show
@@ -170,10 +171,13 @@ def suspend(st: "Position", choice: Choice) -> None:
 def legal(st: "Position") -> list[Action]:
     """The legal actions of the pending decision, in canonical order (listed when
     first asked for, then kept with the position: do not change the list); empty
-    when no decision is pending.
+    when no decision is pending. Inside a ``maximize`` block, only the actions
+    from which the block's highest value can still be reached
+    (:mod:`rulepack.engine.lookahead`).
 
     :raises RulesetRuntimeError: the player has no legal action, or a guard or
-        parameter of an action cannot be computed (located at the ``choose``)."""
+        parameter of an action cannot be computed (located at the ``choose``), or
+        the look-ahead of a ``maximize`` block fails."""
     actions = st.legal
     if actions is None:
         choice = st.pending
@@ -191,6 +195,8 @@ def legal(st: "Position") -> list[Action]:
             if not actions:
                 raise RuleValueError(f"{describe(decider, st.program.seat_names)} has "
                                      "no legal action here")
+            if choice.maximize is not None and st.probe is None and len(actions) > 1:
+                actions = lookahead.best(st, choice.maximize, actions, take, legal)
         except Exception as exc:
             raise located(st, exc, choice.pc) from None
         st.legal = actions

@@ -28,13 +28,14 @@ from rulepack.engine.values import Cell, Piece, Player, piece_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.actions import Action
+    from rulepack.engine.lookahead import Probe
     from rulepack.engine.program import Choice, Program
 
 #: the fields of a position, in the order :meth:`Position.copy` copies them
 FIELDS = ("program", "zones", "owned", "cells", "loc", "face", "owner", "rolled", "active",
           "vars", "rng", "seed", "pc", "pending", "decider", "legal", "terminal", "winners",
           "history", "decisions", "turns", "max_decisions", "knowledge", "groupings", "heights",
-          "memo", "steps_left", "block", "fault", "watch", "said")
+          "memo", "steps_left", "block", "fault", "watch", "said", "probe")
 
 
 class Position:
@@ -116,6 +117,10 @@ class Position:
     #: what observers noted of this position (:mod:`rulepack.engine.observe`): made
     #: when first asked for, dropped whenever the position changes
     said: dict[Any, Any] | None
+    #: in a position made to look ahead inside a ``maximize`` block
+    #: (:mod:`rulepack.engine.lookahead`): where its flow stops and the value it
+    #: found there, else ``None``
+    probe: "Probe | None"
 
     @classmethod
     def empty(cls, program: "Program", seed: int, max_decisions: int) -> "Position":
@@ -158,6 +163,7 @@ class Position:
         p.fault = None
         p.watch = None
         p.said = None
+        p.probe = None
         return p
 
     @classmethod
@@ -246,6 +252,7 @@ class Position:
         c.fault = None
         c.watch = None
         c.said = None
+        c.probe = None if self.probe is None else self.probe.fresh()
         return c
 
     def assign(self, other: "Position") -> None:

@@ -85,6 +85,23 @@ class Alternative:
         return None
 
 
+@dataclass(frozen=True, eq=False)
+class Maximize:
+    """A ``maximize VALUE { ... }`` block: each decision inside it keeps only the
+    actions that let its player reach the highest ``VALUE`` at the block's end
+    (:mod:`rulepack.engine.lookahead`).
+
+    :param index: the block's number in the program.
+    :param value: ``value(position)``: the value at the block's end (a number or
+        a tuple of numbers, compared in order).
+    :param at: where the block stands in the ruleset (``[line, column]``).
+    """
+
+    index: int
+    value: Fn
+    at: list[int] | None = None
+
+
 @dataclass
 class Choice:
     """A decision point of the flow: who decides and between which actions."""
@@ -97,6 +114,8 @@ class Choice:
     #: its legal actions, generated (``generate(state, player)``); ``None``: the
     #: engine expands the alternatives itself
     generate: Callable[["Position", int], list["Action"]] | None = None
+    #: the ``maximize`` block it stands in, if any
+    maximize: Maximize | None = None
 
     @cached_property
     def bound_names(self) -> tuple[str, ...]:

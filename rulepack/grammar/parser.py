@@ -100,7 +100,7 @@ def _expected(names: set[str]) -> str:
     if _STATEMENT_WORDS <= words:
         groups.append("a statement (move, flip, shuffle, let, set, for, if, choose, ...)")
         words -= {"'move'", "'flip'", "'shuffle'", "'let'", "'set'", "'reset'", "'for'", "'if'",
-                  "'while'", "'repeat'", "'rounds'", "'turns'", "'choose'", "'end'", "'do'",
+                  "'while'", "'repeat'", "'maximize'", "'rounds'", "'turns'", "'choose'", "'end'", "'do'",
                   "'eliminate'", "';'"}
     if _DECLARATION_WORDS <= words:
         groups.append("a declaration (game, use, component, order, attribute, option, zone, "

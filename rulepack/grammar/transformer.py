@@ -458,6 +458,9 @@ class ToIR(Transformer[Token, IR]):
     def while_stmt(self, meta: Meta, cond: IR, body: list[IR]) -> IR:
         return {"k": "while", "cond": cond, "body": body, "at": _at(meta)}
 
+    def maximize_stmt(self, meta: Meta, value: IR, body: list[IR]) -> IR:
+        return {"k": "maximize", "value": value, "body": body, "at": _at(meta)}
+
     def repeat_stmt(self, meta: Meta, body: list[IR], until: IR) -> IR:
         return {"k": "repeat", "body": body, "until": until, "at": _at(meta)}
 
