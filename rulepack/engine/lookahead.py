@@ -13,8 +13,8 @@ the best of its continuations is the best of all.
 
 The block draws no chance (the compiler refuses a ``roll``, ``shuffle`` or
 ``random`` inside it: a probe would see the draw before the player does), and
-every decision in it is the same player's. Positions met twice in one look-ahead
-(two orders of the same moves) are valued once.
+every decision in it is the same player's. Positions met twice (two orders of the
+same moves, or a later decision of the block) are valued once.
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Positions one look-ahead may visit before it is an error (a block whose
 #: decisions branch too far to be searched).
 LOOKAHEAD_LIMIT = 200_000
+
+#: Positions whose values one block keeps between its look-aheads.
+SEEN_LIMIT = 50_000
 
 _UNSET = object()
 
@@ -77,14 +80,19 @@ def best(st: "Position", scope: "Maximize", actions: "list[Action]",
         not a number or a tuple of numbers, or the look-ahead visits more than
         :data:`LOOKAHEAD_LIMIT` positions."""
     decider = st.decider
-    seen: dict[object, object] = {}
+    seen = _seen(st, scope)
     budget = [LOOKAHEAD_LIMIT]
-    values: list[object] = []
-    for action in actions:
-        probe = st.copy()
-        probe.probe = Probe(scope)
-        take(probe, action)
-        values.append(_value(probe, scope, decider, take, listed, seen, budget))
+    known = seen.get(_key(st))
+    if known is not None:
+        # met as a later decision of an earlier look-ahead of this block
+        values = known[1]
+    else:
+        values = []
+        for action in actions:
+            probe = st.copy()
+            probe.probe = Probe(scope)
+            take(probe, action)
+            values.append(_value(probe, scope, decider, take, listed, seen, budget))
     top = max(values)  # type: ignore[type-var]
     return [a for a, v in zip(actions, values) if v == top]
 
@@ -92,7 +100,7 @@ def best(st: "Position", scope: "Maximize", actions: "list[Action]",
 def _value(st: "Position", scope: "Maximize", decider: object,
            take: Callable[["Position", "Action"], None],
            listed: Callable[["Position"], "list[Action]"],
-           seen: dict[object, object], budget: list[int]) -> object:
+           seen: dict[object, tuple[object, list[object]]], budget: list[int]) -> object:
     """The best value the block can reach from probe position ``st`` (after an
     action: at a later decision of the block, past its end, or at the game's end)."""
     probe = st.probe
@@ -105,31 +113,46 @@ def _value(st: "Position", scope: "Maximize", decider: object,
         raise RuleValueError("every decision of a maximize block must be the same player's: "
                              f"here {show(st.decider)} decides after {show(decider)}")
     key = _key(st)
-    found = seen.get(key, _UNSET)
-    if found is not _UNSET:
-        return found
+    found = seen.get(key)
+    if found is not None:
+        return found[0]
     budget[0] -= 1
     if budget[0] < 0:
         raise RuleValueError(f"the look-ahead of this maximize block visited more than "
                              f"{LOOKAHEAD_LIMIT} positions")
-    out: object = _UNSET
+    values = []
     for action in listed(st):
         nxt = st.copy()
         take(nxt, action)
-        v = _value(nxt, scope, decider, take, listed, seen, budget)
-        if out is _UNSET or v > out:  # type: ignore[operator]
-            out = v
-    seen[key] = out
+        values.append(_value(nxt, scope, decider, take, listed, seen, budget))
+    out = max(values)  # type: ignore[type-var]
+    seen[key] = (out, values)
     return out
 
 
+def _seen(st: "Position", scope: "Maximize") -> dict[object, tuple[object, list[object]]]:
+    """The values of the positions the look-aheads of ``scope`` have met in this game
+    (by :func:`_key`: the best value from each and the value of each of its actions),
+    kept with the game's memo (shared by copies: a position's values depend on the
+    position only) so that a later decision of the block finds its answer there;
+    begun anew past :data:`SEEN_LIMIT` positions."""
+    name = ("maximize", scope.index)
+    seen = st.memo.get(name)
+    if seen is None or len(seen) > SEEN_LIMIT:
+        seen = {}
+        st.memo[name] = seen
+    return seen
+
+
 def _key(st: "Position") -> object:
-    """What decides the rest of a probe: where the flow stands, the pieces, their
-    faces and owners, the stacks and the variables (chance plays no part)."""
-    return (st.pc, st.decider,
+    """What decides the rest of a probe: where the flow stands, the turn, the faces
+    the dice show, the pieces, their faces and owners, the stacks and the variables
+    (chance plays no part)."""
+    return (st.pc, st.decider, st.turns, tuple(sorted(st.rolled.items())),
             tuple(-1 if p is None else p.id for zone in st.zones for p in zone), tuple(st.loc),
             tuple(st.face), tuple(st.owner), tuple(st.active),
-            tuple(sorted(st.heights.items())), repr(sorted(st.vars.items())))
+            tuple(sorted(st.heights.items())), tuple(sorted(st.groupings.items())),
+            repr(sorted(st.vars.items())))
 
 
 def _checked(value: object) -> object:
