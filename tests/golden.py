@@ -142,6 +142,7 @@ CONFIGS: dict[str, list[Config]] = {
     "twelve-mens-morris": [_c("twelve-mens-morris", 2, (0, 1, 2))],
     "awithlaknannai-mosona": [_c("awithlaknannai-mosona", 2, (0, 1, 2))],
     "ludo": [_c("ludo", 2, (0, 1)), _c("ludo", 4, (0,))],
+    "backgammon": [_c("backgammon", 2, (0, 1)), _c("backgammon", 2, (0,), doubling=True)],
 }
 
 

@@ -42,6 +42,7 @@ GOLDEN: dict[str, tuple[int, dict[str, str], int, int, int | None]] = {
     "twelve-mens-morris": (2, {}, 2, 30, None),
     "awithlaknannai-mosona": (2, {}, 1, 12, None),
     "ludo": (4, {}, 1, 60, None),
+    "backgammon": (2, {}, 1, 40, None),
 }
 
 
