@@ -20,7 +20,7 @@ _FUNCTIONS = ("abs", "after", "all", "any", "at", "best", "cell", "cells", "coun
               "usable", "height")
 _STATEMENTS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else", "while",
                "repeat", "rounds", "turns", "choose", "do", "eliminate", "claim", "arrange", "say",
-               "action", "maximize")
+               "action", "maximize", "rotate")
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _START = r"((?:^|(?<=\{)|(?<=;))[ \t]*(?:\}[ \t]*)?)"
 
@@ -69,7 +69,8 @@ class RulesLexer(RegexLexer):
             (r"\b(and|or|not|in)\b", Operator.Word),
             (words(("if", "then", "else", "for", "until", "times", "from", "to", "into",
                     "where", "by", "descending", "of", "top", "bottom", "argmax", "maximal",
-                    "through", "along", "without", "per", "notation", "stacked"), prefix=r"\b",
+                    "through", "along", "without", "per", "notation", "stacked",
+                    "clockwise"), prefix=r"\b",
                    suffix=r"\b"),
              Keyword),
             (r"(?<=maximal )run\b", Keyword),

@@ -72,7 +72,13 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
     # two-sided pieces seen by their side up: (zone index, position, look, face up)
     sided_holes: list[tuple[int, Any, str, bool]] = []
 
+    # the way pieces point, anyone sees it: by place (a piece dealt there points so)
+    pointing: dict[tuple[int, Any], int] = {}
+    pointing_seen: dict[int, int] = {}
+
     def hole(zi: int, pos: Any, entry: dict[str, Any]) -> None:
+        if entry.get("angle") and pos is not None:
+            pointing[(zi, pos)] = int(entry["angle"])
         if "look" in entry:
             sided_holes.append((zi, pos, entry["look"], entry.get("face") == "up"))
         else:
@@ -83,6 +89,8 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
     def place_visible(zi: int, pos: Any, data: dict[str, Any]) -> None:
         piece = program.pieces[data["id"]]
         seen.add(piece.id)
+        if data.get("angle"):
+            pointing_seen[piece.id] = int(data["angle"])
         if piece.rolls is not None:
             rolled[piece.id] = decode(program, data[piece.rolls[0]])
         face[piece.id] = data.get("face") == "up"
@@ -205,6 +213,9 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
         if piece.rolls is not None and piece.id not in rolled:
             _, faces, weights = piece.rolls
             rolled[piece.id] = faces[rng.roll(faces, weights, piece.name)]
+    angles = dict(pointing_seen)
+    for (zi, pos), angle in pointing.items():
+        angles[zones[zi][pos].id] = angle % 360
     flow = view["flow"]
     hidden_pick = _HiddenPicker(program, zones, seen, rng, face)
     variables = {k: _decode_masked(program, v, hidden_pick) for k, v in flow["vars"].items()}
@@ -216,7 +227,8 @@ def determinize(program: "Program", view: dict[str, Any], rng: Rng,
         groupings={labels[label]: tuple(len(g) for g in zv["groups"])
                    for label, zv in view["zones"].items() if zv.get("groups") is not None},
         knowledge=(player, frozenset(known_ids)),
-        heights={z: tuple(hs) for z, hs in heights.items()})
+        heights={z: tuple(hs) for z, hs in heights.items()},
+        angles={i: a for i, a in angles.items() if a})
     _guess_secrets(st)
     if not st.terminal and flow.get("pending"):
         run(st, st.pc)

@@ -217,6 +217,11 @@ class GridBoard:
                 # a stacked grid's cell: its top, and how many pieces the stack holds
                 piece = {**piece, "name": f"{piece.get('name', piece.get('kind'))} "
                                           f"(stack of {len(stack)})"}
+            if piece is not None and not piece.get("hidden") and piece.get("angle"):
+                # a piece turned: the way it points (PPN's ^ < v >)
+                arrow = {90: "<", 180: "v", 270: ">"}.get(int(piece["angle"]),
+                                                          f"{piece['angle']}°")
+                piece = {**piece, "name": f"{piece.get('name', piece.get('kind'))} {arrow}"}
             self.cells[(r, c)] = piece
             label = str(cell.get("cell", ""))
             self.labels.setdefault(c, label.rstrip("0123456789") or str(c))

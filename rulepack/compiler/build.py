@@ -177,6 +177,8 @@ def build_program(inst: "Instance", code: list[Instr],
         score=_score(inst), heuristic=_heuristic(inst), winner_rule=inst.winner_rule,
         longest=inst.longest, longest_location=location(inst, game.get("longest")),
         has_chance=chance, may_hide=hiding, words=words,
+        turns_pieces=any(n.get("k") == "rotate" for key in ("setup", "phases", "play")
+                         for n in nodes(inst.ir.get(key))),
         action_numbering=Deferred(inst.action_space),
         chance_bound=Deferred(inst.max_chance_outcomes))
     _own_actions(program)

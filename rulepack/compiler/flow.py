@@ -225,6 +225,24 @@ class FlowCompiler:
                     f"    _flip(st, items(st, W), {up!r})"], False
         self.emit(factory, node, src)
 
+    def _s_rotate(self, node: Node, scope: Scope) -> None:
+        what = self.exprs.compile(node["what"], scope)
+        degrees = self.exprs.compile(node["degrees"], scope)
+        clockwise = bool(node.get("clockwise"))
+
+        def factory(pc: int) -> Instr:
+            nxt = pc + 1
+
+            def rotate(st: "Position") -> int:
+                effects.rotate(st, what(st), degrees(st), clockwise)
+                return nxt
+            return rotate
+
+        def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
+            return [f"{g.const(effects.rotate)}(st, {g.expr(what)}, {g.expr(degrees)}, "
+                    f"{clockwise!r})"], False
+        self.emit(factory, node, src)
+
     def _s_shuffle(self, node: Node, scope: Scope) -> None:
         zone = self.exprs.compile(node["zone"], scope)
 

@@ -184,7 +184,7 @@ _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "di
 _PSEUDO_KINDS: dict[str, Kind] = {
     "owner": _of("player", "none"), "face": _of("word"), "zone": _of("zone"),
     "name": _of("word"), "kind": _of("word"), "cell": _of("cell", "none"),
-    "row": _of("number", "none"), "col": _of("number", "none"),
+    "row": _of("number", "none"), "col": _of("number", "none"), "angle": _of("number"),
 }
 #: values that can be equal to each other (a seat is its number; true is 1)
 _EQUAL_CLASSES = {"number": "number", "player": "number", "bool": "number"}
@@ -1138,6 +1138,10 @@ class KindChecker:
         elif k == "run":
             self.need(node.get("along"), env, {"tuple"}, "a direction (row step, column step)",
                       "along")
+        elif k == "rotate":
+            self.need(node.get("what"), env, {"piece", "zone", "list"},
+                      "a piece or pieces", "rotate")
+            self.need(node.get("degrees"), env, {"number"}, "a whole number of degrees", "rotate")
         elif k == "maximize":
             self.need(node.get("value"), env, {"number", "tuple"},
                       "a number or a tuple of numbers", "maximize")

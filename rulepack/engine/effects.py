@@ -17,7 +17,7 @@ from rulepack.engine import moves
 from rulepack.engine.actions import ChanceEvent, Reveal
 from rulepack.engine.drawn import drawn_at
 from rulepack.engine.queries import seat
-from rulepack.engine.runtime import RuleValueError, show
+from rulepack.engine.runtime import RuleValueError, items, show
 from rulepack.engine.values import Cell, Piece, Player, ZoneRef, piece_id
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +40,28 @@ def flip(st: "Position", pieces: Sequence[object], up: bool | None) -> None:
 
     :raises RuleValueError: a value is not a piece."""
     moves.flip(st, pieces if type(pieces) is list else list(pieces), up)
+
+
+def rotate(st: "Position", pieces: object, degrees: object, by: bool) -> None:
+    """Turn pieces to point ``degrees`` counter-clockwise from up (``by`` false:
+    ``rotate P to 90`` points left), or ``degrees`` clockwise from where they point
+    (``by`` true: ``rotate P by 90``, PPN's ``@>90``). Angles are kept modulo 360.
+
+    :raises RuleValueError: a value is not a piece, or ``degrees`` not a whole number."""
+    if isinstance(degrees, bool) or not isinstance(degrees, int):
+        raise RuleValueError(f"rotate needs a whole number of degrees, not {show(degrees)}")
+    seq = [pieces] if type(pieces) is Piece else items(st, pieces)
+    angles = dict(st.angles)
+    for piece in seq:
+        if type(piece) is not Piece:
+            raise RuleValueError(f"only pieces can be rotated, not {show(piece)}")
+        angle = (angles.get(piece.id, 0) - degrees if by else degrees) % 360
+        if angle:
+            angles[piece.id] = angle
+        else:
+            angles.pop(piece.id, None)
+    st.angles = angles
+    st.said = None
 
 
 def chance_choice(st: "Position", options: list[object]) -> object:

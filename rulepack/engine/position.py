@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FIELDS = ("program", "zones", "owned", "cells", "loc", "face", "owner", "rolled", "active",
           "vars", "rng", "seed", "pc", "pending", "decider", "legal", "terminal", "winners",
           "history", "decisions", "turns", "max_decisions", "knowledge", "groupings", "heights",
+          "angles",
           "memo", "steps_left", "block", "fault", "watch", "said", "probe")
 
 
@@ -99,6 +100,10 @@ class Position:
     #: slot; :mod:`rulepack.engine.stacks`); replaced, never changed in place, so
     #: copies share it
     heights: dict[int, tuple[int, ...]]
+    #: piece id → the way it points, in degrees counter-clockwise from up (PPN's
+    #: angles: 90 left, 180 down, 270 right); absent: 0. Replaced, never changed in
+    #: place, so copies share it
+    angles: dict[int, int]
     #: what the pattern searches keep between their questions in this game
     #: (:class:`rulepack.patterns.partition.GameMemo`), shared by copies: it changes
     #: no answer, and a new game starts without it
@@ -157,6 +162,7 @@ class Position:
         p.knowledge = None
         p.groupings = {}
         p.heights = {}
+        p.angles = {}
         p.memo = {}
         p.steps_left = EVAL_STEPS
         p.block = None
@@ -175,7 +181,8 @@ class Position:
            history: Log | None = None, decisions: int = 0, turns: int = 0,
            groupings: dict[int, tuple[int, ...]] | None = None,
            knowledge: tuple[int, frozenset[int]] | None = None,
-           heights: dict[int, tuple[int, ...]] | None = None) -> "Position":
+           heights: dict[int, tuple[int, ...]] | None = None,
+           angles: dict[int, int] | None = None) -> "Position":
         """A position from its parts: one read back from JSON
         (:func:`rulepack.engine.serialize.position_from_json`) or one seat's guess
         of the hidden pieces (:mod:`rulepack.agents.determinize`). Its flow is not
@@ -186,6 +193,7 @@ class Position:
             a stacked grid's, the pieces beneath the tops after them).
         :param heights: a stacked grid's index → the number of pieces beneath each
             cell's top (by slot); absent: none beneath.
+        :param angles: piece id → degrees counter-clockwise (absent: 0).
         :param face: piece id → face up; ``owner``: piece id → seat or ``None``.
         :param rolled: die id → the face it shows; ``active``: seat → in the game.
         """
@@ -212,6 +220,7 @@ class Position:
         p.groupings = {} if groupings is None else groupings
         p.knowledge = knowledge
         p.heights = {} if heights is None else heights
+        p.angles = {} if angles is None else angles
         return p
 
     def copy(self) -> "Position":
@@ -246,6 +255,7 @@ class Position:
         c.knowledge = self.knowledge
         c.groupings = dict(self.groupings)
         c.heights = self.heights
+        c.angles = self.angles
         c.memo = self.memo
         c.steps_left = self.steps_left
         c.block = None
@@ -280,10 +290,20 @@ class Position:
             every piece stays somewhere once).
         :param faces: each piece's face after (``True``: up); by default unchanged.
 
+        The way each place's piece points (``angles``) stays with the place.
+
         A pile stays in id order; what was derived from where pieces lie (the
         cells, the legal actions, the observers' notes) is dropped."""
         zones = self.zones
         loc = self.loc
+        angles = self.angles
+        if angles:
+            # the way a piece points is seen where it lies: it stays with the place
+            before = {place: angles.get(zones[place[0]][place[1]].id, 0) for place in places}
+            turned = dict(angles)
+            for place, piece in zip(places, pieces):
+                turned[piece.id] = before[place]
+            self.angles = {k: v for k, v in turned.items() if v}
         written: set[int] = set()
         for (zi, i), piece in zip(places, pieces):
             if zi not in written:

@@ -242,7 +242,8 @@ class Program:
     ``heuristic``, ``winner_rule`` (``"highest"``/``"lowest"`` score or ``None``),
     ``longest`` (``at most N decisions``) and its ``longest_location``. Static facts:
     ``has_chance`` (a ``shuffle``, ``roll`` or ``random`` anywhere), ``may_hide``
-    (a statement can turn a piece face down), ``words`` (the ruleset's symbols and
+    (a statement can turn a piece face down), ``turns_pieces`` (a ``rotate``
+    can turn a piece), ``words`` (the ruleset's symbols and
     texts, for tensors). Programs compare and hash by identity. Deferred: ``action_numbering`` (its stable action ids)
     and ``chance_bound`` (the most outcomes a chance node can have).
     """
@@ -284,6 +285,8 @@ class Program:
     words: frozenset[str]
     action_numbering: "Deferred[ActionNumbering]"
     chance_bound: Deferred[int]
+    #: whether a ``rotate`` statement can turn a piece (its angle is then observed)
+    turns_pieces: bool = False
 
     def __deepcopy__(self, memo: dict[int, object]) -> "Program":
         return self         # never changed: a copy of a position shares its program

@@ -165,7 +165,7 @@ def count(st: "Position", value: object) -> int:
     return 1
 
 
-PSEUDO_ATTRIBUTES = ("face", "owner", "zone", "name", "kind", "cell", "row", "col")
+PSEUDO_ATTRIBUTES = ("face", "owner", "zone", "name", "kind", "cell", "row", "col", "angle")
 
 
 def attribute(st: "Position", value: object, name: str) -> object:
@@ -205,6 +205,8 @@ def _pseudo(st: "Position", piece: Piece, name: str) -> object:
         return piece.name
     if name == "kind":
         return piece.kind
+    if name == "angle":
+        return st.angles.get(piece.id, 0)
     if name == "cell":
         return piece_cells(st)[piece.id]
     if name in ("row", "col"):

@@ -117,6 +117,9 @@ def position_to_json(st: Position, history: bool = True) -> dict[str, object]:
     if st.heights:
         # stacked grids: how many pieces lie beneath each cell's top (by slot)
         data["heights"] = [[z, list(hs)] for z, hs in sorted(st.heights.items())]
+    if st.angles:
+        # the way pieces point, degrees counter-clockwise (absent: 0)
+        data["angles"] = [[i, a] for i, a in sorted(st.angles.items())]
     if st.rolled:
         # the faces rolled dice show (a die never rolled shows its first face)
         data["rolled"] = [[i, encode(v)] for i, v in sorted(st.rolled.items())]
@@ -155,6 +158,9 @@ def position_from_json(program: "Program", data: dict[str, Any],
             rolls = program.pieces[i].rolls
             if rolls is None or v not in rolls[1]:
                 raise bad(f"{program.pieces[i].name} cannot show {v!r}")
+        angles = {int(i): int(a) % 360 for i, a in data.get("angles", [])}
+        if any(not 0 <= i < len(program.pieces) for i in angles):
+            raise bad("an angle of a piece the game does not have")
         heights = {int(z): tuple(int(n) for n in hs) for z, hs in data.get("heights", [])}
         for z, info in enumerate(program.zones):
             hs = heights.get(z)
@@ -174,7 +180,8 @@ def position_from_json(program: "Program", data: dict[str, Any],
             history=Log(decode_event(program, h) for h in data.get("history", [])),
             decisions=int(data.get("decisions", 0)), turns=int(data.get("turns", 0)),
             groupings={int(z): tuple(int(n) for n in sizes)
-                       for z, sizes in data.get("groupings", [])}, heights=heights)
+                       for z, sizes in data.get("groupings", [])}, heights=heights,
+            angles={i: a for i, a in angles.items() if a})
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise bad(f"{type(exc).__name__}: {exc}") from None
     return st

@@ -28,7 +28,9 @@ entries (index → value). The observation tensor holds what the player's view
    parameter names: ``Instance.flow_names``), each the value as the player sees
    it (:func:`value_entries`);
 7. per die (piece order), the face it shows when the player sees it, one-hot
-   over its faces (none without dice): always last.
+   over its faces (none without dice);
+8. for a ruleset that turns pieces (``rotate``), per grid cell the way its top
+   piece points, its angle / 360 (anyone sees it, hidden or not): last.
 
 The information-state tensor is the observation tensor, then per piece where
 the player last saw it (zone and cell one-hot), then at a chance node which draw
@@ -92,7 +94,8 @@ class TensorLayout:
         ``ordered``: zones that keep an order (stack, row, groups); ``slots``:
         variable slots; ``atoms``: the atoms a value slot counts; ``decisions``:
         decisions of the history block (0: none); ``texts``: action texts;
-        ``params``: the most parameters of an action.
+        ``params``: the most parameters of an action; ``angles``: grid cells
+        whose top's angle is observed (0 unless the ruleset turns pieces).
     """
 
     pieces: int
@@ -107,6 +110,7 @@ class TensorLayout:
     decisions: int = 0
     texts: int = 0
     params: int = 0
+    angles: int = 0
 
     @property
     def piece_width(self) -> int:
@@ -149,7 +153,7 @@ class TensorLayout:
     @property
     def size(self) -> int:
         """Length of the observation tensor."""
-        return self.faces_at + self.faces
+        return self.faces_at + self.faces + self.angles
 
     @property
     def memory_width(self) -> int:
@@ -268,12 +272,14 @@ def _make(inst: "Program") -> tuple[TensorLayout, _Vocabulary]:
     vocab = _Vocabulary(looks, texts, slots, templates, seats_at, pieces_at, looks_at,
                         cells_at, zones_at, patterns_at, texts_at, cell_offsets, ordered,
                         face_offsets)
+    angles = cells if inst.turns_pieces else 0
     layout = TensorLayout(len(inst.pieces), len(inst.zones), cells, n, faces, len(looks),
-                          len(ordered), len(slots), atoms, 0, len(templates), params)
+                          len(ordered), len(slots), atoms, 0, len(templates), params, angles)
     longest = inst.longest
     if longest is not None and longest * layout.decision_width <= MAX_HISTORY:
         layout = TensorLayout(len(inst.pieces), len(inst.zones), cells, n, faces, len(looks),
-                              len(ordered), len(slots), atoms, longest, len(templates), params)
+                              len(ordered), len(slots), atoms, longest, len(templates), params,
+                              angles)
     return layout, vocab
 
 
@@ -406,6 +412,14 @@ def observation_entries(st: "Position", p: int) -> dict[int, float]:
             if rolls is not None and _visible(st, die, p):
                 faces = rolls[1]
                 out[at + offset + faces.index(st.rolled.get(pid, faces[0]))] = 1.0
+    if lay.angles and st.angles:
+        at = lay.faces_at + lay.faces
+        for z, info in enumerate(inst.zones):
+            if info.kind == "grid":
+                base = at + vocab.cell_offsets[z]
+                for slot, piece in enumerate(st.zones[z][:len(info.cells)]):
+                    if piece is not None and st.angles.get(piece.id):
+                        out[base + slot] = st.angles[piece.id] / 360
     return out
 
 

@@ -42,25 +42,32 @@ def piece_json(st: "Position", piece: Piece) -> dict[str, object]:
     owner = st.owner[piece.id]
     if owner is not None:
         data["owner"] = int(owner)
+    angle = st.angles.get(piece.id)
+    if angle:
+        data["angle"] = angle
     return data
 
 
-def hidden_json(piece: Piece, up: bool = False) -> dict[str, object]:
+def hidden_json(piece: Piece, up: bool = False, angle: int = 0) -> dict[str, object]:
     """A piece the player cannot identify: the kind of back it has; for a
     two-sided piece also its face, what that side shows (``"shows"``: attribute
-    → value) and how it looks (``"look"``, ``"coin showing 3"``)."""
-    if piece.sides is None:
-        return {"hidden": True, "kind": piece.back}
-    shown = piece.shown(up)
-    return {"hidden": True, "kind": piece.back, "face": "up" if up else "down",
-            "shows": {a: piece.attrs[a] for a in shown}, "look": piece.look(up)}
+    → value) and how it looks (``"look"``, ``"coin showing 3"``); the way it points
+    (``"angle"``, degrees counter-clockwise), which anyone sees, unless 0."""
+    data: dict[str, object] = {"hidden": True, "kind": piece.back}
+    if piece.sides is not None:
+        shown = piece.shown(up)
+        data.update({"face": "up" if up else "down",
+                     "shows": {a: piece.attrs[a] for a in shown}, "look": piece.look(up)})
+    if angle:
+        data["angle"] = angle
+    return data
 
 
 def masked_value(st: "Position", value: object, player: int) -> object:
     """A variable's value with pieces the player cannot see hidden."""
     if type(value) is Piece:
         return piece_json(st, value) if visible(st, value, player) else \
-            hidden_json(value, st.face[value.id])
+            hidden_json(value, st.face[value.id], st.angles.get(value.id, 0))
     if type(value) is Player:
         return {"player": int(value)}
     if type(value) is list or type(value) is tuple:
@@ -135,7 +142,7 @@ def zone_json(st: "Position", index: int, player: int) -> dict[str, object]:
         def entry_of(piece: Piece) -> object:
             if visible(st, piece, player):
                 return piece_json(st, piece)
-            return hidden_json(piece, st.face[piece.id])
+            return hidden_json(piece, st.face[piece.id], st.angles.get(piece.id, 0))
 
         cells = []
         for cell, piece in zip(info.cell_objects, content):
@@ -168,12 +175,12 @@ def zone_json(st: "Position", index: int, player: int) -> dict[str, object]:
         data["count"] = len(content)
         return data
     data["pieces"] = [piece_json(st, p) if visible(st, p, player) else
-                      hidden_json(p, st.face[p.id]) for p in content]
+                      hidden_json(p, st.face[p.id], st.angles.get(p.id, 0)) for p in content]
     data["count"] = len(content)
     if info.kind == "groups":
         in_groups = groups(st, index)
         data["groups"] = None if in_groups is None else [
-            [piece_json(st, p) if visible(st, p, player) else hidden_json(p, st.face[p.id])
+            [piece_json(st, p) if visible(st, p, player) else hidden_json(p, st.face[p.id], st.angles.get(p.id, 0))
              for p in g]
             for g in in_groups]
     return data

@@ -99,7 +99,7 @@ def _expected(names: set[str]) -> str:
     groups = []
     if _STATEMENT_WORDS <= words:
         groups.append("a statement (move, flip, shuffle, let, set, for, if, choose, ...)")
-        words -= {"'move'", "'flip'", "'shuffle'", "'let'", "'set'", "'reset'", "'for'", "'if'",
+        words -= {"'move'", "'flip'", "'rotate'", "'shuffle'", "'let'", "'set'", "'reset'", "'for'", "'if'",
                   "'while'", "'repeat'", "'maximize'", "'rounds'", "'turns'", "'choose'", "'end'", "'do'",
                   "'eliminate'", "';'"}
     if _DECLARATION_WORDS <= words:

@@ -430,6 +430,14 @@ class ToIR(Transformer[Token, IR]):
         return {"k": "flip", "what": what, "face": face["value"] if face else None,
                 "at": _at(meta)}
 
+    def rotate_to(self, meta: Meta, what: IR, degrees: IR) -> IR:
+        return {"k": "rotate", "what": what, "degrees": degrees, "clockwise": False,
+                "at": _at(meta)}
+
+    def rotate_clockwise(self, meta: Meta, what: IR, degrees: IR) -> IR:
+        return {"k": "rotate", "what": what, "degrees": degrees, "clockwise": True,
+                "at": _at(meta)}
+
     def shuffle_stmt(self, meta: Meta, zone: IR) -> IR:
         return {"k": "shuffle", "zone": zone, "at": _at(meta)}
 

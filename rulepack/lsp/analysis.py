@@ -32,7 +32,7 @@ DECLARATION_KEYWORDS = ("language", "game", "use", "component", "order", "attrib
                         "require", "winner", "setup", "phase", "play")
 STATEMENT_KEYWORDS = ("move", "flip", "shuffle", "roll", "let", "set", "reset", "for", "if", "else",
                       "while", "repeat", "rounds", "turns", "choose", "end", "do", "eliminate",
-                      "claim", "arrange", "say", "maximize")
+                      "claim", "arrange", "say", "maximize", "rotate")
 GAME_FIELDS = ("title", "source", "players", "seats", "teams", "scores")
 COMPONENT_FIELDS = ("copies", "called", "back", "draw", "rolls")
 DRAW_HINTS = ("shape", "symbol", "colour", "color")

@@ -60,18 +60,18 @@ def spec_of(piece_side: str, suit: int, rank: int) -> str:
 
 
 #: a piece on a PPN board as the export sees it: (how PPN names it, x, y, level: 0 at
-#: the bottom of its place's stack)
-Placed = tuple[tuple[str, int, int], float, float, int]
+#: the bottom of its place's stack, angle: degrees counter-clockwise)
+Placed = tuple[tuple[str, int, int], float, float, int, int]
 
 #: where a stack waits while a piece is put under it (no PPN grid has a cell there)
 ASIDE = (0.5, 0.5)
 
 
 def _places(state: "State") -> dict[int, Placed]:
-    """Piece id → (how PPN names it, x, y, level) for the piecepack's pieces on the
-    PPN boards (:func:`rulepack.ppn.importer.ppn_places`)."""
-    return {piece.id: (named, x, y, level)
-            for piece, named, x, y, level in ppn_places(state) if named is not None}
+    """Piece id → (how PPN names it, x, y, level, angle) for the piecepack's pieces on
+    the PPN boards (:func:`rulepack.ppn.importer.ppn_places`)."""
+    return {piece.id: (named, x, y, level, angle)
+            for piece, named, x, y, level, angle in ppn_places(state) if named is not None}
 
 
 def _counted(n: int, place: tuple[float, float]) -> str:
@@ -83,8 +83,9 @@ def relocation(before: dict[int, Placed], after: dict[int, Placed]) -> str:
     """The PPN submoves that take the board from ``before`` to ``after`` (piece id
     → (name, x, y, level)): removals (``*e3``, ``*2b6`` for the top two of a
     stack), moves (``a2-a3``; ``2e1-d2`` for a stack moved together; ``b1:b3``, a
-    capture by displacement; ``d3#e3``, a swap) and new pieces (``S@b2``; one put
-    under a stack: the stack set aside, the piece put, the stack put back)."""
+    capture by displacement; ``d3#e3``, a swap), new pieces (``S@b2``; one put
+    under a stack: the stack set aside, the piece put, the stack put back) and
+    rotations (``b2@>90``, clockwise; ``b2[2]@>90`` for the second from the top)."""
     def place(d: dict[int, Placed], i: int) -> tuple[float, float]:
         return d[i][1], d[i][2]
 
@@ -126,6 +127,13 @@ def relocation(before: dict[int, Placed], after: dict[int, Placed]) -> str:
             put = f"{_counted(above, at)}-{aside} {put} {above}{aside}-{place_name(*at)}" \
                 if above > 1 else f"{place_name(*at)}-{aside} {put} {aside}-{place_name(*at)}"
         out.append(put)
+    for i, (_, x, y, level, angle) in sorted(after.items(), key=lambda item: item[1][1:4]):
+        turn = ((before[i][4] if i in before else 0) - angle) % 360
+        if turn:
+            above = sum(1 for j, p in after.items() if j != i and (p[1], p[2]) == (x, y) and
+                        p[3] > level)
+            pid = place_name(x, y) + (f"[{above + 1}]" if above else "")
+            out.append(f"{pid}@>{turn}")
     return " ".join(out)
 
 

@@ -48,8 +48,9 @@ RANKS = ("null", "ace", 2, 3, 4, 5)
 KINDS = ("tile", "coin", "die", "pawn")
 
 #: a piece on the table as the comparison sees it: (piece and side, suit, rank, x, y,
-#: level: 0 at the bottom of its place's stack)
-Placed = tuple[str, int, int, float, float, int]
+#: level: 0 at the bottom of its place's stack, angle: degrees counter-clockwise, 0
+#: for a ruleset that turns no piece)
+Placed = tuple[str, int, int, float, float, int, int]
 #: a piece a setup move put on the table beyond the position: (piece and side, suit,
 #: rank, x, y)
 Extra = tuple[str, int, int, float, float]
@@ -134,11 +135,11 @@ def ppn_piece(piece: Piece, face_up: bool, state: "State") -> tuple[str, int, in
 
 
 def ppn_places(state: "State") -> Iterator[tuple[Piece, tuple[str, int, int] | None,
-                                                  float, float, int]]:
+                                                  float, float, int, int]]:
     """Every piece on a position's PPN grids (grids with ``notation ppn``): the piece,
     how PPN names it (:func:`ppn_piece`; ``None``: not one of the piecepack's), its
-    PPN coordinates ``x, y`` and its level there (0: the bottom of a stacked grid's
-    stack, :mod:`rulepack.engine.stacks`)."""
+    PPN coordinates ``x, y``, its level there (0: the bottom of a stacked grid's
+    stack, :mod:`rulepack.engine.stacks`) and its angle (degrees counter-clockwise)."""
     position = state.position
     for info in state.program.zones:
         if info.kind != "grid" or info.notation is None:
@@ -147,15 +148,15 @@ def ppn_places(state: "State") -> Iterator[tuple[Piece, tuple[str, int, int] | N
             x, y = info.point(cell.row, cell.col) or (0, 0)
             for level, piece in enumerate(stack_at(position, cell)):
                 named = ppn_piece(piece, bool(position.face[piece.id]), state)
-                yield piece, named, float(x), float(y), level
+                yield piece, named, float(x), float(y), level, position.angles.get(piece.id, 0)
 
 
 def table_of(state: "State") -> Counter[Placed]:
     """The pieces of a position on its PPN grids, at their PPN coordinates and
     levels (:func:`ppn_places`), as the comparison sees them."""
-    return Counter((*identity(*named), x, y, level) if named else
-                   ("other", piece.id, 0, x, y, level)
-                   for piece, named, x, y, level in ppn_places(state))
+    return Counter((*identity(*named), x, y, level, angle) if named else
+                   ("other", piece.id, 0, x, y, level, angle)
+                   for piece, named, x, y, level, angle in ppn_places(state))
 
 
 def _table(placed: Counter[Placed], extra: Counter[Extra]) -> Table:
@@ -165,16 +166,18 @@ def _table(placed: Counter[Placed], extra: Counter[Extra]) -> Table:
     for (piece_side, suit, rank, x, y), n in sorted(extra.items(), key=str):
         rows += [Row(str(len(rows) + k + 1), str(piece_side), int(suit), int(rank), 0.0,
                      float(x), float(y)) for k in range(n)]
-    for (piece_side, suit, rank, x, y, _), n in sorted(
+    for (piece_side, suit, rank, x, y, _, angle), n in sorted(
             placed.items(), key=lambda item: (item[0][3], item[0][4], item[0][5], str(item))):
-        rows += [Row(str(len(rows) + k + 1), str(piece_side), int(suit), int(rank), 0.0,
-                     float(x), float(y)) for k in range(n)]
+        rows += [Row(str(len(rows) + k + 1), str(piece_side), int(suit), int(rank),
+                     float(angle), float(x), float(y)) for k in range(n)]
     return Table(rows)
 
 
-def _placed(table: Table, extra: Counter[Extra] | None = None) -> Counter[Placed]:
+def _placed(table: Table, extra: Counter[Extra] | None = None,
+            angles: bool = False) -> Counter[Placed]:
     """A PPN table's pieces as :func:`table_of` names a position's, leaving out (and
-    not counting in the levels) the first pieces that are ``extra``."""
+    not counting in the levels) the first pieces that are ``extra``; their angles
+    only if ``angles`` (a ruleset that turns pieces), else 0."""
     skip = Counter(extra or ())
     levels: Counter[tuple[float, float]] = Counter()
     out: Counter[Placed] = Counter()
@@ -183,7 +186,8 @@ def _placed(table: Table, extra: Counter[Extra] | None = None) -> Counter[Placed
         if skip[named] > 0:
             skip[named] -= 1
             continue
-        placed: Placed = (named[0], named[1], named[2], named[3], named[4], levels[(r.x, r.y)])
+        placed: Placed = (named[0], named[1], named[2], named[3], named[4], levels[(r.x, r.y)],
+                          round(r.angle) % 360 if angles else 0)
         out[placed] += 1
         levels[(r.x, r.y)] += 1
     return out
@@ -191,7 +195,7 @@ def _placed(table: Table, extra: Counter[Extra] | None = None) -> Counter[Placed
 
 def _extra(table: Table, position: Counter[Placed]) -> Counter[Extra]:
     """What a table holds beyond a position's pieces (a setup move's board)."""
-    ours = Counter((side, suit, rank, x, y) for (side, suit, rank, x, y, _), n in
+    ours = Counter((side, suit, rank, x, y) for (side, suit, rank, x, y, _, _), n in
                    position.items() for _ in range(n))
     theirs = Counter((*identity(r.piece_side, r.suit, r.rank), r.x, r.y) for r in table.rows)
     return theirs - ours
@@ -244,6 +248,7 @@ def import_game(record: PPNGame, ruleset: "Game", file: str, seed: int = 0,
 def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int,
             options: dict[str, Any]) -> Imported:
     state = ruleset.new_game(players, seed=seed, options=options)
+    turns = state.program.turns_pieces     # the record's angles count
     imported = Imported(state)
     extra = Counter[Extra]()        # what setup moves put on the table beyond the position
     where = Location(file, record.line, None)
@@ -267,7 +272,7 @@ def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int
             continue
         if state.is_terminal():
             raise fail("the game is over (it ended at the move before)", "ppn-after-end")
-        found, nearest = _decisions(state, _placed(table, extra), move.text)
+        found, nearest = _decisions(state, _placed(table, extra, turns), move.text)
         # a move of several submoves (e5-g3;*f4) comes as several moves (ppgames reads
         # each part after a ';' as a move): the parts after it join it until they
         # relocate as one run of decisions does
@@ -279,7 +284,7 @@ def _import(record: PPNGame, ruleset: "Game", file: str, seed: int, players: int
             except PPNError:
                 break
             joined += 1
-            found, _ = _decisions(state, _placed(table, extra), move.text)
+            found, _ = _decisions(state, _placed(table, extra, turns), move.text)
         if len(found) != 1:
             what = "no legal action" if not found else f"{len(found)} legal actions (" + \
                 ", ".join(" then ".join(a.text for a in path) for path in found) + ")"

@@ -145,6 +145,17 @@ class Table:
         """Carry out one submove. :raises PPNError: see :meth:`apply`."""
         if text.startswith("*"):
             self._remove(self.pieces(text[1:]))
+        elif "@>" in text and not re.search(r"[|$]", text.split("@>", 1)[1]):
+            # a rotation in place: PID@>DEGREES turns the pieces clockwise
+            pid, degrees = text.split("@>", 1)
+            try:
+                turn = float(degrees)
+            except ValueError:
+                raise PPNError(f"{text!r}: {degrees!r} is not a number of degrees") from None
+            ids = self.pieces(pid)
+            self.rows = [replace(r, angle=(r.angle - turn) % 360) if r.id in ids else r
+                         for r in self.rows]
+            self.active = ids
         elif "@" in text and not text.startswith(("@>", "$>")) and "@>" not in text:
             spec, place = text.split("@", 1)
             self._place(spec, place)
@@ -176,6 +187,15 @@ class Table:
             if not self.active:
                 raise PPNError("no piece was moved before: nothing to name")
             return list(self.active)
+        sliced = re.fullmatch(r"(.+)\[(\d+)\]", pid)
+        if sliced:
+            # by index from the top (1: the top), as ppgames' loc[i]
+            x, y = parse_place(sliced[1])
+            here = [r.id for r in self.rows if (r.x, r.y) == (x, y)]
+            k = int(sliced[2])
+            if not 1 <= k <= len(here):
+                raise PPNError(f"no piece {pid}: {len(here)} at {sliced[1]}")
+            return [here[-k]]
         n = 1
         m = _COUNTED.fullmatch(pid)
         if m and not pid.startswith("("):

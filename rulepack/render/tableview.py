@@ -45,7 +45,10 @@ def _hide(piece: dict[str, Any] | None, backs: dict[str, str]) -> dict[str, Any]
     if piece is None or piece.get("hidden"):
         return piece
     kind = str(piece.get("kind"))
-    return {"hidden": True, "kind": backs.get(kind, kind)}
+    hidden: dict[str, Any] = {"hidden": True, "kind": backs.get(kind, kind)}
+    if piece.get("angle"):
+        hidden["angle"] = piece["angle"]     # (the way a piece points is seen)
+    return hidden
 
 
 def _shown(piece: dict[str, Any] | None) -> bool:

@@ -29,7 +29,8 @@ PER_LINE = 12
 
 
 def piece_block(app: Appearance, piece: dict[str, Any] | None, size: float = SLOT) -> Block:
-    """One piece (a back if hidden) in a square slot."""
+    """One piece (a back if hidden) in a square slot, turned the way it points
+    (its ``angle``)."""
     if piece is None:
         return Block(size, size, lambda g: None)
     if piece.get("hidden") and isinstance(piece.get("shows"), dict) and piece["shows"]:
@@ -53,6 +54,12 @@ def piece_block(app: Appearance, piece: dict[str, Any] | None, size: float = SLO
             draw_piece(g, key[1], size)
         markup = fragment(g)
         app.fragments[key] = markup
+
+    angle = piece.get("angle") or 0
+    if angle:
+        # turned as the piece points (degrees counter-clockwise; SVG turns clockwise)
+        half = r1(size / 2)
+        markup = f'<g transform="rotate({-angle} {half} {half})">{markup}</g>'
 
     def paint(g: dw.Group) -> None:
         g.append(dw.Raw(markup))
