@@ -777,5 +777,13 @@ def _add_ppn() -> None:
 
 _add_ppn()
 
+
+def _add_rulebook() -> None:
+    from rulepack.cli.rulebook import rulebook_command
+    main.add_command(rulebook_command)
+
+
+_add_rulebook()
+
 if __name__ == "__main__":  # pragma: no cover
     main()
