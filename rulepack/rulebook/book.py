@@ -61,11 +61,13 @@ class Rulebook:
     players: int
     options: dict[str, Any]
     sections: list[Section]
+    #: the positions of the conditions the options decide (said by what they decide)
+    decided: list[list[int]] = field(default_factory=list)
 
     def positions(self) -> set[tuple[int, int]]:
         """The source positions ``(line, column)`` of the rules the rulebook says."""
         return {(ln.at[0], ln.at[1]) for s in self.sections for ln in s.lines
-                if ln.at is not None}
+                if ln.at is not None} | {(at[0], at[1]) for at in self.decided}
 
     def section(self, title: str) -> Section:
         """The section with this title. :raises KeyError: none has it."""
@@ -153,7 +155,7 @@ def rulebook(game: "Game", players: int | None = None, options: dict[str, Any] |
         sections.append(_options(ir, english, chosen))
     del program
     return Rulebook(game.title, n, chosen, [s for s in sections if s.lines or s.intro or
-                                             s.pictures])
+                                             s.pictures], list(english.folded))
 
 
 # ---------------------------------------------------------------------- sections
@@ -214,9 +216,14 @@ def _components(game: "Game", n: int, chosen: dict[str, Any], english: English) 
         shown = "; ".join(f"{English.words(a)}: " + ", ".join(english.phrase(v) for v in vs)
                           for a, vs in attrs.items() if 1 < len(vs) <= 12)
         noun = English.words(kind) + ("s" if count > 1 else "")
-        lines.append(Line(f"{count} {noun}" + (f" ({shown})" if shown else "") + ".", 0,
-                          None))
-    places = [english.zone(z) for z in game.ir.get("zones") or []]
+        named = ", ".join(f"“{p.name}”" for p in pieces[:2])
+        lines.append(Line(f"{count} {noun}" + (f" ({shown})" if shown else "") +
+                          f"; the game names them as {named}…" if count > 1 else
+                          f"{count} {noun}, named “{pieces[0].name}”.", 0, None))
+    shapes = {info.name: (info.rows, info.cols, [
+        info.name_of(r, c) for r in range(info.rows) for c in range(info.cols)
+        if (r, c) not in set(info.cells)]) for info in program.zones if info.kind == "grid"}
+    places = [english.zone(z, shapes.get(z["name"])) for z in game.ir.get("zones") or []]
     section = Section("Components", lines + places)
     section.intro = ["The pieces, then the places they lie in:"]
     return section
@@ -300,9 +307,10 @@ def _scoring(game: "Game", n: int, chosen: dict[str, Any], english: English, see
         shown = ", ".join(f"{seats[i]} {s}" for i, s in enumerate(scores))
         winners = result.get("winners") or []
         won = ", ".join(seats[w] for w in winners) or "nobody"
+        with_scores = f" with the scores {shown}" if ir.get("score") and shown else ""
         section.intro.append(f"Example: a game with seed {seed}, every choice made at random, "
-                             f"ended after {state.decisions} decisions with the scores "
-                             f"{shown}; the winner{'s' if len(winners) > 1 else ''}: {won}.")
+                             f"ended after {state.decisions} decisions{with_scores}; the "
+                             f"winner{'s' if len(winners) > 1 else ''}: {won}.")
         if pictures:
             section.pictures.append(Picture(f"The end of that game (seed {seed})",
                                             _svg(game, state)))
@@ -332,6 +340,9 @@ def _ends(stmts: Any, english: English) -> Iterator[Line]:
 
 def _options(ir: dict[str, Any], english: English, chosen: dict[str, Any]) -> Section:
     lines = [english.option(o) for o in ir.get("options") or []]
+    if english.elsewhere:
+        lines.append(Line("Rules that apply only with other options:", 0, None))
+        lines += english.elsewhere
     section = Section("Options and variants", lines)
     shown = ", ".join(f"{English.words(k)} = {english.phrase(v)}" for k, v in chosen.items())
     section.intro = [f"This rulebook is written for: {shown}."]

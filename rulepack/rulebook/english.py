@@ -53,6 +53,10 @@ _ON_CONDITION = {"each": "each such that {c}",
                  "wild": "where a piece such that {c} is wild (it stands for any piece)"}
 
 
+#: what :meth:`English.known` gives for a value the options do not decide
+UNKNOWN: Any = type("Unknown", (), {"__repr__": lambda self: "UNKNOWN"})()
+
+
 class NoEnglish(Exception):
     """A construct this module cannot say in English (a test failure)."""
 
@@ -119,6 +123,12 @@ class English:
         self.symbols = symbols
         #: names of the piece being described (inside ``where``, a pattern's ``each``)
         self._its = False
+        #: rules that do not apply with the options chosen (``values``): their lines,
+        #: each group headed by the condition, for the rulebook's options section
+        self.elsewhere: list[Line] = []
+        #: the positions of conditions the options decide (their rules are said
+        #: without them, or in :attr:`elsewhere`)
+        self.folded: list[list[int]] = []
 
     # ------------------------------------------------------------------ names
     @staticmethod
@@ -149,6 +159,53 @@ class English:
             raise NoEnglish(f"no English for an expression of kind {kind!r}")
         return method(node)
 
+    def known(self, node: Any) -> Any:
+        """The value of an expression the options decide (literals, the values
+        given, ``not``, ``and``, ``or``, ``==``, ``!=`` of them), else :data:`UNKNOWN`."""
+        if not isinstance(node, dict):
+            return UNKNOWN
+        k = node.get("k")
+        if k == "lit":
+            return node.get("value")
+        if k == "name":
+            return self.values.get(node["name"], UNKNOWN)
+        if k == "op":
+            args = [self.known(a) for a in node.get("args") or []]
+            op = node["op"]
+            if op == "not" and args[0] is not UNKNOWN:
+                return not args[0]
+            if op == "and":
+                if any(a is False for a in args):
+                    return False
+                return True if all(a is True for a in args) else UNKNOWN
+            if op == "or":
+                if any(a is True for a in args):
+                    return True
+                return False if all(a is False for a in args) else UNKNOWN
+            if op in ("==", "!=") and UNKNOWN not in args:
+                return (args[0] == args[1]) == (op == "==")
+        return UNKNOWN
+
+    def unvalued(self, say: Callable[[Any], str], node: Any) -> str:
+        """``say(node)`` with the options named, not valued (``if the option blind
+        holds``): for the rules that apply only with other options."""
+        saved, self.values = self.values, {}
+        try:
+            return say(node)
+        finally:
+            self.values = saved
+
+    def _aside(self, cond: Any, lines: list[Line], holds: bool) -> None:
+        """Keep ``lines``, the rules that apply when ``cond`` is ``holds`` (not with
+        the options chosen), for the options section."""
+        if not lines:
+            return
+        said = self.unvalued(self.clause, cond)
+        head = f"If {said}:" if holds else f"Unless {said}:"
+        self.elsewhere.append(Line(head, 0, None))
+        base = min(ln.depth for ln in lines)
+        self.elsewhere += [Line(ln.text, ln.depth - base + 1, ln.at) for ln in lines]
+
     def clause(self, node: Any) -> str:
         """A condition as a clause (``the stack is empty``, ``p's score is at least 6``).
 
@@ -162,18 +219,26 @@ class English:
                 if op == "or":
                     return " or ".join(self._part(a) for a in args)
                 if op == "not":
-                    return f"it is not so that {self.clause(args[0])}"
+                    inner = args[0]
+                    if isinstance(inner, dict) and inner.get("k") == "name":
+                        return f"{self.phrase(inner)} is false"
+                    return f"it is not so that {self.clause(inner)}"
                 if op in _COMPARE:
                     return self._compare(op, args[0], args[1])
             if k == "call" and node.get("fn") in ("any", "all"):
                 return self._any_all(node)
             if k == "call" and node.get("fn") == "empty":
-                return f"{self.phrase(node['args'][0])} has no empty cell"
+                return f"{self.phrase(node['args'][0])} has an empty cell"
             if k == "lit" and isinstance(node.get("value"), bool):
                 return "always" if node["value"] else "never"
             if k == "call" and node.get("fn") in self.defines:
                 return f"{self._call_args(node)} holds"
-        return f"{self.phrase(node)} holds"
+        text = self.phrase(node)
+        if text.startswith("whether "):
+            return text[len("whether "):]
+        if isinstance(node, dict) and node.get("k") in ("name", "index", "attr"):
+            return f"{text} is true"
+        return f"{text} holds"
 
     def _part(self, node: Any) -> str:
         text = self.clause(node)
@@ -183,6 +248,11 @@ class English:
 
     def _compare(self, op: str, left: Any, right: Any) -> str:
         is_ = "is" if op == "==" else "is not"
+        if op in ("==", "!=") and isinstance(right, dict) and right.get("k") == "lit" and \
+                right.get("value") is None and isinstance(left, dict) and \
+                left.get("k") == "call" and left.get("fn") == "at":
+            where = self.phrase(left["args"][0])
+            return f"there is a piece on {where}" if op == "!=" else f"{where} is empty"
         if op in ("==", "!=") and isinstance(right, dict) and right.get("k") == "lit" and \
                 right.get("value") is None:
             return f"{self.phrase(left)} {is_} nothing"
@@ -309,7 +379,8 @@ class English:
             "max": lambda: f"the largest of {_plain(a[0])}",
             "min": lambda: f"the smallest of {_plain(a[0])}",
             "distinct": lambda: f"the different values of {_plain(a[0])}",
-            "unique": lambda: f"the values that occur once in {_plain(a[0])}",
+            "unique": lambda: f"{_plain(a[0])} (each kind of piece once: two identical "
+                              "pieces count as one)",
             "only": lambda: f"the one and only element of {_plain(a[0])}",
             "random": lambda: f"one of {_plain(a[0])} drawn at random",
             "order": lambda: f"the players in turn order starting with {a[0]}",
@@ -430,7 +501,7 @@ class English:
     def _e_where(self, node: Node) -> str:
         of = self.phrase(node["of"])
         cond = self._its_clause(node["cond"])
-        if of.startswith("every "):
+        if of.startswith("every ") or not self._members(node["of"], of).startswith("pieces in"):
             return f"{of} such that {cond}"
         return f"the pieces of {_plain(of)} such that {cond}"
 
@@ -448,8 +519,11 @@ class English:
         return f"the {end} {self.phrase(count)} pieces of {_plain(of)}"
 
     def _e_if(self, node: Node) -> str:
-        return (f"{self.phrase(node['then'])} if {self.clause(node['cond'])}, otherwise "
-                f"{self.phrase(node['else'])}")
+        decided = self.known(node["cond"])
+        if decided is True or decided is False:
+            return self.phrase(node["then"] if decided else node["else"])
+        return (f"(if {self.clause(node['cond'])}: {self.phrase(node['then'])}; otherwise: "
+                f"{self.phrase(node['else'])})")
 
     def _e_argmax(self, node: Node) -> str:
         over = self._each(node["bind"], node["in"])
@@ -542,6 +616,13 @@ class English:
         return [head] + self.block(node.get("body"), depth + 1)
 
     def _s_if(self, node: Node, depth: int) -> list[Line]:
+        decided = self.known(node["cond"])
+        if decided is True or decided is False:
+            # the options decide it: the rules that apply, and the others aside
+            self.folded.append(node["at"])
+            taken, aside = ("then", "else") if decided else ("else", "then")
+            self._aside(node["cond"], self.block(node.get(aside), depth), not decided)
+            return self.block(node.get(taken), depth)
         out = [self._line(node, depth, f"if {self.clause(node['cond'])}:")]
         out += self.block(node.get("then"), depth + 1)
         other = node.get("else")
@@ -589,12 +670,21 @@ class English:
 
     def action(self, alt: Node, depth: int) -> list[Line]:
         """One action of a ``choose``: how it is written, for which values, when it
-        is allowed, then what it does."""
+        is allowed, then what it does (nothing, and the action kept aside, when the
+        options forbid it)."""
+        guard = alt.get("guard")
+        if guard is not None and self.known(guard) is False:
+            self.folded.append(alt["at"])
+            self._aside(guard, self._action_lines(alt, depth, None), True)
+            return []
+        return self._action_lines(alt, depth, guard)
+
+    def _action_lines(self, alt: Node, depth: int, guard: Any) -> list[Line]:
         text = f"“{alt['text']}”"
         for p in alt.get("params") or []:
             text += f", for each {self._each(p['bind'], p['in'])}"
-        if alt.get("guard") is not None:
-            text += f", if {self.clause(alt['guard'])}"
+        if guard is not None and self.known(guard) is not True:
+            text += f", if {self.clause(guard)}"
         body = alt.get("body") or []
         text += ":" if body else " (nothing else happens)."
         return [Line(text, depth, alt.get("at"))] + self.block(body, depth + 1)
@@ -602,9 +692,17 @@ class English:
     def _s_end(self, node: Node, depth: int) -> list[Line]:
         what = node.get("what", "game")
         if what == "game":
-            if node.get("winners") is not None:
+            winners = node.get("winners")
+            if isinstance(winners, dict) and winners.get("k") == "list":
+                items = winners.get("items") or []
+                if not items:
+                    return [self._line(node, depth, "the game ends; nobody wins")]
+                who = _listed([self.phrase(i) for i in items])
+                return [self._line(node, depth, f"the game ends; {who} "
+                                                f"win{'s' if len(items) == 1 else ''}")]
+            if winners is not None:
                 return [self._line(node, depth, "the game ends; the winners: "
-                                                f"{self.phrase(node['winners'])}")]
+                                                f"{self.phrase(winners)}")]
             return [self._line(node, depth, "the game ends")]
         return [self._line(node, depth, f"the {what} ends here")]
 
@@ -627,19 +725,34 @@ class English:
         return [self._line(node, depth, f"announce{to}: “{node['text']}”")]
 
     # ------------------------------------------------------------------ declarations
-    def zone(self, z: Node) -> Line:
-        """A zone's line: what kind of place it is, whose, who sees it."""
+    def zone(self, z: Node, shape: tuple[int, int, list[str]] | None = None) -> Line:
+        """A zone's line: what kind of place it is, whose, who sees it.
+
+        :param shape: a grid's rows, columns and the names of the places left out,
+            when the game is built (its size may depend on the options)."""
         kinds = {"stack": "a stack (pieces taken from its top)", "row": "a row of pieces",
                  "pile": "a pile", "groups": "groups of pieces"}
         if z["kind"] == "grid":
-            what = f"a grid of {self.phrase(z['rows'])} rows and {self.phrase(z['cols'])} columns"
-            if z.get("holes"):
-                what += f" without the cells {self.phrase(z['holes'])}"
+            if shape is not None:
+                rows, cols, holes = shape
+                what = f"a grid of {rows} rows and {cols} columns"
+                if holes and len(holes) <= 12:
+                    what += f", without {_listed(holes)}"
+                elif holes:
+                    what += f", {rows * cols - len(holes)} of its places used"
+            else:
+                what = f"a grid of {self.phrase(z['rows'])} rows and " \
+                       f"{self.phrase(z['cols'])} columns"
+                if z.get("holes"):
+                    what += f" without the cells {self.phrase(z['holes'])}"
             if z.get("stacked"):
                 what += "; each cell holds a stack of pieces"
             if z.get("notation"):
                 what += "; its cells are named as PPN names them (columns a, b, c… from the " \
-                        "left, rows 1, 2… from the bottom)"
+                        "left, rows 1, 2… from the bottom: a1 is the bottom left)"
+            else:
+                what += "; its cells are named by column letter and row number (a1 is the " \
+                        "top left, b1 the cell to its right, a2 the one below it)"
         else:
             what = kinds[z["kind"]]
         per = z.get("per")
