@@ -1107,13 +1107,27 @@ def test_play_forced_move_has_a_notice_and_no_prompt(multzo):
     assert f"player 1 (you): {only}" in before
 
 
-def test_question_mark_shows_the_rules_summary_and_the_start_says_how_to_win():
+def test_question_mark_shows_the_short_rules_and_the_start_says_how_to_win():
+    """Issue 36: the start says in English how the game ends and who wins, with the
+    options' values (PackKub: after 4 rounds, not 'rounds rounds'); ? shows the
+    rulebook's play, terms and end for this game (not the designer's tables); the
+    end says why the game ended."""
     result = run("play", "packkub", "--seat", "human", "--seat", "random", "--seed", "2",
                  "--no-record", input="?\nq\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
     start = out[:out.index(PROMPT)]
-    assert "Wins: the lowest score" in start and "Patterns" not in start
+    assert "Ends: after 4 rounds." in start
+    assert "Wins: the player with the lowest score wins" in start and "Patterns" not in start
     after = out[out.index(PROMPT):]
-    assert "Patterns" in after and "Rulings applied" in after and "set_meld" in after
-    assert after.count(PROMPT) == 2          # asked again after the summary
+    assert "“draw a tile”" in after and "The end of the game" in after
+    assert "Rulings applied" not in after and "{" not in after.split("“")[0]
+    assert after.count(PROMPT) == 2          # asked again after the rules
+
+
+def test_the_end_of_a_game_says_why_and_how_a_score_was_made():
+    result = run("play", "multzo", "-n", "3", "--seed", "3", "--no-record")
+    assert result.exit_code == 0, result.output
+    assert "The game ended because for some suit s, the coins of s holds nothing." in \
+        result.stdout
+    assert "player 3: 15 × 2 = 30" in result.stdout

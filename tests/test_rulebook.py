@@ -151,3 +151,46 @@ def test_docs_rulebooks_are_up_to_date(name: str) -> None:
         path = FOLDER / file
         assert path.exists() and path.read_text(encoding="utf-8") == text, \
             f"docs/rulebooks/{file} is out of date: run .venv/bin/python tests/rulebooks.py"
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_every_game_says_in_english_how_it_ends_and_why_it_ended(name: str) -> None:
+    """The screen's header lines (Ends/Wins) and, at the end of a random game, why it
+    ended: English with no code in it (issue 36, item 3)."""
+    from rulepack.engine.rng import Rng
+    from rulepack.rulebook.screen import ending_lines, why_ended
+    game = rulepack.load(name)
+    lines = ending_lines(game, game.min_players, {})
+    assert lines[-1].startswith("Wins: ")
+    for line in lines:
+        assert not re.search(r"==|!=|\(\w+\)|\bfor \w+ in \w+\(", line), line
+    state = game.new_game(game.min_players, seed=2)
+    rng = Rng(2)
+    while not state.is_terminal() and state.decisions < 3000:
+        actions = state.legal_actions()
+        state.apply(actions[rng.below(len(actions))])
+    if state.is_terminal():
+        why = why_ended(game, state, {})
+        assert why is not None and why.startswith("The game ended"), (name, why)
+        assert state.position.ended is not None
+
+
+def test_the_rule_that_ended_the_game_is_kept_with_the_position() -> None:
+    """An 'end game' keeps where it stands; a play that runs out, its last statement."""
+    ttt = rulepack.load("tic-tac-toe")
+    state = ttt.new_game(seed=0)
+    for text in ("a1", "b1", "a2", "b2", "a3"):
+        state.apply(next(a for a in state.legal_actions() if text in a.text))
+    assert state.is_terminal()
+    line = (ROOT / "rulepack" / "rulesets" / "tic-tac-toe.rules").read_text().splitlines()[
+        state.position.ended[0] - 1]
+    assert "end game" in line
+    packkub = rulepack.load("packkub")
+    state = packkub.new_game(2, seed=1, options={"rounds": "1"})
+    from rulepack.engine.rng import Rng
+    rng = Rng(1)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(actions[rng.below(len(actions))])
+    last = packkub.ir["play"][-1]
+    assert state.position.ended == last["at"]

@@ -146,18 +146,24 @@ class Session:
             return Text(f"{self.title} · {who}", style="bold")
         return Text(f"{self.title} · {who} · seed {self.state.position.seed}", style="bold")
 
+    def _options(self) -> dict[str, Any]:
+        return dict(self.state.program.options)
+
     def ending(self) -> RenderableType:
-        """How the game ends and who wins, from the ruleset (:mod:`rulepack.cli.ending`)."""
-        from rulepack.cli.ending import ending
-        return Text("\n".join(printable(line) for line in ending(self.game)), style="dim")
+        """How the game ends and who wins, in English, for this game's player count and
+        options (:func:`rulepack.rulebook.screen.ending_lines`)."""
+        from rulepack.rulebook.screen import ending_lines
+        lines = ending_lines(self.game, self.state.program.num_players, self._options())
+        return Text("\n".join(printable(line.replace("*", "")) for line in lines), style="dim")
 
     def rules(self) -> None:
-        """Print the rules summary of ``rulepack explain``."""
-        from pathlib import Path
-
-        from rulepack.cli.explain import explain
-        source = self.game.ir.get("file")
-        self.console.print(explain(self.game, Path(source) if source else None))
+        """Print the short rules of this game at this player count and options: the
+        rulebook's play, terms, scoring and end (``rulepack explain`` keeps the
+        designer's tables)."""
+        from rulepack.rulebook.screen import plain, short_rules
+        text = short_rules(self.game, self.state.program.num_players, self._options())
+        # as plain text: what the ruleset wrote is never read as markup
+        self.console.print(Text(printable(plain(text), newlines=True)))
 
     def view(self, player: int) -> RenderableType:
         """The screen of ``player`` (compact unless verbose)."""
@@ -244,6 +250,12 @@ class Session:
             self.console.print(self.view(viewer))
         solo = self.humans[0] if len(self.humans) == 1 else None
         self.console.print(render.result_renderable(result, self.seats, self.kinds, solo))
+        from rulepack.rulebook.screen import score_lines, why_ended
+        why = why_ended(self.game, self.state, self._options())
+        if why:
+            self.console.print(Text(printable(why.replace("*", "")), style="bold"))
+        for line in score_lines(self.game, self.state, self._options()):
+            self.console.print(Text(printable(line.replace("*", ""))))
         ending = f" · seed {self.state.position.seed}" if self.humans else ""   # hidden until now
         self.console.print(Text(f"{self.state.decisions} decisions{ending}", style="dim"))
         return result

@@ -688,17 +688,18 @@ class FlowCompiler:
         what = node["what"]
         if what == "game":
             winners = self.exprs.compile(node["winners"], scope) if node.get("winners") else None
+            at = list(node["at"]) if node.get("at") else None
 
             def factory(pc: int) -> Instr:
                 def end_game(st: "Position") -> int:
                     w = None if winners is None else items(st, winners(st))
-                    effects.end_game(st, w)
+                    effects.end_game(st, w, at)
                     return HALT
                 return end_game
 
             def src(pc: int, g: FlowGen) -> tuple[Lines, bool]:
                 w = "None" if winners is None else g.items(winners)
-                return [f"_end_game(st, {w})", f"return {HALT}"], True
+                return [f"_end_game(st, {w}, {at!r})", f"return {HALT}"], True
             self.emit(factory, node, src)
             return
         kind = "turns" if what == "turn" else "rounds"

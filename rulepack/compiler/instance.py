@@ -858,12 +858,17 @@ class Instance:
         flow.block(self.ir.get("setup", []), scope)
         flow.block(self.ir.get("play", []), scope)
 
+        # the play ran out: the last statement of play (its loop's end) ended the game
+        last = (self.ir.get("play") or self.ir.get("setup") or [None])[-1]
+        at = list(last["at"]) if isinstance(last, dict) and last.get("at") else None
+
         def game_over(pc: int) -> Instr:
             def end(st: "Position") -> int:
-                effects.end_game(st, None)
+                effects.end_game(st, None, at)
                 return HALT
             return end
-        flow.emit(game_over, None, lambda pc, g: (["_end_game(st, None)", f"return {HALT}"], True))
+        flow.emit(game_over, None,
+                  lambda pc, g: ([f"_end_game(st, None, {at!r})", f"return {HALT}"], True))
         for phase in self.ir.get("phases", []):
             if phase["name"] not in flow.phases_used:
                 # compile it anyway (never reached) so mistakes inside are reported

@@ -193,10 +193,11 @@ def eliminate(st: "Position", player: object) -> None:
     st.active[player] = False
 
 
-def end_game(st: "Position", winners: list[Any] | None) -> None:
+def end_game(st: "Position", winners: list[Any] | None, at: list[int] | None = None) -> None:
     """End the game, naming its winners if given (else the ruleset's winner rule
-    decides)."""
+    decides); ``at``: where the rule that ends it stands (``Position.ended``)."""
     st.terminal = True
+    st.ended = at
     if winners is not None:
         st.winners = [int(w) for w in winners]
 

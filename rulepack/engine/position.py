@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FIELDS = ("program", "zones", "owned", "cells", "loc", "face", "owner", "rolled", "active",
           "vars", "rng", "seed", "pc", "pending", "decider", "legal", "terminal", "winners",
           "history", "decisions", "turns", "max_decisions", "knowledge", "groupings", "heights",
-          "angles",
+          "angles", "ended",
           "memo", "steps_left", "block", "fault", "watch", "said", "probe")
 
 
@@ -104,6 +104,9 @@ class Position:
     #: angles: 90 left, 180 down, 270 right); absent: 0. Replaced, never changed in
     #: place, so copies share it
     angles: dict[int, int]
+    #: where the rule that ended the game stands (``[line, column]`` of its ``end
+    #: game``, or of the last statement of ``play`` when the play ran out), else ``None``
+    ended: list[int] | None
     #: what the pattern searches keep between their questions in this game
     #: (:class:`rulepack.patterns.partition.GameMemo`), shared by copies: it changes
     #: no answer, and a new game starts without it
@@ -163,6 +166,7 @@ class Position:
         p.groupings = {}
         p.heights = {}
         p.angles = {}
+        p.ended = None
         p.memo = {}
         p.steps_left = EVAL_STEPS
         p.block = None
@@ -256,6 +260,7 @@ class Position:
         c.groupings = dict(self.groupings)
         c.heights = self.heights
         c.angles = self.angles
+        c.ended = self.ended
         c.memo = self.memo
         c.steps_left = self.steps_left
         c.block = None

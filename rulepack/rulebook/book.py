@@ -126,13 +126,14 @@ def _is_rule(n: dict[str, Any]) -> bool:
 
 
 def rulebook(game: "Game", players: int | None = None, options: dict[str, Any] | None = None,
-             seed: int = 1, pictures: bool = True) -> Rulebook:
+             seed: int = 1, pictures: bool = True, examples: bool = True) -> Rulebook:
     """The rulebook of ``game`` for ``players`` (default: the fewest) and
     ``options`` (default: the ruleset's).
 
     :param seed: the seed of the games played for the length, the pictures and the
         worked example.
     :param pictures: draw the pictures (when the ``render`` extra is installed).
+    :param examples: play seeded games for the length of a game and the worked example.
     :raises RulepackError: the options or player count do not fit the ruleset.
     :raises NoEnglish: a construct without English (a bug of this package).
     """
@@ -143,12 +144,12 @@ def rulebook(game: "Game", players: int | None = None, options: dict[str, Any] |
     values: dict[str, Any] = dict(chosen)
     english = English(ir, values)
     sections = [
-        _overview(game, n, chosen, english, seed),
+        _overview(game, n, chosen, english, seed if examples else None),
         _components(game, n, chosen, english),
         _setup(game, n, chosen, english, seed, pictures),
         *_play(ir, english),
         _terms(ir, english),
-        _scoring(game, n, chosen, english, seed, pictures),
+        _scoring(game, n, chosen, english, seed if examples else None, pictures),
         _ending(ir, english),
     ]
     if ir.get("options"):
@@ -160,7 +161,7 @@ def rulebook(game: "Game", players: int | None = None, options: dict[str, Any] |
 
 # ---------------------------------------------------------------------- sections
 def _overview(game: "Game", n: int, chosen: dict[str, Any], english: English,
-              seed: int) -> Section:
+              seed: int | None) -> Section:
     lo, hi = game.min_players, game.max_players
     count = f"{lo}" if lo == hi else f"{lo} to {hi}"
     intro = [f"*{game.title}* is a game for {count} player{'s' if hi > 1 else ''}; this "
@@ -177,7 +178,7 @@ def _overview(game: "Game", n: int, chosen: dict[str, Any], english: English,
                      english.winner(winner).text[1:])
     else:
         intro.append("Goal: win as the rules below say (the game's end names its winners).")
-    turns = _length(game, n, chosen, seed)
+    turns = None if seed is None else _length(game, n, chosen, seed)
     if turns is not None:
         intro.append(f"A game takes about {turns[0]} decisions ({turns[1]} turns) when the "
                      "moves are chosen at random.")
@@ -216,7 +217,8 @@ def _components(game: "Game", n: int, chosen: dict[str, Any], english: English) 
         shown = "; ".join(f"{English.words(a)}: " + ", ".join(english.phrase(v) for v in vs)
                           for a, vs in attrs.items() if 1 < len(vs) <= 12)
         noun = English.words(kind) + ("s" if count > 1 else "")
-        named = ", ".join(f"“{p.name}”" for p in pieces[:2])
+        names = list(dict.fromkeys(p.name for p in pieces))
+        named = ", ".join(f"“{x}”" for x in names[:2])
         lines.append(Line(f"{count} {noun}" + (f" ({shown})" if shown else "") +
                           f"; the game names them as {named}…" if count > 1 else
                           f"{count} {noun}, named “{pieces[0].name}”.", 0, None))
@@ -283,8 +285,8 @@ def _terms(ir: dict[str, Any], english: English) -> Section:
     return section
 
 
-def _scoring(game: "Game", n: int, chosen: dict[str, Any], english: English, seed: int,
-             pictures: bool) -> Section:
+def _scoring(game: "Game", n: int, chosen: dict[str, Any], english: English,
+             seed: int | None, pictures: bool) -> Section:
     ir = game.ir
     lines: list[Line] = []
     if ir.get("score"):
@@ -292,6 +294,8 @@ def _scoring(game: "Game", n: int, chosen: dict[str, Any], english: English, see
     if ir.get("winner"):
         lines.append(english.winner(ir["winner"]))
     section = Section("Scoring and winning", lines)
+    if seed is None:
+        return section
     # the worked example: the end of a seeded game played at random
     state = game.new_game(n, seed=seed, options=chosen)
     rng = Rng(seed)

@@ -121,6 +121,23 @@ class English:
                         if isinstance(v, dict) and v.get("k") == "name"}
         symbols |= set((ir.get("game") or {}).get("seats") or [])
         self.symbols = symbols
+        #: every name the rules bind for a while (let, for, parameters, comprehensions,
+        #: argmax, a define's or the score's parameters): written in italics; any
+        #: other name not declared is a word of the ruleset's (a die's face, a symbol)
+        bound: set[str] = set()
+        for n in _all_nodes(ir):
+            bind = n.get("bind")
+            if isinstance(bind, str):
+                bound.add(bind)
+            elif isinstance(bind, list):
+                bound |= {b for b in bind if isinstance(b, str)}
+        for d in ir.get("defines") or []:
+            bound |= set(d.get("params") or [])
+        for key in ("score", "heuristic"):
+            decl = ir.get(key) or {}
+            if isinstance(decl.get("player"), str):
+                bound.add(decl["player"])
+        self.bound = bound
         #: names of the piece being described (inside ``where``, a pattern's ``each``)
         self._its = False
         #: rules that do not apply with the options chosen (``values``): their lines,
@@ -212,8 +229,17 @@ class English:
         :raises NoEnglish: a kind of node without English."""
         if isinstance(node, dict):
             k = node.get("k")
+            decided = self.known(node)
+            if decided is True or decided is False:
+                return "always" if decided else "never"
             if k == "op":
                 op, args = node["op"], node.get("args") or []
+                if op in ("and", "or"):
+                    # parts the options decide say nothing here (true in an and, false
+                    # in an or): the others are the condition
+                    args = [a for a in args if self.known(a) is not (op == "and")]
+                    if len(args) == 1:
+                        return self.clause(args[0])
                 if op == "and":
                     return " and ".join(self._part(a) for a in args)
                 if op == "or":
@@ -330,7 +356,9 @@ class English:
             return f"the {name}"
         if name in self.attributes:
             return f"its {self.words(name)}"
-        return self.local(name)
+        if name in self.bound:
+            return self.local(name)
+        return self.words(name)
 
     def zone_name(self, name: str, owner: str | None = None) -> str:
         """A zone, or one zone of a family (``owner``: whose): ``the discards``,
@@ -382,7 +410,7 @@ class English:
             "unique": lambda: f"{_plain(a[0])} (each kind of piece once: two identical "
                               "pieces count as one)",
             "only": lambda: f"the one and only element of {_plain(a[0])}",
-            "random": lambda: f"one of {_plain(a[0])} drawn at random",
+            "random": lambda: f"one drawn at random from {_plain(a[0])}",
             "order": lambda: f"the players in turn order starting with {a[0]}",
             "after": lambda: f"the player after {a[0]}",
             "score": lambda: f"{_possessive(a[0])} score",
@@ -707,7 +735,8 @@ class English:
         return [self._line(node, depth, f"the {what} ends here")]
 
     def _s_do(self, node: Node, depth: int) -> list[Line]:
-        return [self._line(node, depth, f"play the {self.words(node['phase'])} (below)")]
+        name = self.words(node["phase"])
+        return [self._line(node, depth, f"play the {name} (see “The {name}”)")]
 
     def _s_eliminate(self, node: Node, depth: int) -> list[Line]:
         return [self._line(node, depth, f"{self.phrase(node['player'])} is out of the game")]
@@ -860,6 +889,19 @@ class English:
 
 
 # ---------------------------------------------------------------------- helpers
+def _all_nodes(ir: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    todo = [ir]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, dict):
+            out.append(x)
+            todo += [v for k, v in x.items() if k != "at"]
+        elif isinstance(x, list):
+            todo += x
+    return out
+
+
 def _listed(items: list[str], last: str = "and") -> str:
     if not items:
         return "nothing"
