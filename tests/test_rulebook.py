@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import rulepack
+import rulepack.errors
 from rulepack.cli.main import main
 from rulepack.grammar.parser import parse_rules
 from rulepack.loader import bundled_rulesets
@@ -90,7 +91,7 @@ def test_english_reads_as_english() -> None:
     text = "\n".join(ln.text for s in rulebook(rulepack.load("multzo"), 3,
                                                pictures=False).sections for ln in s.lines)
     assert "**flush**: four pieces, all of the same suit." in text
-    assert "**run**: three to four pieces, of consecutive ranks" in text
+    assert "**run**: three or four pieces, of consecutive ranks" in text
     assert "“draw {t} from the discards”, for each *t* in the pieces of the discards such " \
            "that it is face up:" in text
     # an option's value, not its name (PackKub: after 4 rounds, not "rounds rounds")
@@ -194,3 +195,38 @@ def test_the_rule_that_ended_the_game_is_kept_with_the_position() -> None:
         state.apply(actions[rng.below(len(actions))])
     last = packkub.ir["play"][-1]
     assert state.position.ended == last["at"]
+
+
+def _other_rulesets() -> list[tuple[str, str]]:
+    """The tests' ruleset files and the docs' complete games (``check: game`` blocks
+    of language.md and tutorial.md, the tutorial's hightide.rules): (where, text)."""
+    out = [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8"))
+           for p in sorted((ROOT / "tests" / "data").rglob("*.rules"))]
+    fence = re.compile(r"<!-- check: game[^>]*-->\s*\n```rules\n(.*?)^```$", re.S | re.M)
+    for doc in ("language.md", "tutorial.md"):
+        text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+        for m in fence.finditer(text):
+            if "error" not in text[m.start():m.start() + 80]:
+                out.append((f"docs/{doc}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1)))
+    return out
+
+
+@pytest.mark.parametrize("where, text", _other_rulesets(), ids=lambda x: x if "/" in x else "")
+def test_the_rulebooks_of_the_docs_and_tests_rulesets_say_every_rule(where: str,
+                                                                     text: str) -> None:
+    try:
+        game = rulepack.loads(text, where)
+    except rulepack.errors.RulepackError:       # (a ruleset kept to fail a check)
+        pytest.skip(f"{where} does not compile")
+    book = rulebook(game, pictures=False, examples=False)
+    missing = sorted(rule_positions(game.ir) - book.positions())
+    assert not missing, f"{where}: rules at {missing} are not in the rulebook"
+
+
+@pytest.mark.parametrize("name", bundled_rulesets())
+def test_the_short_rules_screen_of_every_game(name: str) -> None:
+    from rulepack.rulebook.screen import plain, short_rules
+    game = rulepack.load(name)
+    text = plain(short_rules(game, game.min_players, {}))
+    assert "Play" in text and "The end of the game" in text
+    assert "**" not in text and not re.search(r"==|!=|\w\(\w", text)

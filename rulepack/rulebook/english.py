@@ -933,7 +933,8 @@ def _ordinal(n: int) -> str:
 def _count_range(arg: Any, english: English) -> str:
     if isinstance(arg, dict) and arg.get("k") == "range":
         lo, hi = english.phrase(arg["from"]), english.phrase(arg["to"])
-        return f"{_number_word(lo)} to {_number_word(hi)}"
+        joined = "or" if lo.isdigit() and hi.isdigit() and int(hi) == int(lo) + 1 else "to"
+        return f"{_number_word(lo)} {joined} {_number_word(hi)}"
     return _number_word(english.phrase(arg))
 
 
