@@ -12,6 +12,7 @@ a few things are adapted, each for a stated reason (``ADAPTED``):
 * setting up the environment (``python3 -m venv``, ``. .venv/bin/activate``, ``pip
   install``) and ``python -m pytest`` are what this test runs inside, not run again;
   ``rulepack lsp`` is a server on stdin, driven by tests/test_lsp.py.
+  ``rulepack serve`` is a web server that runs until stopped, driven by tests/test_serve.py.
 
 Commands that need an optional extra (``render``, ``replay --html``: the render
 extra; ``analyze --html``: the analysis extra) run in the tests marked for it.
@@ -42,6 +43,7 @@ NOT_RUN = {
     "pip install": "the environment this test runs in",
     "python -m pytest": "the test suite itself",
     "rulepack lsp": "a server on stdin: tests/test_lsp.py drives it",
+    "rulepack serve": "a web server that runs until stopped: tests/test_serve.py drives it",
 }
 
 #: What each extra's commands look like, and the pytest marker of their tests.

@@ -785,5 +785,13 @@ def _add_rulebook() -> None:
 
 _add_rulebook()
 
+
+def _add_serve() -> None:
+    from rulepack.cli.serve import serve_command
+    main.add_command(serve_command)
+
+
+_add_serve()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,231 @@
+"""The ASGI application of ``rulepack serve`` (Starlette; served by uvicorn).
+
+Routes:
+
+- ``GET /``: the lobby: the rulesets, a form to open a table, the tables;
+- ``POST /tables``: open a table (ruleset, players, seats, options): a page with one
+  invitation link per human seat and a spectator link, each with its own token;
+- ``GET /t/{id}?token=T``: the game page of the seat the token opens;
+- ``GET /t/{id}/record?token=T``: the table's record, once the game is over (it holds
+  the seed, which gives every hidden piece away);
+- ``WS /ws/{id}?token=T``: the seat's socket: the server sends ``position`` messages
+  (:meth:`rulepack.web.table.Table.message`), the page sends ``{"type": "act",
+  "decision": N, "action": TEXT}``; a refused action gets ``{"type": "refused",
+  "message": ...}``.
+
+Bots play in a worker thread (``asyncio.to_thread``), one decision at a time after a
+short delay, so the server never waits on them. Every table writes its record as it
+goes; at start the server takes up every table from its record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rulepack.errors import RulepackError
+from rulepack.web import pages
+from rulepack.web.store import Store
+from rulepack.web.table import Refused, Table
+
+#: the largest message a page may send (bytes)
+MAX_MESSAGE = 16 * 1024
+#: the bots' pause before each decision (seconds), so that people can follow
+BOT_DELAY = 0.6
+
+
+class Server:
+    """The tables in memory, their sockets and bots."""
+
+    def __init__(self, data: Path, bot_delay: float = BOT_DELAY) -> None:
+        self.store = Store(data)
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Table] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.sockets: dict[str, dict[WebSocket, int]] = {}
+        self.bots: dict[str, asyncio.Task[None]] = {}
+        self.broken: dict[str, str] = {}
+
+    async def startup(self) -> None:
+        """Take up every table from its record."""
+        for row in self.store.tables():
+            try:
+                self.tables[row.id] = await asyncio.to_thread(Table.resume, row)
+            except (RulepackError, OSError) as exc:
+                self.broken[row.id] = str(exc)
+                continue
+            self.locks[row.id] = asyncio.Lock()
+            self.kick(row.id)
+
+    def kick(self, tid: str) -> None:
+        """Start the table's bots if one is to move and they are not running."""
+        task = self.bots.get(tid)
+        if self.tables[tid].bot_to_move() and (task is None or task.done()):
+            self.bots[tid] = asyncio.get_running_loop().create_task(self._bots(tid))
+
+    async def _bots(self, tid: str) -> None:
+        table = self.tables[tid]
+        while table.bot_to_move():
+            await asyncio.sleep(self.bot_delay)
+            async with self.locks[tid]:
+                if not table.bot_to_move():
+                    break
+                await asyncio.to_thread(table.bot_step)
+            await self.broadcast(tid)
+
+    async def broadcast(self, tid: str) -> None:
+        """Send every socket of the table its seat's new position."""
+        table = self.tables[tid]
+        for ws, seat in list(self.sockets.get(tid, {}).items()):
+            try:
+                await ws.send_text(json.dumps(table.message(seat)))
+            except (RuntimeError, WebSocketDisconnect):
+                self.sockets[tid].pop(ws, None)
+
+    def open(self, ruleset: str, players: int, seats: list[str], options: dict[str, Any],
+             ) -> tuple[str, dict[int, str], str]:
+        """Open a table; returns its id, the human seats' tokens and the spectators'.
+
+        :raises RulepackError: a ruleset, player count, option or bot that does not fit."""
+        from rulepack.agents.bots import make_agent
+        from rulepack.loader import load
+        game = load(ruleset)
+        n = players or game.min_players
+        if len(seats) != n:
+            raise RulepackError.at(f"{n} seats are needed, not {len(seats)}")
+        for s, kind in enumerate(seats):
+            if kind != "human":
+                make_agent(kind, 0, s)       # an unknown bot is refused here (KeyError)
+        chosen = game.parse_options(options)
+        row, tokens, watch = self.store.create(ruleset, n, chosen, seats,
+                                               secrets.randbelow(2 ** 31))
+        self.tables[row.id] = Table.start(row, game)
+        self.locks[row.id] = asyncio.Lock()
+        return row.id, tokens, watch
+
+
+def application(data: Path, rulesets: list[str] | None = None,
+                bot_delay: float = BOT_DELAY) -> Starlette:
+    """The app serving the tables kept in ``data`` (``rulesets``: files offered beside
+    the bundled rulesets)."""
+    server = Server(data, bot_delay)
+    offered = list(rulesets or [])
+
+    def seat_of(tid: str, token: str | None) -> int | None:
+        if tid not in server.tables or not token:
+            return None
+        return server.store.seat_of(tid, token)
+
+    async def lobby(request: Request) -> Response:
+        from rulepack.loader import bundled_rulesets
+        return HTMLResponse(pages.lobby(bundled_rulesets() + offered,
+                                        [(t.row.id, t.row.ruleset, t.state.is_terminal())
+                                         for t in server.tables.values()]))
+
+    async def create(request: Request) -> Response:
+        # a plain urlencoded form (parsed by the standard library: no multipart here)
+        fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+        form = {k: v[0] for k, v in fields.items()}
+        try:
+            ruleset = str(form.get("ruleset", ""))
+            if ruleset not in offered:
+                from rulepack.loader import bundled_rulesets
+                if ruleset not in bundled_rulesets():
+                    raise RulepackError.at(f"no ruleset {ruleset!r} is offered here")
+            seats = [s.strip() for s in str(form.get("seats", "")).split(",") if s.strip()]
+            options = dict(pair.split("=", 1) for pair in str(form.get("options", "")).split()
+                           if "=" in pair)
+            players = int(str(form.get("players") or len(seats) or 0))
+            tid, tokens, watch = server.open(ruleset, players, seats, options)
+        except (RulepackError, KeyError, ValueError) as exc:
+            return HTMLResponse(pages.error(str(exc)), status_code=400)
+        server.kick(tid)
+        base = str(request.base_url).rstrip("/")
+        links = {server.tables[tid].seats[s]: f"{base}/t/{tid}?token={t}"
+                 for s, t in tokens.items()}
+        return HTMLResponse(pages.invitations(tid, links, f"{base}/t/{tid}?token={watch}"))
+
+    async def game_page(request: Request) -> Response:
+        tid = request.path_params["tid"]
+        token = request.query_params.get("token")
+        seat = seat_of(tid, token)
+        if seat is None:
+            return HTMLResponse(pages.error("no such table, or a wrong token"), status_code=404)
+        table = server.tables[tid]
+        from rulepack.rulebook.screen import plain, short_rules
+        rules = plain(short_rules(table.game, table.row.players, dict(table.row.options)))
+        who = "a spectator" if seat < 0 else table.seats[seat]
+        return HTMLResponse(pages.game(table.game.title, who, rules))
+
+    async def record(request: Request) -> Response:
+        tid = request.path_params["tid"]
+        seat = seat_of(tid, request.query_params.get("token"))
+        if seat is None:
+            return JSONResponse({"error": "no such table, or a wrong token"}, status_code=404)
+        table = server.tables[tid]
+        if not table.state.is_terminal():
+            return JSONResponse({"error": "the record is given once the game is over (it "
+                                          "holds the seed)"}, status_code=403)
+        return FileResponse(table.row.record, filename=f"{tid}.jsonl")
+
+    async def socket(ws: WebSocket) -> None:
+        tid = ws.path_params["tid"]
+        seat = seat_of(tid, ws.query_params.get("token"))
+        if seat is None:
+            await ws.close(code=4404)
+            return
+        await ws.accept()
+        server.sockets.setdefault(tid, {})[ws] = seat
+        table = server.tables[tid]
+        try:
+            await ws.send_text(json.dumps(table.message(seat)))
+            while True:
+                raw = await ws.receive_text()
+                if len(raw) > MAX_MESSAGE:
+                    await ws.close(code=1009)
+                    return
+                try:
+                    msg = json.loads(raw)
+                    if not isinstance(msg, dict) or msg.get("type") != "act":
+                        raise ValueError("expected {\"type\": \"act\", \"decision\": N, "
+                                         "\"action\": TEXT}")
+                    decision, text = msg.get("decision"), msg.get("action")
+                    if not isinstance(decision, int) or not isinstance(text, str):
+                        raise ValueError("an act needs a decision number and an action text")
+                    async with server.locks[tid]:
+                        table.act(seat, decision, text)
+                except (ValueError, Refused) as exc:
+                    await ws.send_text(json.dumps({"type": "refused", "message": str(exc)}))
+                    await ws.send_text(json.dumps(table.message(seat)))
+                    continue
+                await server.broadcast(tid)
+                server.kick(tid)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            server.sockets.get(tid, {}).pop(ws, None)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.startup()
+        yield
+
+    app = Starlette(routes=[
+        Route("/", lobby), Route("/tables", create, methods=["POST"]),
+        Route("/t/{tid}", game_page), Route("/t/{tid}/record", record),
+        WebSocketRoute("/ws/{tid}", socket),
+    ], lifespan=lifespan, max_body_size=64 * 1024)
+    app.state.server = server
+    return app

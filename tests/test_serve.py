@@ -1,0 +1,287 @@
+"""``rulepack serve`` (issue 37), through its pages and sockets: a table opened, its
+seats playing a whole game over websockets with a bot, actions checked against the
+position (stale, out of turn, illegal, malformed: refused, the position unchanged),
+tokens that open nothing, nothing hidden sent to a seat (every bundled ruleset with
+hidden information, on the wire), every table taken up from its record when the
+server starts again — also after ``kill -9`` of a real ``rulepack serve``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.web
+starlette = pytest.importorskip("starlette")
+pytest.importorskip("drawsvg")
+from starlette.testclient import TestClient  # noqa: E402
+
+import rulepack  # noqa: E402
+from rulepack.engine.queries import visible  # noqa: E402
+from rulepack.records import read_record, replay  # noqa: E402
+from rulepack.web.app import application  # noqa: E402
+
+
+def open_table(client: TestClient, ruleset: str, seats: str, options: str = ""
+               ) -> tuple[str, list[str], str]:
+    """A new table: its id, the human seats' tokens (in seat order), the spectators'."""
+    r = client.post("/tables", data={"ruleset": ruleset, "seats": seats, "options": options})
+    assert r.status_code == 200, r.text
+    links = re.findall(r'href="http://testserver/t/([^?"]+)\?token=([^"]+)"', r.text)
+    tid = links[0][0]
+    return tid, [t for _, t in links[:-1]], links[-1][1]
+
+
+def settle(conns: list[Any], latest: list[dict[str, Any]], table: Any) -> list[dict[str, Any]]:
+    """Read each socket until it has the table's position, once no bot is to move (the
+    bots play in the server's own thread: their pushes are read as they come)."""
+    while True:
+        while table.bot_to_move():
+            time.sleep(0.005)
+        target = table.state.decisions
+        for i, conn in enumerate(conns):
+            while latest[i]["decision"] < target:
+                msg = json.loads(conn.receive_text())
+                if msg["type"] == "position":
+                    latest[i] = msg
+        if table.state.decisions == target and not table.bot_to_move():
+            return latest
+
+
+def whole_game(conns: list[Any], table: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """Play the table's game to its end through the seats' sockets, each human seat
+    choosing at random; the last position each socket received."""
+    latest: list[dict[str, Any]] = [json.loads(c.receive_text()) for c in conns]
+    while not (latest := settle(conns, latest, table))[0]["terminal"]:
+        mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+        msg = latest[mover]
+        conns[mover].send_text(json.dumps({"type": "act", "decision": msg["decision"],
+                                           "action": rng.choice(msg["actions"])}))
+    return latest
+
+
+def test_two_seats_and_a_bot_play_a_whole_game(tmp_path: Path) -> None:
+    app = application(tmp_path, bot_delay=0)
+    with TestClient(app) as client:
+        assert "multzo" in client.get("/").text
+        tid, tokens, watch = open_table(client, "multzo", "human,human,random")
+        assert len(tokens) == 2
+        page = client.get(f"/t/{tid}?token={tokens[0]}")
+        assert page.status_code == 200 and "Rules" in page.text and tokens[0] not in \
+            page.text.split("<script>")[0]
+        rng = random.Random(1)
+        table = app.state.server.tables[tid]
+        stack = contextlib.ExitStack()
+        with stack:
+            conns = [stack.enter_context(client.websocket_connect(f"/ws/{tid}?token={t}"))
+                     for t in tokens]
+            latest = whole_game(conns, table, rng)
+            moves = latest[0]["decision"]
+        assert moves > 5 and latest[0]["why"].startswith("The game ended")
+        assert latest[0]["decision"] == latest[1]["decision"]
+        # the record, once the game is over, replays to the same end
+        r = client.get(f"/t/{tid}/record?token={tokens[1]}")
+        assert r.status_code == 200
+        path = tmp_path / "got.jsonl"
+        path.write_bytes(r.content)
+        done = replay(read_record(path))
+        assert done.state.is_terminal() and done.state.decisions == latest[0]["decision"]
+
+
+def test_stale_out_of_turn_illegal_and_malformed_actions_are_refused(tmp_path: Path) -> None:
+    app = application(tmp_path, bot_delay=0)
+    with TestClient(app) as client:
+        tid, tokens, watch = open_table(client, "tic-tac-toe", "human,human")
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as a, \
+                client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as b:
+            ma, mb = json.loads(a.receive_text()), json.loads(b.receive_text())
+            first, other = (a, b) if ma["actions"] else (b, a)
+            m = ma if ma["actions"] else mb
+            for sock, msg, why in [
+                    (other, {"type": "act", "decision": 0, "action": m["actions"][0]},
+                     "not your turn"),
+                    (first, {"type": "act", "decision": 5, "action": m["actions"][0]},
+                     "has changed"),
+                    (first, {"type": "act", "decision": 0, "action": "teleport"}, "not a legal"),
+                    (first, {"type": "dance"}, "expected"),
+                    (first, {"type": "act", "decision": "0", "action": 3}, "needs a decision")]:
+                sock.send_text(json.dumps(msg))
+                refused = json.loads(sock.receive_text())
+                assert refused["type"] == "refused" and why in refused["message"], refused
+                again = json.loads(sock.receive_text())
+                assert again["type"] == "position" and again["decision"] == 0
+            first.send_text("not json at all")
+            assert json.loads(first.receive_text())["type"] == "refused"
+            first.receive_text()
+            first.send_text("x" * (1 << 20))              # a 1 MB message: closed
+            with pytest.raises(Exception):
+                first.receive_text()
+        # the position is unchanged, and the server still serves the table
+        with client.websocket_connect(f"/ws/{tid}?token={watch}") as w:
+            assert json.loads(w.receive_text())["decision"] == 0
+        # the record is not given while the game goes on (it holds the seed)
+        assert client.get(f"/t/{tid}/record?token={tokens[0]}").status_code == 403
+
+
+def test_wrong_tokens_and_unknown_tables_open_nothing(tmp_path: Path) -> None:
+    app = application(tmp_path, bot_delay=0)
+    with TestClient(app) as client:
+        tid, tokens, watch = open_table(client, "tic-tac-toe", "human,human")
+        for url in (f"/t/{tid}?token=nope", f"/t/nosuchtable?token={tokens[0]}", f"/t/{tid}"):
+            assert client.get(url).status_code == 404
+        for url in (f"/ws/{tid}?token=nope", f"/ws/nosuch?token={tokens[0]}", f"/ws/{tid}"):
+            with pytest.raises(Exception):
+                with client.websocket_connect(url) as ws:
+                    ws.receive_text()
+        r = client.post("/tables", data={"ruleset": "/etc/passwd", "seats": "human"})
+        assert r.status_code == 400 and "no ruleset" in r.text
+        r = client.post("/tables", data={"ruleset": "multzo", "seats": "human,robot"})
+        assert r.status_code == 400
+        # a thousand connections opened and dropped: refused cleanly, the server up
+        for _ in range(1000):
+            with pytest.raises(Exception):
+                with client.websocket_connect(f"/ws/{tid}?token=x"):
+                    pass
+        assert client.get("/").status_code == 200
+
+
+def leaked(state: Any, seat: int, wire: str) -> list[str]:
+    """The names of pieces hidden from ``seat`` that a message carries: the names of
+    the pieces it may see are taken out first (longest first: "2 of moons coin" may be
+    seen while the tile "2 of moons" is hidden)."""
+    pieces = state.program.pieces
+    seen = {p.name for p in pieces if visible(state.position, p, seat)}
+    for name in sorted(seen, key=len, reverse=True):
+        wire = wire.replace(name, "")
+    hidden = {p.name for p in pieces if not visible(state.position, p, seat)} - seen
+    return [h for h in hidden if h in wire]
+
+
+@pytest.mark.parametrize("name", ["multzo", "mismemory", "packkub", "partners", "ladders"])
+def test_no_message_to_a_seat_names_a_piece_hidden_from_it(name: str, tmp_path: Path) -> None:
+    """The leak check of the views, on the bytes each seat's socket receives."""
+    game = rulepack.load(name)
+    n = game.min_players
+    app = application(tmp_path, bot_delay=0)
+    server = app.state.server
+    with TestClient(app) as client:
+        tid, tokens, _ = open_table(client, name, ",".join(["human"] * n))
+        table = server.tables[tid]
+        with contextlib.ExitStack() as stack:
+            conns = [stack.enter_context(client.websocket_connect(f"/ws/{tid}?token={t}"))
+                     for t in tokens]
+            check_leaks(name, conns, table)
+
+
+def check_leaks(name: str, conns: list[Any], table: Any) -> None:
+    """Random actions through the sockets; no message names a piece hidden from its seat."""
+    rng = random.Random(3)
+    latest = [json.loads(c.receive_text()) for c in conns]
+    for _ in range(60):
+        for seat, msg in enumerate(latest):
+            found = leaked(table.state, seat, json.dumps(msg))
+            assert not found, (name, seat, found)
+        if latest[0]["terminal"]:
+            break
+        mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+        conns[mover].send_text(json.dumps({"type": "act", "decision": latest[mover]["decision"],
+                                           "action": rng.choice(latest[mover]["actions"])}))
+        latest = [json.loads(c.receive_text()) for c in conns]
+
+
+def test_a_restarted_server_takes_every_table_up_where_it_was(tmp_path: Path) -> None:
+    app = application(tmp_path, bot_delay=0)
+    with TestClient(app) as client:
+        tid, tokens, watch = open_table(client, "mismemory", "human,human")
+        rng = random.Random(5)
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as a, \
+                client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as b:
+            latest = [json.loads(a.receive_text()), json.loads(b.receive_text())]
+            for _ in range(7):
+                mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+                (a, b)[mover].send_text(json.dumps({
+                    "type": "act", "decision": latest[mover]["decision"],
+                    "action": rng.choice(latest[mover]["actions"])}))
+                latest = [json.loads(a.receive_text()), json.loads(b.receive_text())]
+        before = app.state.server.tables[tid].message(0)
+    again = application(tmp_path, bot_delay=0)
+    with TestClient(again) as client:
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as a:
+            after = json.loads(a.receive_text())
+    assert after == before
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start(data: Path, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "rulepack.cli.main", "serve", "--port",
+                             str(port), "--data", str(data), "--bot-delay", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("rulepack serve did not start")
+
+
+def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
+    """A real server killed with SIGKILL mid-game and started again: the game goes on
+    from the same position, and its record replays with nothing duplicated."""
+    from websockets.sync.client import connect
+    import httpx
+    port = _free_port()
+    proc = _start(tmp_path, port)
+    try:
+        r = httpx.post(f"http://127.0.0.1:{port}/tables",
+                       data={"ruleset": "tic-tac-toe", "seats": "human,human"})
+        links = re.findall(r'href="[^"]*/t/([^?"]+)\?token=([^"]+)"', r.text)
+        tid, tokens = links[0][0], [t for _, t in links[:2]]
+        socks = [connect(f"ws://127.0.0.1:{port}/ws/{tid}?token={t}") for t in tokens]
+        latest = [json.loads(s.recv()) for s in socks]
+        for _ in range(3):
+            mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+            socks[mover].send(json.dumps({"type": "act", "decision": latest[mover]["decision"],
+                                          "action": latest[mover]["actions"][0]}))
+            latest = [json.loads(s.recv()) for s in socks]
+        before = latest
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    proc = _start(tmp_path, port)
+    try:
+        socks = [connect(f"ws://127.0.0.1:{port}/ws/{tid}?token={t}") for t in tokens]
+        latest = [json.loads(s.recv()) for s in socks]
+        assert [m["decision"] for m in latest] == [m["decision"] for m in before] == [3, 3]
+        assert [m["svg"] for m in latest] == [m["svg"] for m in before]
+        while not latest[0]["terminal"]:
+            mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+            socks[mover].send(json.dumps({"type": "act", "decision": latest[mover]["decision"],
+                                          "action": latest[mover]["actions"][0]}))
+            latest = [json.loads(s.recv()) for s in socks]
+        for s in socks:
+            s.close()
+    finally:
+        proc.terminate()
+        proc.wait()
+    record = read_record(tmp_path / "records" / f"{tid}.jsonl")
+    done = replay(record)
+    assert done.state.is_terminal() and record.decisions == done.state.decisions == \
+        latest[0]["decision"]
