@@ -31,9 +31,7 @@ def serve_command(rulesets: tuple[str, ...], host: str, port: int, data: Path | 
     Needs the web extra: pip install 'rulepack[web]'.
     """
     try:
-        import uvicorn
-
-        from rulepack.web.app import application
+        from rulepack.web.app import serve
         from rulepack.web.store import default_data_dir
     except ImportError as exc:
         raise InvalidInput(f"rulepack serve needs the web extra (pip install 'rulepack[web]'): "
@@ -43,5 +41,4 @@ def serve_command(rulesets: tuple[str, ...], host: str, port: int, data: Path | 
         "every machine that can reach this address"
     click.echo(f"rulepack serve: http://{host}:{port}/ — open to {where}; tables kept in "
                f"{folder}", err=True)
-    uvicorn.run(application(folder, list(rulesets), bot_delay), host=host, port=port,
-                log_level="warning", access_log=False)
+    serve(folder, list(rulesets), host, port, bot_delay)

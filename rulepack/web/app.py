@@ -229,3 +229,10 @@ def application(data: Path, rulesets: list[str] | None = None,
     ], lifespan=lifespan, max_body_size=64 * 1024)
     app.state.server = server
     return app
+
+
+def serve(data: Path, rulesets: list[str], host: str, port: int, bot_delay: float) -> None:
+    """Run the app on uvicorn until stopped (its access log off: the URLs carry tokens)."""
+    import uvicorn
+    uvicorn.run(application(data, rulesets, bot_delay), host=host, port=port,
+                log_level="warning", access_log=False)
