@@ -168,9 +168,21 @@ def leaked(state: Any, seat: int, wire: str) -> list[str]:
     return [h for h in hidden if h in wire]
 
 
-@pytest.mark.parametrize("name", ["multzo", "mismemory", "packkub", "partners", "ladders"])
+def _hiding() -> list[str]:
+    """The bundled rulesets in which a piece can be hidden (face down, in a hand)."""
+    from rulepack.loader import bundled_rulesets
+    out = []
+    for name in bundled_rulesets():
+        game = rulepack.load(name)
+        if game.instance(game.min_players).program().may_hide:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("name", _hiding())
 def test_no_message_to_a_seat_names_a_piece_hidden_from_it(name: str, tmp_path: Path) -> None:
-    """The leak check of the views, on the bytes each seat's socket receives."""
+    """The leak check of the views, on the bytes each seat's socket receives: every
+    bundled ruleset that can hide a piece, a game of random actions (up to 60)."""
     game = rulepack.load(name)
     n = game.min_players
     app = application(tmp_path, bot_delay=0)
