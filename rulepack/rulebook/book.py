@@ -139,7 +139,6 @@ def rulebook(game: "Game", players: int | None = None, options: dict[str, Any] |
     """
     n = players or game.min_players
     chosen = game.parse_options(options)
-    program = game.instance(n, chosen).program()
     ir = game.ir
     values: dict[str, Any] = dict(chosen)
     english = English(ir, values)
@@ -154,7 +153,6 @@ def rulebook(game: "Game", players: int | None = None, options: dict[str, Any] |
     ]
     if ir.get("options"):
         sections.append(_options(ir, english, chosen))
-    del program
     return Rulebook(game.title, n, chosen, [s for s in sections if s.lines or s.intro or
                                              s.pictures], list(english.folded))
 

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from rulepack.ir import nodes
+
 Node = dict[str, Any]
 
 #: numbers written as words in counts
@@ -125,7 +127,7 @@ class English:
         #: argmax, a define's or the score's parameters): written in italics; any
         #: other name not declared is a word of the ruleset's (a die's face, a symbol)
         bound: set[str] = set()
-        for n in _all_nodes(ir):
+        for n in nodes(ir):
             bind = n.get("bind")
             if isinstance(bind, str):
                 bound.add(bind)
@@ -403,14 +405,14 @@ class English:
             return self._call_args(node)
         simple: dict[str, Callable[[], str]] = {
             "count": lambda: f"the number of {self._members(args[0], a[0])}",
-            "sum": lambda: f"the total of {_plain(a[0])}",
-            "max": lambda: f"the largest of {_plain(a[0])}",
-            "min": lambda: f"the smallest of {_plain(a[0])}",
-            "distinct": lambda: f"the different values of {_plain(a[0])}",
-            "unique": lambda: f"{_plain(a[0])} (each kind of piece once: two identical "
+            "sum": lambda: f"the total of {a[0]}",
+            "max": lambda: f"the largest of {a[0]}",
+            "min": lambda: f"the smallest of {a[0]}",
+            "distinct": lambda: f"the different values of {a[0]}",
+            "unique": lambda: f"{a[0]} (each kind of piece once: two identical "
                               "pieces count as one)",
-            "only": lambda: f"the one and only element of {_plain(a[0])}",
-            "random": lambda: f"one drawn at random from {_plain(a[0])}",
+            "only": lambda: f"the one and only element of {a[0]}",
+            "random": lambda: f"one drawn at random from {a[0]}",
             "order": lambda: f"the players in turn order starting with {a[0]}",
             "after": lambda: f"the player after {a[0]}",
             "score": lambda: f"{_possessive(a[0])} score",
@@ -419,9 +421,9 @@ class English:
             "empty": lambda: f"the empty cells of {a[0]}",
             "at": lambda: f"the piece on {a[0]}",
             "is_active": lambda: f"whether {a[0]} is still in the game",
-            "first": lambda: f"the first of {_plain(a[0])}",
-            "last": lambda: f"the last of {_plain(a[0])}",
-            "flatten": lambda: f"all the elements of the lists in {_plain(a[0])}",
+            "first": lambda: f"the first of {a[0]}",
+            "last": lambda: f"the last of {a[0]}",
+            "flatten": lambda: f"all the elements of the lists in {a[0]}",
             "team": lambda: f"{_possessive(a[0])} team",
             "stack_at": lambda: f"the pieces on {a[0]}, bottom to top",
             "height": lambda: f"how many pieces are stacked on {a[0]}",
@@ -436,20 +438,20 @@ class English:
             "step": lambda: f"the cell one step from {a[0]} in the direction {a[1]}",
             "ends": lambda: f"the far ends of the line through {a[0]} along {a[1]}",
             "knows": lambda: f"whether {a[0]} knows {a[1]}",
-            "best": lambda: f"the best {_singular(a[0])} that can be made from {_plain(a[1])}",
-            "matches": lambda: f"whether {_plain(a[1])} make {a[0]}",
-            "partition": lambda: f"a way to split {_plain(a[1])} into groups that each make "
-                                 f"{_plain(a[0])}",
+            "best": lambda: f"the best {_singular(a[0])} that can be made from {a[1]}",
+            "matches": lambda: f"whether {a[1]} make {a[0]}",
+            "partition": lambda: f"a way to split {a[1]} into groups that each make "
+                                 f"{a[0]}",
         })
         if fn in simple:
             return simple[fn]()
         if fn == "partitionable":
-            more = f", with any of {_plain(a[2])}" if len(a) > 2 else ""
-            return f"whether {_plain(a[1])}{more} can be split into groups that each make " \
-                   f"{_plain(a[0])}"
+            more = f", with any of {a[2]}" if len(a) > 2 else ""
+            return f"whether {a[1]}{more} can be split into groups that each make " \
+                   f"{a[0]}"
         if fn == "usable":
-            return f"the pieces of {_plain(a[2])} that can join {_plain(a[1])} in groups that " \
-                   f"each make {_plain(a[0])}"
+            return f"the pieces of {a[2]} that can join {a[1]} in groups that " \
+                   f"each make {a[0]}"
         raise NoEnglish(f"no English for the function {fn!r}")
 
     def _members(self, node: Any, text: str) -> str:
@@ -531,7 +533,7 @@ class English:
         cond = self._its_clause(node["cond"])
         if of.startswith("every ") or not self._members(node["of"], of).startswith("pieces in"):
             return f"{of} such that {cond}"
-        return f"the pieces of {_plain(of)} such that {cond}"
+        return f"the pieces of {of} such that {cond}"
 
     def _e_sort(self, node: Node) -> str:
         key = self._its_phrase(node["by"])
@@ -543,8 +545,8 @@ class English:
         count = node.get("count")
         of = self.phrase(node["of"])
         if count is None:
-            return f"the {end} piece of {_plain(of)}"
-        return f"the {end} {self.phrase(count)} pieces of {_plain(of)}"
+            return f"the {end} piece of {of}"
+        return f"the {end} {self.phrase(count)} pieces of {of}"
 
     def _e_if(self, node: Node) -> str:
         decided = self.known(node["cond"])
@@ -889,19 +891,6 @@ class English:
 
 
 # ---------------------------------------------------------------------- helpers
-def _all_nodes(ir: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    todo = [ir]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, dict):
-            out.append(x)
-            todo += [v for k, v in x.items() if k != "at"]
-        elif isinstance(x, list):
-            todo += x
-    return out
-
-
 def _listed(items: list[str], last: str = "and") -> str:
     if not items:
         return "nothing"
@@ -914,11 +903,6 @@ def _possessive(owner: str) -> str:
     if owner.endswith("*"):
         return f"{owner}’s"
     return f"{owner}'s" if not owner.endswith("s") else f"{owner}'"
-
-
-def _plain(text: str) -> str:
-    """A phrase used inside another: ``every hand`` stays, ``the list a and b`` too."""
-    return text
 
 
 def _singular(text: str) -> str:

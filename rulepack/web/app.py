@@ -56,6 +56,7 @@ class Server:
         self.locks: dict[str, asyncio.Lock] = {}
         self.sockets: dict[str, dict[WebSocket, int]] = {}
         self.bots: dict[str, asyncio.Task[None]] = {}
+        #: the tables whose records could not be taken up: id → why (the lobby says)
         self.broken: dict[str, str] = {}
 
     async def startup(self) -> None:
@@ -132,7 +133,7 @@ def application(data: Path, rulesets: list[str] | None = None,
         from rulepack.loader import bundled_rulesets
         return HTMLResponse(pages.lobby(bundled_rulesets() + offered,
                                         [(t.row.id, t.row.ruleset, t.state.is_terminal())
-                                         for t in server.tables.values()]))
+                                         for t in server.tables.values()], server.broken))
 
     async def create(request: Request) -> Response:
         # a plain urlencoded form (parsed by the standard library: no multipart here)

@@ -22,11 +22,15 @@ def _page(title: str, body: str) -> str:
             f"<body>{body}</body></html>\n")
 
 
-def lobby(rulesets: list[str], tables: list[tuple[str, str, bool]]) -> str:
-    """The lobby: a form to open a table, and the tables (no tokens shown)."""
+def lobby(rulesets: list[str], tables: list[tuple[str, str, bool]],
+          broken: dict[str, str] | None = None) -> str:
+    """The lobby: a form to open a table, the tables (no tokens shown) and those whose
+    records could not be taken up, with why."""
     options = "".join(f"<option>{html.escape(r)}</option>" for r in rulesets)
     rows = "".join(f"<li>{html.escape(name)} · {html.escape(tid)}"
                    f"{' (over)' if over else ''}</li>" for tid, name, over in tables)
+    rows += "".join(f"<li>{html.escape(tid)}: cannot be taken up ({html.escape(why)})</li>"
+                    for tid, why in (broken or {}).items())
     return _page("rulepack tables", f"""
 <h1>rulepack tables</h1>
 <form method="post" action="/tables">
