@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from rich.console import Console
 
 import rulepack
-from rulepack.cli import events, render
+from rulepack import story as events
+from rulepack.cli import render
 from rulepack.cli.main import main
 from rulepack.agents.bots import make_agent
 from rulepack.engine.queries import visible

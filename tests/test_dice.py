@@ -21,7 +21,7 @@ import pytest
 
 import rulepack
 from rulepack.agents.determinize import determinize
-from rulepack.cli.events import describe_entries
+from rulepack.story import describe_entries
 from rulepack.engine.rng import Rng
 from rulepack.errors import RulepackError
 from rulepack.records import RecordWriter, read_record, replay, state_hash

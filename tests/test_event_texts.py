@@ -1,4 +1,4 @@
-"""The log's texts (rulepack/cli/events.py, rulepack/engine/sightings.py): a move's
+"""The log's texts (rulepack/story.py, rulepack/engine/sightings.py): a move's
 text names every piece the viewer saw at any moment of it.
 
 * a player's own face-up discard reads ``(you): discard <piece> face up``, in every
@@ -21,7 +21,7 @@ import random
 
 import pytest
 
-from rulepack.cli.events import step
+from rulepack.story import step
 from rulepack.cli.render import event_text
 from rulepack.loader import bundled_rulesets
 from rulepack.engine.inspect import round_number
@@ -299,3 +299,47 @@ def test_pig_every_roll_is_told_to_everyone_with_its_face():
             assert told[0] == f"roll {die.name}: {after.position.rolled[die.id]}"
         rolls += 1
     assert rolls >= 20
+
+
+def test_the_table_viewer_is_told_what_every_seat_is_told():
+    """rulepack.story.TABLE (a spectator at the table): in random games of every
+    bundled ruleset, each step's lines for the table name only pieces every seat may
+    see before or after the step, and a narration told to some seats only is not
+    told to it; its line of a draw is the other seats' line (Multzo)."""
+    from rulepack.engine.sightings import apply_watched
+    from rulepack.story import TABLE, line
+    for name in bundled_rulesets():
+        game = bundled(name)
+        n = game.min_players
+        state = game.new_game(n, seed=7)
+        rng = random.Random(7)
+        every = state.program.pieces
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            action = rng.choice(state.legal_actions())
+            trial = state.clone()
+            during = apply_watched(trial, action, [TABLE])[TABLE]
+            saw = {p.name for p in every if visible(state.position, p, TABLE)}
+            saw |= {every[i].name for i in during}
+            told = step(state, action, list(range(n)) + [TABLE])
+            saw |= {p.name for p in every if visible(state.position, p, TABLE)}
+            text = " | ".join(line(e, [], TABLE) for e in told[TABLE])
+            for piece in sorted(every, key=lambda p: -len(p.name)):
+                if piece.name in saw:
+                    text = text.replace(piece.name, "")
+            hidden = [p.name for p in every if p.name not in saw and p.name in text]
+            assert not hidden, (name, hidden)
+            says = [e.text for e in told[TABLE] if e.kind == "say"]
+            for e in says:       # told to the table: told to every seat
+                assert all(e in [x.text for x in told[s] if x.kind == "say"] for s in range(n))
+    multzo = bundled("multzo").new_game(2, seed=5)
+    draw = next(a for a in multzo.legal_actions() if "draw" in a.text)
+    drawer = multzo.current_player
+    told = step(multzo, draw, [0, 1, TABLE])
+    assert [e.text for e in told[TABLE]] == [e.text for e in told[1 - drawer]]
+    assert "→" in told[drawer][0].text and "→" not in told[TABLE][0].text
+    assert line(told[TABLE][0], ["ann", "bo"], TABLE) == \
+        f"{['ann', 'bo'][drawer]}: draw the top tile of the stack"
+    assert line(told[drawer][0], ["ann", "bo"], drawer).startswith(
+        f"{['ann', 'bo'][drawer]} (you): draw the top tile of the stack → ")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import rulepack
-from rulepack.cli.events import describe_entries, step
+from rulepack.story import describe_entries, step
 from rulepack.cli.render import event_text
 from rulepack.engine.actions import Narration
 from rulepack.errors import RulepackError

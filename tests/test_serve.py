@@ -29,6 +29,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import rulepack  # noqa: E402
 from rulepack.engine.queries import visible  # noqa: E402
+from rulepack.engine.sightings import apply_watched  # noqa: E402
 from rulepack.records import read_record, replay  # noqa: E402
 from rulepack.web.app import application  # noqa: E402
 
@@ -97,6 +98,49 @@ def test_two_seats_and_a_bot_play_a_whole_game(tmp_path: Path) -> None:
         path.write_bytes(r.content)
         done = replay(read_record(path))
         assert done.state.is_terminal() and done.state.decisions == latest[0]["decision"]
+        # and the replay viewer of the game, from the page's link
+        r = client.get(f"/t/{tid}/replay?token={tokens[0]}")
+        assert r.status_code == 200 and f"Multzo: replay of table {tid}" in r.text
+        assert "svg" in r.text and str(tmp_path) not in r.text
+        # a page that connects now is sent the story's last lines, as its seat was told
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as again:
+            first = json.loads(again.receive_text())
+        told = table.story[0]
+        assert first["story_reset"] and first["story"] == told[-300:]
+        assert first["story_at"] == len(told) and any("(you): " in t for t in told)
+
+
+def test_each_message_carries_only_the_new_lines_of_the_story(tmp_path: Path) -> None:
+    """The story is sent as it grows: a page's messages, joined, are its seat's story
+    (nothing sent twice, nothing missed), each seat's story its own."""
+    app = application(tmp_path, bot_delay=0)
+    with TestClient(app) as client:
+        tid, tokens, watch = open_table(client, "multzo", "human,human")
+        table = app.state.server.tables[tid]
+        with contextlib.ExitStack() as stack:
+            conns = [stack.enter_context(client.websocket_connect(f"/ws/{tid}?token={t}"))
+                     for t in tokens + [watch]]
+            got: list[list[str]] = [[], [], []]
+            latest = []
+            for i, c in enumerate(conns):
+                msg = json.loads(c.receive_text())
+                got[i] += msg["story"]
+                latest.append(msg)
+            rng = random.Random(2)
+            for _ in range(40):
+                mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+                conns[mover].send_text(json.dumps({
+                    "type": "act", "decision": latest[mover]["decision"],
+                    "action": rng.choice(latest[mover]["actions"])}))
+                latest = [json.loads(c.receive_text()) for c in conns]
+                for i, msg in enumerate(latest):
+                    assert len(msg["story"]) < 12 and not msg.get("story_reset")
+                    got[i] += msg["story"]
+                if latest[0]["terminal"]:
+                    break
+        assert got == [table.story[0], table.story[1], table.story[-1]]
+        assert got[0] != got[1] and any("→" in t for t in got[0])
+        assert not any("→" in t for t in got[2])
 
 
 def test_stale_out_of_turn_illegal_and_malformed_actions_are_refused(tmp_path: Path) -> None:
@@ -130,8 +174,9 @@ def test_stale_out_of_turn_illegal_and_malformed_actions_are_refused(tmp_path: P
         # the position is unchanged, and the server still serves the table
         with client.websocket_connect(f"/ws/{tid}?token={watch}") as w:
             assert json.loads(w.receive_text())["decision"] == 0
-        # the record is not given while the game goes on (it holds the seed)
+        # the record and its replay are not given while the game goes on (the seed)
         assert client.get(f"/t/{tid}/record?token={tokens[0]}").status_code == 403
+        assert client.get(f"/t/{tid}/replay?token={tokens[0]}").status_code == 403
 
 
 def test_wrong_tokens_and_unknown_tables_open_nothing(tmp_path: Path) -> None:
@@ -156,12 +201,17 @@ def test_wrong_tokens_and_unknown_tables_open_nothing(tmp_path: Path) -> None:
         assert client.get("/").status_code == 200
 
 
-def leaked(state: Any, seat: int, wire: str) -> list[str]:
+def seen_by(state: Any, seat: int) -> set[str]:
+    """The names of the pieces ``seat`` may see now."""
+    return {p.name for p in state.program.pieces if visible(state.position, p, seat)}
+
+
+def leaked(state: Any, seat: int, wire: str, saw: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """The names of pieces hidden from ``seat`` that a message carries: the names of
-    the pieces it may see are taken out first (longest first: "2 of moons coin" may be
-    seen while the tile "2 of moons" is hidden)."""
+    the pieces it may see (or ``saw``) are taken out first (longest first: "2 of moons
+    coin" may be seen while the tile "2 of moons" is hidden)."""
     pieces = state.program.pieces
-    seen = {p.name for p in pieces if visible(state.position, p, seat)}
+    seen = seen_by(state, seat) | saw
     for name in sorted(seen, key=len, reverse=True):
         wire = wire.replace(name, "")
     hidden = {p.name for p in pieces if not visible(state.position, p, seat)} - seen
@@ -188,27 +238,43 @@ def test_no_message_to_a_seat_names_a_piece_hidden_from_it(name: str, tmp_path: 
     app = application(tmp_path, bot_delay=0)
     server = app.state.server
     with TestClient(app) as client:
-        tid, tokens, _ = open_table(client, name, ",".join(["human"] * n))
+        tid, tokens, watch = open_table(client, name, ",".join(["human"] * n))
         table = server.tables[tid]
         with contextlib.ExitStack() as stack:
             conns = [stack.enter_context(client.websocket_connect(f"/ws/{tid}?token={t}"))
-                     for t in tokens]
+                     for t in tokens + [watch]]
             check_leaks(name, conns, table)
 
 
 def check_leaks(name: str, conns: list[Any], table: Any) -> None:
-    """Random actions through the sockets; no message names a piece hidden from its seat."""
+    """Random actions through the sockets (one per seat, then a spectator's, seat -1:
+    what every seat sees); no message names a piece hidden from its seat."""
     rng = random.Random(3)
+    seats = [*range(len(conns) - 1), -1]
     latest = [json.loads(c.receive_text()) for c in conns]
+    before: list[set[str]] = [set() for _ in conns]
     for _ in range(60):
-        for seat, msg in enumerate(latest):
-            found = leaked(table.state, seat, json.dumps(msg))
+        for seat, msg, saw in zip(seats, latest, before):
+            # the position: what the seat sees now; the story's new lines: what it saw
+            # just before the action, or sees after it (rulepack.story)
+            position = {k: v for k, v in msg.items() if k != "story"}
+            found = leaked(table.state, seat, json.dumps(position))
+            found += leaked(table.state, seat, json.dumps(msg["story"]), saw)
             assert not found, (name, seat, found)
         if latest[0]["terminal"]:
             break
         mover = next(i for i, m in enumerate(latest) if m.get("actions"))
+        text = rng.choice(latest[mover]["actions"])
+        # what each seat sees before the step, or at some moment of it (a hand shown
+        # at the showdown, then gathered for the next deal)
+        action = next(a for a in table.state.legal_actions() if a.text == text)
+        trial = table.state.clone()
+        during = apply_watched(trial, action, seats)
+        pieces = table.state.program.pieces
+        before = [seen_by(table.state, seat) | {pieces[i].name for i in during[seat]}
+                  for seat in seats]
         conns[mover].send_text(json.dumps({"type": "act", "decision": latest[mover]["decision"],
-                                           "action": rng.choice(latest[mover]["actions"])}))
+                                           "action": text}))
         latest = [json.loads(c.receive_text()) for c in conns]
 
 

@@ -30,7 +30,8 @@ from typing import Any
 from rich.console import Console
 
 import rulepack
-from rulepack.cli import events as cli_events, render
+from rulepack import story as cli_events
+from rulepack.cli import render
 from rulepack.engine.rng import Rng
 from rulepack.rulebook.book import rulebook
 from rulepack.rulebook.output import markdown

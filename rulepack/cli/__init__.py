@@ -8,7 +8,6 @@ Modules, one job each:
 - :mod:`~rulepack.cli.console` — the rich console, which shows ruleset text inert
   (no control character, markup or emoji code acts).
 - :mod:`~rulepack.cli.args` — reading command-line values: rulesets, ``--option``, seats.
-- :mod:`~rulepack.cli.events` — event lines (actions, chance) as one viewer may see them.
 - :mod:`~rulepack.cli.render` — views, results and summaries as rich renderables.
 - :mod:`~rulepack.cli.interactive` — the human seat: prompts, input, passing the screen.
 - :mod:`~rulepack.cli.session` — one game from the first decision to the result.

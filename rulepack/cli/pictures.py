@@ -166,33 +166,6 @@ def record_state(record_path: str, step: int | None) -> tuple[Any, "State", str]
     return game, state, f"step {n} of {record.decisions}"
 
 
-class TerminalTeller:
-    """The replay page's story as ``rulepack play`` tells it on the screen (see
-    :mod:`rulepack.cli.events`): a viewer is told a piece's identity only if it
-    saw the piece; ``None`` sees everything."""
-
-    def start(self, state: "State", viewers: list[int | None]) -> dict[int | None, list[str]]:
-        from rulepack.cli.events import describe_entries
-        from rulepack.cli.render import event_text
-        seats = _seats(state)
-        return {v: [event_text(e, seats, v).plain
-                    for e in describe_entries(state, list(state.history), v)]
-                for v in viewers}
-
-    def step(self, state: "State", action: Any,
-             viewers: list[int | None]) -> dict[int | None, list[str]]:
-        from rulepack.cli.events import step
-        from rulepack.cli.render import event_text
-        seats = _seats(state)
-        return {v: [event_text(e, seats, v).plain for e in events]
-                for v, events in step(state, action, viewers).items()}
-
-
-def _seats(state: "State") -> list[str]:
-    from rulepack.engine.values import player_name
-    return [player_name(p, state.program.seat_names) for p in range(state.program.num_players)]
-
-
 def page_view(view: str, seats: list[str]) -> str | int:
     """``replay --view``: ``all`` → ``"all"``; a seat's number (from 1) or name → its
     index (from 0).
@@ -220,12 +193,13 @@ def write_replay_page(record_path: str, html_path: str, view: str = "all") -> No
     need_render()
     from rulepack.records import read_record
     from rulepack.render.replay_page import inert, replay_html
+    from rulepack.story import Teller
     with reported():
         record = read_record(record_path)
     seats = [inert(str(s)) for s in record.header["seats"]]     # the record's: shown inert
     whose = page_view(view, seats)
     with reported():
-        page = replay_html(record, TerminalTeller(), whose)
+        page = replay_html(record, Teller(), whose)
     try:
         Path(html_path).write_text(page, encoding="utf-8")
     except OSError as exc:

@@ -1,7 +1,7 @@
 """Showing games with rich: a player's view, event lines, results, summaries.
 
 Everything here reads plain data — views (see
-:mod:`rulepack.engine.views`), :class:`~rulepack.cli.events.Event` lines
+:mod:`rulepack.engine.views`), :class:`~rulepack.story.Event` lines
 and result dicts — and builds rich renderables from :class:`rich.text.Text`
 (never markup strings: labels such as ``hand[player 1]`` would read as markup).
 Texts of the ruleset in them (names, labels, action and event texts, titles) are
@@ -22,7 +22,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from rulepack.cli.events import Event
+from rulepack.story import Event, line
 # its home is rulepack.ir (pictures use it); re-exported for the session
 from rulepack.ir import chance_names as chance_names  # noqa: F401
 from rulepack.printable import printable, printable_data
@@ -481,20 +481,14 @@ def actions_renderable(texts: list[str]) -> RenderableType:
 
 # ---------------------------------------------------------------------- events
 def event_text(event: Event, seats: list[str], viewer: int | None = None) -> Text:
-    """``"player 2: draw the top tile of the stack"``; chance events dimmed."""
-    shown = printable(event.text)
-    if event.kind == "chance":
-        return Text(f"chance: {shown}", style="dim")
-    if event.kind == "reveal":
-        return Text(shown, style="italic")
-    if event.kind == "say":             # what the rules tell (a 'say' of the ruleset)
-        return Text(f"» {shown}", style="bold")
-    who = seat_name(seats, event.player)
-    if viewer is not None and event.player == viewer:
-        who += " (you)"
-    text = Text()
-    text.append(f"{who}: ", style="bold")
-    text.append(shown)
+    """``"player 2: draw the top tile of the stack"`` (:func:`rulepack.story.line`),
+    the player's name bold; chance events dimmed, reveals in italics, narrations bold."""
+    plain = line(event, seats, viewer)
+    style = {"chance": "dim", "reveal": "italic", "say": "bold"}.get(event.kind)
+    if style is not None:
+        return Text(plain, style=style)
+    text = Text(plain)
+    text.stylize("bold", 0, len(plain) - len(printable(event.text)))
     return text
 
 

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from rulepack.cli import render
 from rulepack.cli.args import HUMAN
-from rulepack.cli.events import Event, Viewer, describe_entries, step
+from rulepack.story import Event, Viewer, describe_entries, step
 from rulepack.cli.interactive import Keyboard
 from rulepack.agents.bots import Agent, Decision, make_agent, notify, seen_before
 from rulepack.printable import printable

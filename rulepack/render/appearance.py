@@ -128,6 +128,9 @@ class Appearance:
             self._check(c, file)
         #: SVG markup of the pieces drawn so far, by look (see ``zones.piece_block``)
         self.fragments: dict[Any, str] = {}
+        #: whether pictures mark what a page may click: each piece the view shows
+        #: (``data-piece="ID"``) and each grid cell (``data-cell="ZONE/CELL"``)
+        self.marks = False
 
     # ------------------------------------------------------------------ checks
     def _check(self, comp: dict[str, Any], file: str) -> None:

@@ -164,7 +164,10 @@ def drawing(app: Appearance, view: dict[str, Any], title: str, caption: str = ""
     """The picture of ``view`` as a drawsvg drawing. Its texts (names, labels, the
     title) are drawn :func:`~rulepack.printable.printable`: a control character is
     no character of XML, and the SVG may be printed to a terminal."""
-    body = picture_block(app, printable_data(view), printable(title), printable(caption))
+    shown = printable_data(view)
+    for label_, zone in (shown.get("zones") or {}).items():
+        zone.setdefault("label", label_)       # (a grid's cells are marked with it)
+    body = picture_block(app, shown, printable(title), printable(caption))
     width, height = r1(body.width + 2 * MARGIN), r1(body.height + 2 * MARGIN)
     d = dw.Drawing(width, height)
     d.append(dw.Rectangle(0, 0, width, height, fill=BACKGROUND))

@@ -168,14 +168,16 @@ def _told(told: dict[Viewer, list[str]], viewers: list[Viewer]) -> list[list[str
     return [[inert(line) for line in told.get(v, [])] for v in viewers]
 
 
-def replay_html(record: "Record", teller: Teller, view: View = ALL) -> str:
-    """The replay page of a record (see the module's docstring and :func:`page_data`).
+def replay_html(record: "Record", teller: Teller, view: View = ALL,
+                name: str | None = None) -> str:
+    """The replay page of a record (see the module's docstring and :func:`page_data`),
+    titled with ``name`` (default: the record's path).
 
     :raises ValueError: ``view`` is not :data:`ALL` nor a seat of the record.
     :raises RecordError: the record is bad or its replay contradicts it.
     """
     data = page_data(record, teller, view)
-    title = f"{data['title']}: replay of {inert(str(record.path))}"
+    title = f"{data['title']}: replay of {inert(str(record.path if name is None else name))}"
     # JSON in a script element: no "<", ">" or "&" may end it or open a comment
     payload = (json.dumps(data, ensure_ascii=True, separators=(",", ":"))
                .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))

@@ -60,6 +60,8 @@ def piece_block(app: Appearance, piece: dict[str, Any] | None, size: float = SLO
         # turned as the piece points (degrees counter-clockwise; SVG turns clockwise)
         half = r1(size / 2)
         markup = f'<g transform="rotate({-angle} {half} {half})">{markup}</g>'
+    if app.marks and isinstance(piece.get("id"), int):     # a piece the viewer sees
+        markup = f'<g data-piece="{piece["id"]}">{markup}</g>'
 
     def paint(g: dw.Group) -> None:
         g.append(dw.Raw(markup))
@@ -112,13 +114,17 @@ def grid_block(app: Appearance, zone: dict[str, Any]) -> Block:
             text(g, numbers.get(r, str(r)), head / 2, head + (r - 0.5) * cell, 10, "#6b6250")
         for (r, c), entry in sorted(cells.items()):
             x, y = head + (c - 1) * cell, head + (r - 1) * cell
-            g.append(dw.Rectangle(r1(x), r1(y), cell, cell, fill="#eadcb6", stroke="#a8976c",
-                                  stroke_width=0.8))
+            at = g
+            if app.marks:
+                at = dw.Group(data_cell=f"{zone.get('label', '')}/{entry.get('cell', '')}")
+                g.append(at)
+            at.append(dw.Rectangle(r1(x), r1(y), cell, cell, fill="#eadcb6", stroke="#a8976c",
+                                   stroke_width=0.8))
             stack = entry.get("stack")
             if stack and len(stack) > 1:
-                cell_stack(g, app, stack, x + 1, y + 1)
+                cell_stack(at, app, stack, x + 1, y + 1)
             elif entry.get("piece") is not None:
-                place(g, piece_block(app, entry["piece"]), x + 1, y + 1)
+                place(at, piece_block(app, entry["piece"]), x + 1, y + 1)
     return Block(width, height, paint)
 
 

@@ -8,6 +8,8 @@ Routes:
 - ``GET /t/{id}?token=T``: the game page of the seat the token opens;
 - ``GET /t/{id}/record?token=T``: the table's record, once the game is over (it holds
   the seed, which gives every hidden piece away);
+- ``GET /t/{id}/replay?token=T``: the replay viewer of that record
+  (:mod:`rulepack.render.replay_page`, every seat's story), once the game is over;
 - ``WS /ws/{id}?token=T``: the seat's socket: the server sends ``position`` messages
   (:meth:`rulepack.web.table.Table.message`), the page sends ``{"type": "act",
   "decision": N, "action": TEXT}``; a refused action gets ``{"type": "refused",
@@ -25,6 +27,7 @@ import contextlib
 import json
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -46,6 +49,15 @@ MAX_MESSAGE = 16 * 1024
 BOT_DELAY = 0.6
 
 
+@dataclass
+class Page:
+    """One open socket: its seat (-1: a spectator) and how many lines of the seat's
+    story it has been sent."""
+
+    seat: int
+    told: int = 0
+
+
 class Server:
     """The tables in memory, their sockets and bots."""
 
@@ -54,7 +66,7 @@ class Server:
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.sockets: dict[str, dict[WebSocket, int]] = {}
+        self.sockets: dict[str, dict[WebSocket, Page]] = {}
         self.bots: dict[str, asyncio.Task[None]] = {}
         #: the tables whose records could not be taken up: id → why (the lobby says)
         self.broken: dict[str, str] = {}
@@ -89,11 +101,19 @@ class Server:
     async def broadcast(self, tid: str) -> None:
         """Send every socket of the table its seat's new position."""
         table = self.tables[tid]
-        for ws, seat in list(self.sockets.get(tid, {}).items()):
+        for ws, page in list(self.sockets.get(tid, {}).items()):
             try:
-                await ws.send_text(json.dumps(table.message(seat)))
+                await self.send(ws, page, table)
             except (RuntimeError, WebSocketDisconnect):
                 self.sockets[tid].pop(ws, None)
+
+    @staticmethod
+    async def send(ws: WebSocket, page: Page, table: Table, first: bool = False) -> None:
+        """Send ``page`` its seat's position and the story it has not been sent
+        (``first``: a page that has just connected, the story's last lines)."""
+        msg = table.message(page.seat, None if first else page.told)
+        page.told = msg["story_at"]
+        await ws.send_text(json.dumps(msg))
 
     def open(self, ruleset: str, players: int, seats: list[str], options: dict[str, Any],
              ) -> tuple[str, dict[int, str], str]:
@@ -181,6 +201,23 @@ def application(data: Path, rulesets: list[str] | None = None,
                                           "holds the seed)"}, status_code=403)
         return FileResponse(table.row.record, filename=f"{tid}.jsonl")
 
+    async def replay_page(request: Request) -> Response:
+        tid = request.path_params["tid"]
+        seat = seat_of(tid, request.query_params.get("token"))
+        if seat is None:
+            return HTMLResponse(pages.error("no such table, or a wrong token"), status_code=404)
+        table = server.tables[tid]
+        if not table.state.is_terminal():
+            return HTMLResponse(pages.error("the replay is shown once the game is over (it "
+                                            "shows every hidden piece)"), status_code=403)
+        from rulepack.records import read_record
+        from rulepack.render.replay_page import replay_html
+        from rulepack.story import Teller
+        page = await asyncio.to_thread(
+            lambda: replay_html(read_record(table.row.record), Teller(),
+                                name=f"table {tid}"))
+        return HTMLResponse(page)
+
     async def socket(ws: WebSocket) -> None:
         tid = ws.path_params["tid"]
         seat = seat_of(tid, ws.query_params.get("token"))
@@ -188,10 +225,11 @@ def application(data: Path, rulesets: list[str] | None = None,
             await ws.close(code=4404)
             return
         await ws.accept()
-        server.sockets.setdefault(tid, {})[ws] = seat
+        page = Page(seat)
+        server.sockets.setdefault(tid, {})[ws] = page
         table = server.tables[tid]
         try:
-            await ws.send_text(json.dumps(table.message(seat)))
+            await server.send(ws, page, table, first=True)
             while True:
                 raw = await ws.receive_text()
                 if len(raw) > MAX_MESSAGE:
@@ -209,7 +247,7 @@ def application(data: Path, rulesets: list[str] | None = None,
                         table.act(seat, decision, text)
                 except (ValueError, Refused) as exc:
                     await ws.send_text(json.dumps({"type": "refused", "message": str(exc)}))
-                    await ws.send_text(json.dumps(table.message(seat)))
+                    await server.send(ws, page, table)
                     continue
                 await server.broadcast(tid)
                 server.kick(tid)
@@ -226,6 +264,7 @@ def application(data: Path, rulesets: list[str] | None = None,
     app = Starlette(routes=[
         Route("/", lobby), Route("/tables", create, methods=["POST"]),
         Route("/t/{tid}", game_page), Route("/t/{tid}/record", record),
+        Route("/t/{tid}/replay", replay_page),
         WebSocketRoute("/ws/{tid}", socket),
     ], lifespan=lifespan, max_body_size=64 * 1024)
     app.state.server = server

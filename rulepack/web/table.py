@@ -3,9 +3,11 @@ bots, and what each seat is sent.
 
 A seat is sent only what its player may know: the picture of that seat's view (the
 render package draws hidden pieces as their backs), its scores as it sees them, the
-legal actions when it is to move, and the result. A spectator (seat ``-1``) is sent
-the table's picture (what every seat sees). No message carries the view's JSON, the
-history, the seed or another seat's actions list.
+legal actions when it is to move, the story's new lines as that seat may know them
+(:mod:`rulepack.story`), and the result. A spectator (seat ``-1``,
+:data:`rulepack.story.TABLE`) is sent the table's picture and story (what every seat
+sees and is told). No message carries the view's JSON, the history, the seed or
+another seat's actions list.
 
 An action comes with the number of decisions the sender saw; it is taken only if
 that is still the number, the sender is the seat to move and the text is one of the
@@ -16,15 +18,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from rulepack import story
 from rulepack.agents.bots import Decision, make_agent
 from rulepack.records import RecordWriter, read_record, replay
 from rulepack.web.store import TableRow
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rulepack.engine.state import State
+    from rulepack.engine.state import Action, State
     from rulepack.game import Game
 
 HUMAN = "human"
+#: the most lines of the story a page is sent when it connects
+STORY_LINES = 300
 
 
 class Refused(Exception):
@@ -42,6 +47,14 @@ class Table:
         self.bots = {seat: make_agent(kind, row.seed, seat) for seat, kind in enumerate(row.seats)
                      if kind != HUMAN}
         self.seats = [str(s) for s in cast("list[object]", state.view(0)["seats"])]
+        #: the viewers a story is kept for: each seat, and the table (spectators)
+        self.viewers: list[int | None] = [*range(row.players), story.TABLE]
+        #: each viewer's story so far, as lines (:func:`rulepack.story.line`)
+        self.story: dict[int | None, list[str]] = {v: [] for v in self.viewers}
+        from rulepack.render.output import appearance
+        #: the pieces' looks (drawn once each), marking what a page may click
+        self.looks = appearance(game, state)
+        self.looks.marks = True
         if state.is_terminal():
             self.writer.close()
 
@@ -52,7 +65,9 @@ class Table:
         :raises RulepackError: the options or player count do not fit the ruleset."""
         state = game.new_game(row.players, seed=row.seed, options=row.options)
         writer = RecordWriter(row.record, game, state, row.ruleset, row.seats)
-        return cls(row, game, state, writer)
+        table = cls(row, game, state, writer)
+        table._retell([])            # the setup's shuffles and deals
+        return table
 
     @classmethod
     def resume(cls, row: TableRow) -> "Table":
@@ -66,7 +81,27 @@ class Table:
                               append=True)
         for line in done.missing:
             writer.write(line)
-        return cls(row, done.game, done.state, writer)
+        table = cls(row, done.game, done.state, writer)
+        table._retell([line["index"] for _, line in record.entries
+                       if line["type"] == "decision"])
+        return table
+
+    def _retell(self, indices: list[int]) -> None:
+        """Tell the story again from the start: the game set up as the record's, and
+        its decisions (``indices``: each the index of the legal action taken)."""
+        h = self.row
+        state = self.game.new_game(h.players, seed=h.seed, options=h.options)
+        for v in self.viewers:
+            self.story[v] = [story.line(e, self.seats, v)
+                             for e in story.describe_entries(state, state.history, v)]
+        for index in indices:
+            self._tell(state, index)
+
+    def _tell(self, state: "State", index: int) -> None:
+        """Take the legal action ``index`` in ``state``, adding to each viewer's story."""
+        told = story.step(state, state.legal_actions()[index], self.viewers)
+        for v, events in told.items():
+            self.story[v] += [story.line(e, self.seats, v) for e in events]
 
     # ------------------------------------------------------------------ playing
     def act(self, seat: int, decision: int, text: str) -> None:
@@ -99,26 +134,58 @@ class Table:
     def _apply(self, seat: int, index: int) -> None:
         state = self.state
         since = len(state.history)
-        state.apply(state.legal_actions()[index])
+        self._tell(state, index)
         self.writer.after(state, seat, index, since)
         if state.is_terminal():
             self.writer.finish(state)
 
     # ------------------------------------------------------------------ messages
-    def message(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` (-1: a spectator) is sent of the position now."""
+    def _marks(self, action: "Action", seat: int) -> list[str]:
+        """The places of the picture an action names, in order, as the picture marks
+        them: ``"p12"`` a piece the seat sees (``data-piece``), ``"cboard/b4"`` a
+        grid's cell (``data-cell``). A page picks an action by clicking them."""
+        from rulepack.engine.queries import visible
+        from rulepack.engine.values import Cell, Piece
+        out: list[str] = []
+        zones = self.state.program.zones
+        stack: list[object] = list(reversed(action.values))
+        while stack:
+            value = stack.pop()
+            if isinstance(value, (list, tuple)):
+                stack.extend(reversed(value))
+            elif type(value) is Piece:
+                if visible(self.state.position, value, seat):
+                    out.append(f"p{value.id}")
+            elif type(value) is Cell:
+                out.append(f"c{zones[value.zone].label}/{value.label}")
+        return out
+
+    def message(self, seat: int, told: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (-1: a spectator) is sent of the position now.
+
+        :param told: how many lines of its story the page has; None (a page that has
+            just connected): the last :data:`STORY_LINES` lines, and ``"story_reset"``.
+        :returns: a ``position`` message; its ``story_at`` is the story's length."""
         from rulepack.render.output import encode, picture
         state = self.state
         viewer = None if seat < 0 else seat
-        svg = encode(picture(self.game, state, viewer, ""), "svg").decode()
+        svg = encode(picture(self.game, state, viewer, "", self.looks), "svg").decode()
         out: dict[str, Any] = {"type": "position", "decision": state.decisions,
                                "seat": seat, "svg": svg, "terminal": state.is_terminal()}
+        lines = self.story[seat if seat >= 0 else story.TABLE]
+        if told is None:
+            out["story_reset"] = True
+            told = max(0, len(lines) - STORY_LINES)
+        out["story"] = lines[told:]
+        out["story_at"] = len(lines)
         if seat >= 0:
             out["scores"] = state.view(seat).get("scores")
         if not state.is_terminal():
             mover = state.current_player
             out["to_move"] = self.seats[mover] if mover >= 0 else "chance"
-            out["actions"] = [a.text for a in state.legal_actions()] if mover == seat else []
+            legal = state.legal_actions() if mover == seat else []
+            out["actions"] = [a.text for a in legal]
+            out["marks"] = [self._marks(a, seat) for a in legal]
         else:
             from rulepack.rulebook.screen import why_ended
             result = state.result()

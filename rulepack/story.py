@@ -1,4 +1,5 @@
-"""Event lines: what happened, as one viewer may know it.
+"""The story of a game: what happened, as one viewer may know it (the terminal's
+event lines, the web table's narration).
 
 Applying an action runs the flow on to the next decision, so one step adds the
 action and any chance events (shuffles, random choices) to ``state.history``.
@@ -8,7 +9,8 @@ just before the action *or* just after it (a tile discarded face up is named;
 a tile discarded face down is "a tile" to everyone but its owner) — unless
 several pieces the viewer saw went out of sight at once, so that the viewer
 cannot tell which one the action meant (see :func:`step`). A viewer of
-``None`` is a spectator who sees everything.
+``None`` is an onlooker who sees everything; :data:`TABLE` (-1) is a spectator
+at the table, who sees what every seat sees and is told what is told to all.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ from rulepack.engine.dice import roll_text
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
 from rulepack.engine.queries import describe_for, visible
+from rulepack.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulepack.engine.state import State
 
 Viewer = int | None
+#: the viewer who sees what every seat sees (a face-up piece, a zone seen by
+#: everyone) and is told only the narrations told to all: no seat owns it.
+TABLE = -1
 
 
 @dataclass(frozen=True)
@@ -170,3 +176,50 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
                 events.append(Event("say", None, entry.render(renderer(state, v, saw))))
         out[v] = events
     return out
+
+
+def line(event: Event, seats: list[str], viewer: Viewer = None) -> str:
+    """The event as one line of plain text: ``"player 2 (you): draw a tile"``,
+    ``"chance: shuffle stack"``, ``"» player 1 scores 3"`` (a narration). Its texts
+    are :func:`~rulepack.printable.printable` (no control character acts).
+
+    :param seats: the seats' names, by seat from 0."""
+    shown = printable(event.text)
+    if event.kind == "chance":
+        return f"chance: {shown}"
+    if event.kind == "reveal":
+        return shown
+    if event.kind == "say":
+        return f"» {shown}"
+    p = event.player
+    if p is None:
+        who = "nobody"
+    else:
+        who = printable(seats[p]) if 0 <= p < len(seats) else f"player {p + 1}"
+    if viewer is not None and p == viewer:
+        who += " (you)"
+    return f"{who}: {shown}"
+
+
+class Teller:
+    """A game's story as lines (:func:`line`), for the replay page
+    (:class:`rulepack.render.replay_page.Teller`): what ``rulepack play`` prints."""
+
+    def start(self, state: "State", viewers: list[Viewer]) -> dict[Viewer, list[str]]:
+        """Each viewer's lines of the setup (the history before the first decision)."""
+        seats = seat_names(state)
+        return {v: [line(e, seats, v) for e in describe_entries(state, list(state.history), v)]
+                for v in viewers}
+
+    def step(self, state: "State", action: Action,
+             viewers: list[Viewer]) -> dict[Viewer, list[str]]:
+        """Apply ``action`` (see :func:`step`); each viewer's new lines."""
+        seats = seat_names(state)
+        return {v: [line(e, seats, v) for e in events]
+                for v, events in step(state, action, viewers).items()}
+
+
+def seat_names(state: "State") -> list[str]:
+    """The seats' names (``"player 1"``... or the ruleset's)."""
+    from rulepack.engine.values import player_name
+    return [player_name(p, state.program.seat_names) for p in range(state.program.num_players)]
