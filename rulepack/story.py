@@ -25,7 +25,7 @@ from rulepack.engine.sightings import apply_watched
 from rulepack.engine.dice import roll_text
 from rulepack.engine.state import Action, ChanceEvent, Reveal
 from rulepack.engine.values import Piece
-from rulepack.engine.queries import describe_for, visible
+from rulepack.engine.queries import describe_for, visible, visible_ids
 from rulepack.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -136,8 +136,7 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
     """
     pieces = _action_pieces(action)
     before = {v: _visible_ids(state, pieces, v) for v in viewers}
-    every = state.program.pieces
-    sight = {v: _visible_ids(state, every, v) for v in viewers if v is not None}
+    sight = {v: visible_ids(state.position, v) for v in viewers if v is not None}
     start = len(state.history)
     # the pieces each viewer saw at some moment of the step (played face up, then
     # gathered face down before the next decision: still seen)
@@ -146,14 +145,15 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
     out: dict[Viewer, list[Event]] = {}
     for v in viewers:
         seen = before[v]
+        now: set[int] | None = None       # what the viewer sees after the step
         if v is not None:
-            lost = sight[v] - _visible_ids(state, every, v)
+            now = visible_ids(state.position, v)
+            lost = sight[v] - now
             if len(lost) > 1:
                 seen = seen - lost
         shown = seen | _visible_ids(state, pieces, v) | \
             (set(during[v]) & {p.id for p in pieces} if v is not None else set())
         events: list[Event] = []
-        now: set[int] | None = None       # what the viewer sees after the step
         for at, entry in enumerate(new, start):
             if isinstance(entry, Action):
                 text = entry.render(renderer(state, v, shown))
@@ -169,9 +169,7 @@ def step(state: "State", action: Action, viewers: list[Viewer]) -> dict[Viewer, 
                 # showdown's hands, turned face up, then gathered with the round)
                 # or sees them once the step is over
                 saw = None
-                if v is not None:
-                    if now is None:
-                        now = _visible_ids(state, every, v)
+                if v is not None and now is not None:
                     saw = now | {pid for pid, when in during[v].items() if when <= at}
                 events.append(Event("say", None, entry.render(renderer(state, v, saw))))
         out[v] = events

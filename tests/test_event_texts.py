@@ -343,3 +343,24 @@ def test_the_table_viewer_is_told_what_every_seat_is_told():
         f"{['ann', 'bo'][drawer]}: draw the top tile of the stack"
     assert line(told[drawer][0], ["ann", "bo"], drawer).startswith(
         f"{['ann', 'bo'][drawer]} (you): draw the top tile of the stack → ")
+
+
+def test_visible_ids_is_the_set_of_pieces_visible_to_the_viewer():
+    """rulepack.engine.queries.visible_ids (the story's sight of every piece, per zone)
+    is ``visible`` asked of each piece: every seat and the table, at every decision
+    of random games of every bundled ruleset (stacks, hands, face-down piles)."""
+    from rulepack.engine.queries import visible_ids
+    from rulepack.story import TABLE
+    for name in bundled_rulesets():
+        game = bundled(name)
+        n = game.min_players
+        state = game.new_game(n, seed=11)
+        rng = random.Random(11)
+        for _ in range(60):
+            st = state.position
+            for v in [*range(n), TABLE]:
+                want = {p.id for p in st.program.pieces if visible(st, p, v)}
+                assert visible_ids(st, v) == want, (name, v, state.decisions)
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))

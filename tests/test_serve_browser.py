@@ -161,6 +161,9 @@ def play(browsers: list[Any], table: Any, rng: random.Random,
         if table.state.is_terminal():
             return ways
         mover = next(b for b in browsers if state_of(b)[0] == "turn")
+        # the picture of this position has come (it follows the position)
+        WebDriverWait(mover, 30).until(lambda b: b.find_element(
+            By.TAG_NAME, "body").get_attribute("data-picture") == str(target))
         ways[click_a_move(mover, rng)] += 1
         WebDriverWait(mover, 30).until(lambda b: state_of(b)[1] > target)
 

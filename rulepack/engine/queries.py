@@ -111,6 +111,17 @@ def visible(st: "Position", piece: Piece, player: int) -> bool:
     return seen == "everyone" or (seen == "owner" and info.owner == player)
 
 
+def visible_ids(st: "Position", player: int) -> set[int]:
+    """The ids of every piece ``player`` may see the identity of now: the same set as
+    ``{p.id for p in st.program.pieces if visible(st, p, player)}``, computed per zone
+    (a story told to several viewers asks it for each, at each step)."""
+    whole = [info.seen_by == "everyone" or (info.seen_by == "owner" and info.owner == player)
+             for info in st.program.zones]
+    loc, face = st.loc, st.face
+    return {p.id for p in st.program.pieces
+            if whole[loc[p.id]] or (face[p.id] and (p.sides is None or p.sides[0] is None))}
+
+
 def knows(st: "Position", player: object, piece: object) -> bool:
     """Whether ``player`` knows which piece ``piece`` is: it can see it, or (in a
     position built by :func:`~rulepack.agents.determinize.determinize` for that

@@ -11,9 +11,11 @@ Routes:
 - ``GET /t/{id}/replay?token=T``: the replay viewer of that record
   (:mod:`rulepack.render.replay_page`, every seat's story), once the game is over;
 - ``WS /ws/{id}?token=T``: the seat's socket: the server sends ``position`` messages
-  (:meth:`rulepack.web.table.Table.message`), the page sends ``{"type": "act",
-  "decision": N, "action": TEXT}``; a refused action gets ``{"type": "refused",
-  "message": ...}``.
+  (:meth:`rulepack.web.table.Table.message`), each followed by a ``picture`` message
+  (``{"type": "picture", "decision": N, "svg": ...}``: the seat's picture, drawn off the
+  event loop, only the newest when positions come faster than pictures:
+  :mod:`rulepack.web.pictures`); the page sends ``{"type": "act", "decision": N,
+  "action": TEXT}``; a refused action gets ``{"type": "refused", "message": ...}``.
 
 Bots play in a worker thread (``asyncio.to_thread``), one decision at a time after a
 short delay, so the server never waits on them. Every table writes its record as it
@@ -40,6 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rulepack.errors import RulepackError
 from rulepack.web import pages
+from rulepack.web.pictures import Drawer
 from rulepack.web.store import Store
 from rulepack.web.table import Refused, Table
 
@@ -56,14 +59,20 @@ class Page:
 
     seat: int
     told: int = 0
+    #: the decision of the last picture sent; whether one is being drawn
+    pictured: int = -1
+    painting: bool = False
 
 
 class Server:
     """The tables in memory, their sockets and bots."""
 
-    def __init__(self, data: Path, bot_delay: float = BOT_DELAY) -> None:
+    def __init__(self, data: Path, bot_delay: float = BOT_DELAY, workers: int = 0) -> None:
         self.store = Store(data)
         self.bot_delay = bot_delay
+        self.drawer = Drawer(workers)
+        #: the rulesets loaded, by name or file (a game starts many tables)
+        self.games: dict[str, Any] = {}
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.sockets: dict[str, dict[WebSocket, Page]] = {}
@@ -99,21 +108,59 @@ class Server:
             await self.broadcast(tid)
 
     async def broadcast(self, tid: str) -> None:
-        """Send every socket of the table its seat's new position."""
-        table = self.tables[tid]
-        for ws, page in list(self.sockets.get(tid, {}).items()):
+        """Send every socket of the table its seat's new position, then its picture."""
+        pages = list(self.sockets.get(tid, {}).items())
+        for ws, page in pages:
             try:
-                await self.send(ws, page, table)
+                await self.send(tid, ws, page)
             except (RuntimeError, WebSocketDisconnect):
                 self.sockets[tid].pop(ws, None)
+        for ws, page in pages:
+            await self.paint(tid, ws, page)
 
-    @staticmethod
-    async def send(ws: WebSocket, page: Page, table: Table, first: bool = False) -> None:
+    async def send(self, tid: str, ws: WebSocket, page: Page, first: bool = False) -> None:
         """Send ``page`` its seat's position and the story it has not been sent
-        (``first``: a page that has just connected, the story's last lines)."""
-        msg = table.message(page.seat, None if first else page.told)
+        (``first``: a page that has just connected, the story's last lines). Read under
+        the table's lock: a bot may be deciding in a worker thread."""
+        async with self.locks[tid]:
+            msg = self.tables[tid].message(page.seat, None if first else page.told)
         page.told = msg["story_at"]
         await ws.send_text(json.dumps(msg))
+
+    async def paint(self, tid: str, ws: WebSocket, page: Page) -> None:
+        """Send ``page`` the picture of the table's position now, drawn by the drawer
+        (:mod:`rulepack.web.pictures`): in order when it draws in this thread, else in
+        a task of its own, which draws only the newest position."""
+        if page.painting or page.pictured == self.tables[tid].state.decisions:
+            return
+        if self.drawer.workers <= 0:
+            await self._paint(tid, ws, page)
+        else:
+            page.painting = True
+            asyncio.get_running_loop().create_task(self._paint(tid, ws, page))
+
+    async def _paint(self, tid: str, ws: WebSocket, page: Page) -> None:
+        table = self.tables[tid]
+        try:
+            while (decision := table.state.decisions) != page.pictured:
+                done = table.pictures.get(page.seat)
+                if done is not None and done[0] == decision:
+                    svg = done[1]
+                else:
+                    async with self.locks[tid]:
+                        decision = table.state.decisions
+                        job = table.picture_of(page.seat)
+                    svg = await self.drawer.draw(*job)
+                    table.pictures[page.seat] = (decision, svg)
+                if table.state.decisions != decision:
+                    continue                   # moved on while drawing: the newest
+                page.pictured = decision
+                await ws.send_text(json.dumps({"type": "picture", "decision": decision,
+                                               "svg": svg}))
+        except (RuntimeError, WebSocketDisconnect, OSError):
+            pass
+        finally:
+            page.painting = False
 
     def open(self, ruleset: str, players: int, seats: list[str], options: dict[str, Any],
              ) -> tuple[str, dict[int, str], str]:
@@ -122,7 +169,9 @@ class Server:
         :raises RulepackError: a ruleset, player count, option or bot that does not fit."""
         from rulepack.agents.bots import make_agent
         from rulepack.loader import load
-        game = load(ruleset)
+        game = self.games.get(ruleset)
+        if game is None:
+            game = self.games[ruleset] = load(ruleset)
         n = players or game.min_players
         if len(seats) != n:
             raise RulepackError.at(f"{n} seats are needed, not {len(seats)}")
@@ -138,10 +187,11 @@ class Server:
 
 
 def application(data: Path, rulesets: list[str] | None = None,
-                bot_delay: float = BOT_DELAY) -> Starlette:
+                bot_delay: float = BOT_DELAY, workers: int = 0) -> Starlette:
     """The app serving the tables kept in ``data`` (``rulesets``: files offered beside
-    the bundled rulesets)."""
-    server = Server(data, bot_delay)
+    the bundled rulesets; ``workers``: processes drawing the pictures, 0: drawn in the
+    server's thread, in order — see :mod:`rulepack.web.pictures`)."""
+    server = Server(data, bot_delay, workers)
     offered = list(rulesets or [])
 
     def seat_of(tid: str, token: str | None) -> int | None:
@@ -229,7 +279,8 @@ def application(data: Path, rulesets: list[str] | None = None,
         server.sockets.setdefault(tid, {})[ws] = page
         table = server.tables[tid]
         try:
-            await server.send(ws, page, table, first=True)
+            await server.send(tid, ws, page, first=True)
+            await server.paint(tid, ws, page)
             while True:
                 raw = await ws.receive_text()
                 if len(raw) > MAX_MESSAGE:
@@ -247,7 +298,8 @@ def application(data: Path, rulesets: list[str] | None = None,
                         table.act(seat, decision, text)
                 except (ValueError, Refused) as exc:
                     await ws.send_text(json.dumps({"type": "refused", "message": str(exc)}))
-                    await server.send(ws, page, table)
+                    await server.send(tid, ws, page)
+                    await server.paint(tid, ws, page)
                     continue
                 await server.broadcast(tid)
                 server.kick(tid)
@@ -260,6 +312,7 @@ def application(data: Path, rulesets: list[str] | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.startup()
         yield
+        server.drawer.close()
 
     app = Starlette(routes=[
         Route("/", lobby), Route("/tables", create, methods=["POST"]),
@@ -274,5 +327,5 @@ def application(data: Path, rulesets: list[str] | None = None,
 def serve(data: Path, rulesets: list[str], host: str, port: int, bot_delay: float) -> None:
     """Run the app on uvicorn until stopped (its access log off: the URLs carry tokens)."""
     import uvicorn
-    uvicorn.run(application(data, rulesets, bot_delay), host=host, port=port,
+    uvicorn.run(application(data, rulesets, bot_delay, workers=1), host=host, port=port,
                 log_level="warning", access_log=False)

@@ -17,6 +17,7 @@ pre { white-space: pre-wrap; background: #fff; padding: 1em; border: 1px solid #
 #side { min-width: 18em; max-width: 26em; }
 #story { max-height: 32em; overflow-y: auto; font-size: 0.9em; padding-left: 2em; }
 #picture [data-piece], #picture [data-cell] { cursor: pointer; }
+#picture.stale { opacity: 0.55; }
 #picture .target > :first-child { stroke: #2a7a2a; stroke-width: 3; }
 #picture .picked > :first-child { stroke: #c03020; stroke-width: 4; }
 button.clear { background: #eee; }
@@ -71,7 +72,7 @@ const token = params.get("token");
 const tid = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
 let decision = 0, socket = null, delay = 500;
-let actions = [], marks = [], clicks = [];
+let actions = [], marks = [], clicks = [], pictured = -1;
 
 // An action is picked by clicking the places it names, in order (a piece, then a
 // cell): each click is the set of marks of what was clicked (a piece and its cell).
@@ -157,7 +158,7 @@ function tell(msg) {
 function show(msg) {
   $("refused").textContent = "";
   decision = msg.decision;
-  $("picture").innerHTML = msg.svg;
+  $("picture").classList.toggle("stale", pictured !== decision);
   tell(msg);
   if (msg.terminal) {
     $("status").textContent = `Game over. Winners: ${(msg.winners || []).join(", ") || "nobody"}. ${msg.why || ""}`;
@@ -186,6 +187,13 @@ function connect() {
     const msg = JSON.parse(event.data);
     if (msg.type === "refused") { $("refused").textContent = msg.message; return; }
     if (msg.type === "position") show(msg);
+    if (msg.type === "picture" && msg.decision === decision) {   // (an older one: dropped)
+      pictured = msg.decision;
+      $("picture").innerHTML = msg.svg;
+      $("picture").classList.remove("stale");
+      document.body.dataset.picture = msg.decision;
+      refresh();
+    }
   };
 }
 for (const a of document.querySelectorAll("#after a"))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rulepack import story
 from rulepack.agents.bots import Decision, make_agent
+from rulepack.engine.views import scores_seen
 from rulepack.records import RecordWriter, read_record, replay
 from rulepack.web.store import TableRow
 
@@ -51,10 +52,11 @@ class Table:
         self.viewers: list[int | None] = [*range(row.players), story.TABLE]
         #: each viewer's story so far, as lines (:func:`rulepack.story.line`)
         self.story: dict[int | None, list[str]] = {v: [] for v in self.viewers}
-        from rulepack.render.output import appearance
-        #: the pieces' looks (drawn once each), marking what a page may click
-        self.looks = appearance(game, state)
-        self.looks.marks = True
+        from rulepack.ir import chance_names
+        #: the names the flow binds to chance outcomes (a picture's heading shows them)
+        self.chance = chance_names(game.ir)
+        #: the pictures drawn last: seat → (decision, SVG)
+        self.pictures: dict[int, tuple[int, str]] = {}
         if state.is_terminal():
             self.writer.close()
 
@@ -161,17 +163,15 @@ class Table:
         return out
 
     def message(self, seat: int, told: int | None = None) -> dict[str, Any]:
-        """What ``seat`` (-1: a spectator) is sent of the position now.
+        """What ``seat`` (-1: a spectator) is sent of the position now (its picture
+        follows: :meth:`picture_of`).
 
         :param told: how many lines of its story the page has; None (a page that has
             just connected): the last :data:`STORY_LINES` lines, and ``"story_reset"``.
         :returns: a ``position`` message; its ``story_at`` is the story's length."""
-        from rulepack.render.output import encode, picture
         state = self.state
-        viewer = None if seat < 0 else seat
-        svg = encode(picture(self.game, state, viewer, "", self.looks), "svg").decode()
         out: dict[str, Any] = {"type": "position", "decision": state.decisions,
-                               "seat": seat, "svg": svg, "terminal": state.is_terminal()}
+                               "seat": seat, "terminal": state.is_terminal()}
         lines = self.story[seat if seat >= 0 else story.TABLE]
         if told is None:
             out["story_reset"] = True
@@ -179,7 +179,7 @@ class Table:
         out["story"] = lines[told:]
         out["story_at"] = len(lines)
         if seat >= 0:
-            out["scores"] = state.view(seat).get("scores")
+            out["scores"] = scores_seen(state.position, seat)
         if not state.is_terminal():
             mover = state.current_player
             out["to_move"] = self.seats[mover] if mover >= 0 else "chance"
@@ -193,3 +193,13 @@ class Table:
             out["scores"] = result.get("scores")
             out["why"] = why_ended(self.game, state, dict(self.row.options))
         return out
+
+    def picture_of(self, seat: int) -> tuple[Any, ...]:
+        """What :func:`rulepack.web.pictures.draw` needs to draw the picture ``seat``
+        (-1: a spectator, the table's view) may see now: the seat's view, never the
+        position."""
+        from rulepack.render.tableview import seat_view
+        components = self.game.ir.get("components") or []
+        view = seat_view(self.state, None if seat < 0 else seat, components)
+        key = f"{self.game.file or self.game.name}|{'|'.join(self.seats)}"
+        return (key, components, self.seats, self.chance, self.game.title, view)
