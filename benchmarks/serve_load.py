@@ -15,6 +15,7 @@ process). Each client, whenever its seat is to move, sends a random legal action
 Run from the repository root (needs the web extra)::
 
     .venv/bin/python benchmarks/serve_load.py --tables 100
+    .venv/bin/python benchmarks/serve_load.py --tables 100 --repeat 5
     .venv/bin/python benchmarks/serve_load.py --tables 100 --json > load.json
 
 The target of issue 37, on the 2-core machine CI runs on: p99 ≤ 100 ms at 100
@@ -70,6 +71,12 @@ def start_server(data: Path, port: int, profile: str | None = None) -> subproces
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("rulepack serve did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) a process has used, seconds (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def open_tables(base: str, n: int, ruleset: str) -> list[tuple[str, list[str]]]:
@@ -170,26 +177,24 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--ruleset", default="multzo")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--profile", metavar="FILE",
-                    help="profile the server (cProfile) into FILE; its figures are slower")
-    args = ap.parse_args()
+def run_once(tables_n: int, ruleset: str, seed: int, profile: str | None) -> dict[str, Any]:
+    """One run on a new server: the figures (see the module's description)."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="serve-load-", dir=ROOT / "benchmarks") as tmp:
-        proc = start_server(Path(tmp), port, args.profile)
+        proc = start_server(Path(tmp), port, profile)
         try:
             idle = rss_mb(proc.pid)
-            made = open_tables(f"http://127.0.0.1:{port}", args.tables, args.ruleset)
-            tables = [Table(tid, tokens, args.seed * 1000 + k)
+            made = open_tables(f"http://127.0.0.1:{port}", tables_n, ruleset)
+            tables = [Table(tid, tokens, seed * 1000 + k)
                       for k, (tid, tokens) in enumerate(made)]
             before: list[float] = []
-            elapsed = asyncio.run(run_clients(tables, port,
-                                              lambda: before.append(rss_mb(proc.pid))))
+            cpu: list[float] = []
+
+            def started() -> None:
+                before.append(rss_mb(proc.pid))
+                cpu.extend([cpu_seconds(proc.pid), time.process_time()])
+            elapsed = asyncio.run(run_clients(tables, port, started))
+            cpu = [cpu_seconds(proc.pid) - cpu[0], time.process_time() - cpu[1]]
             time.sleep(1.0)
             after = rss_mb(proc.pid)
         finally:
@@ -202,8 +207,8 @@ def main() -> None:
     lags = [x for t in tables for x in t.lags]
     actions = sum(t.actions for t in tables)
     positions = sum(len(g) for t in tables for g in t.got)
-    out = {
-        "tables": args.tables, "ruleset": args.ruleset, "games_finished": sum(
+    return {
+        "tables": tables_n, "ruleset": ruleset, "games_finished": sum(
             t.done == 2 for t in tables),
         "actions": actions, "seconds": round(elapsed, 2),
         "actions_per_second": round(actions / elapsed, 1),
@@ -214,16 +219,17 @@ def main() -> None:
                      "pictures_received": sum(t.pictures for t in tables),
                      "lag_ms_p50": round(1000 * statistics.median(lags), 1),
                      "lag_ms_p99": round(1000 * percentile(lags, 0.99), 1)},
+        "cpu_seconds": {"server": round(cpu[0], 2), "clients": round(cpu[1], 2)},
+        "cpus": os.cpu_count(),
         "server_rss_mb": {"idle": round(idle, 1), "before": round(before[0], 1),
                           "after": round(after, 1),
                           "growth": round(after - before[0], 1)},
-        "cpus": os.cpu_count(),
     }
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return
-    print(f"{out['tables']} tables of {args.ruleset}, two clients each: {actions} actions in "
-          f"{out['seconds']} s = {out['actions_per_second']} actions/s")
+
+
+def show(out: dict[str, Any]) -> None:
+    print(f"{out['tables']} tables of {out['ruleset']}, two clients each: {out['actions']} "
+          f"actions in {out['seconds']} s = {out['actions_per_second']} actions/s")
     print("latency (action sent → both seats have the next position): "
           f"p50 {out['latency_ms']['p50']} ms, p99 {out['latency_ms']['p99']} ms, "
           f"max {out['latency_ms']['max']} ms")
@@ -231,9 +237,38 @@ def main() -> None:
     print(f"pictures (drawn by a worker process, the newest only): {pic['pictures_received']} "
           f"for {pic['positions_received']} positions received; from a position to its "
           f"picture p50 {pic['lag_ms_p50']} ms, p99 {pic['lag_ms_p99']} ms")
+    print(f"CPU during the run: server {out['cpu_seconds']['server']} s, clients "
+          f"{out['cpu_seconds']['clients']} s (of {out['seconds']} s on {out['cpus']} cores; "
+          "the picture worker's not counted)")
     m = out["server_rss_mb"]
     print(f"server memory: {m['idle']} MB idle, {m['before']} MB with the tables open, "
           f"{m['after']} MB after the run ({m['growth']:+} MB)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--ruleset", default="multzo")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1, help="runs, each on a new server")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", metavar="FILE",
+                    help="profile the server (cProfile) into FILE; its figures are slower")
+    args = ap.parse_args()
+    runs = [run_once(args.tables, args.ruleset, args.seed + k, args.profile)
+            for k in range(args.repeat)]
+    if args.json:
+        print(json.dumps(runs if args.repeat > 1 else runs[0], indent=2))
+        return
+    for k, out in enumerate(runs):
+        if args.repeat > 1:
+            print(f"-- run {k + 1}")
+        show(out)
+    if args.repeat > 1:
+        p99 = sorted(r["latency_ms"]["p99"] for r in runs)
+        growth = max(r["server_rss_mb"]["growth"] for r in runs)
+        print(f"-- {args.repeat} runs: p99 median {statistics.median(p99)} ms, worst {p99[-1]} "
+              f"ms; memory growth at most {growth:+} MB")
 
 
 if __name__ == "__main__":
