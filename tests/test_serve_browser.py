@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.web]
 try:
     import uvicorn
     from selenium import webdriver
-    from selenium.common.exceptions import WebDriverException
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -101,7 +101,9 @@ def open_table(browser: Any, base: str, ruleset: str, seats: str) -> tuple[str, 
     field.clear()
     field.send_keys(seats)
     browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(browser, 20).until(lambda b: "Table " in b.find_element(By.TAG_NAME, "h1").text)
+    WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda b: b.current_url.endswith("/tables")
+        and "Table " in b.find_element(By.TAG_NAME, "h1").text)
     links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "li a")]
     tid = re.search(r"/t/([^?]+)\?", links[0]).group(1)
     return tid, links
