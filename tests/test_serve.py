@@ -378,7 +378,9 @@ def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
                        data={"ruleset": "tic-tac-toe", "seats": "human,human"})
         links = re.findall(r'href="[^"]*/t/([^?"]+)\?token=([^"]+)"', r.text)
         tid, tokens = links[0][0], [t for _, t in links[:2]]
-        socks = [connect(f"ws://127.0.0.1:{port}/ws/{tid}?token={t}") for t in tokens]
+        stack = contextlib.ExitStack()       # (the first sockets die with the server)
+        socks = [stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{tid}?token={t}"))
+                 for t in tokens]
         latest = [recv(s, "position") for s in socks]
         for _ in range(3):
             mover = next(i for i, m in enumerate(latest) if m.get("actions"))
@@ -390,9 +392,12 @@ def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
+        stack.close()
     proc = _start(tmp_path, port)
     try:
-        socks = [connect(f"ws://127.0.0.1:{port}/ws/{tid}?token={t}") for t in tokens]
+        stack = contextlib.ExitStack()
+        socks = [stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/{tid}?token={t}"))
+                 for t in tokens]
         latest = [recv(s, "position") for s in socks]
         assert [m["decision"] for m in latest] == [m["decision"] for m in before] == [3, 3]
         assert [recv(s, "picture", 3)["svg"] for s in socks] == pictures
@@ -401,8 +406,7 @@ def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
             socks[mover].send(json.dumps({"type": "act", "decision": latest[mover]["decision"],
                                           "action": latest[mover]["actions"][0]}))
             latest = [recv(s, "position") for s in socks]
-        for s in socks:
-            s.close()
+        stack.close()
     finally:
         proc.terminate()
         proc.wait()
@@ -410,3 +414,32 @@ def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
     done = replay(record)
     assert done.state.is_terminal() and record.decisions == done.state.decisions == \
         latest[0]["decision"]
+
+
+def test_the_picture_worker_is_replaced_when_it_dies() -> None:
+    """Pictures are drawn by a worker process (rulepack.web.pictures.Drawer): the same
+    SVG as drawn in the server's thread, and a worker killed (out of memory, say) is
+    replaced at the next picture."""
+    import asyncio
+    import multiprocessing
+    from rulepack.web.pictures import Drawer
+    game = rulepack.load("tic-tac-toe")
+    state = game.new_game(2, seed=1)
+    from rulepack.render.tableview import seat_view
+    from rulepack.ir import chance_names
+    job = ("tic-tac-toe|x", game.ir["components"], ["x", "o"], chance_names(game.ir),
+           game.title, seat_view(state, 0, game.ir["components"]))
+    inline = asyncio.run(Drawer(0).draw(*job))
+    drawer = Drawer(1)
+
+    async def twice() -> list[str]:
+        first = await drawer.draw(*job)
+        for child in multiprocessing.active_children():
+            child.kill()
+            child.join()
+        return [first, await drawer.draw(*job)]
+    try:
+        assert asyncio.run(twice()) == [inline, inline]
+    finally:
+        drawer.close()
+    assert 'data-cell="board/b2"' in inline

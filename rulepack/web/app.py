@@ -30,6 +30,7 @@ import gc
 import json
 import secrets
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,7 +170,11 @@ class Server:
                 await ws.send_text(json.dumps({"type": "picture", "decision": decision,
                                                "svg": svg}))
         except (RuntimeError, WebSocketDisconnect, OSError):
-            pass
+            pass                               # the page has gone
+        except (RulepackError, BrokenProcessPool) as exc:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                await ws.send_text(json.dumps({"type": "refused", "message":
+                                               f"the picture could not be drawn: {exc}"}))
         finally:
             page.painting = False
 

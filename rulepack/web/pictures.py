@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 #: the looks each process has built, by ruleset (see :func:`draw`)
@@ -61,14 +62,26 @@ class Drawer:
         self._pool: ProcessPoolExecutor | None = None
 
     async def draw(self, *args: Any) -> str:
-        """:func:`draw` of ``args``, awaited (see the module's description)."""
+        """:func:`draw` of ``args``, awaited (see the module's description); a worker
+        that died is replaced once.
+
+        :raises RulepackError: as :func:`draw`.
+        :raises BrokenProcessPool: the new worker died too."""
         if self.workers <= 0:
             return draw(*args)
-        if self._pool is None:
-            # spawned, not forked: the server runs threads (uvicorn's, the bots')
-            self._pool = ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"),
-                                             initializer=_warm)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, draw, *args)
+        for attempt in (1, 2):
+            if self._pool is None:
+                # spawned, not forked: the server runs threads (uvicorn's, the bots')
+                self._pool = ProcessPoolExecutor(self.workers,
+                                                 multiprocessing.get_context("spawn"),
+                                                 initializer=_warm)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self._pool, draw, *args)
+            except BrokenProcessPool:
+                self._pool = None          # a worker died (killed, out of memory): anew
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def close(self) -> None:
         """Stop the worker processes."""

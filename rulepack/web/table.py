@@ -66,6 +66,8 @@ class Table:
 
         :raises RulepackError: the options or player count do not fit the ruleset."""
         state = game.new_game(row.players, seed=row.seed, options=row.options)
+        from rulepack.render.output import appearance
+        appearance(game, state)      # a bad draw hint is refused here, not by the drawer
         writer = RecordWriter(row.record, game, state, row.ruleset, row.seats)
         table = cls(row, game, state, writer)
         table._retell([])            # the setup's shuffles and deals
