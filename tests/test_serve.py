@@ -366,6 +366,19 @@ def recv(sock: Any, kind: str, decision: int | None = None) -> dict[str, Any]:
             return dict(msg)
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
 def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
     """A real server killed with SIGKILL mid-game and started again: the game goes on
     from the same position, and its record replays with nothing duplicated."""
@@ -389,10 +402,17 @@ def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
             latest = [recv(s, "position") for s in socks]
         before = latest
         pictures = [recv(s, "picture", 3)["svg"] for s in socks]
+        workers = children(proc.pid)
+        assert workers, "no picture worker"
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         stack.close()
+    # the server's picture worker leaves with it (none is left behind)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers):
+        assert time.monotonic() < deadline, f"picture workers left running: {workers}"
+        time.sleep(0.2)
     proc = _start(tmp_path, port)
     try:
         stack = contextlib.ExitStack()

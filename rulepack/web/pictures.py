@@ -45,12 +45,23 @@ def draw(key: str, components: list[dict[str, Any]], seats: list[str], chance: l
 
 def _warm() -> None:
     """A new worker: lower its priority (a picture may wait; a position, whose turn
-    and what may be done, should not) and import the render package."""
+    and what may be done, should not), leave when the server is gone (killed with
+    SIGKILL, it cannot tell its workers: a worker left waiting would live on for ever),
+    and import the render package."""
     import os
+    import threading
+    import time
     try:
         os.nice(10)
     except (AttributeError, OSError):  # pragma: no cover - not on every system
         pass
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+    threading.Thread(target=watch, name="rulepack-watch-server", daemon=True).start()
     import rulepack.render.picture  # noqa: F401
 
 
