@@ -224,7 +224,37 @@ def test_wrong_tokens_and_unknown_tables_open_nothing(tmp_path: Path) -> None:
         r = client.post("/tables", data={"ruleset": "/etc/passwd", "seats": "human"})
         assert r.status_code == 400 and "no ruleset" in r.text
         r = client.post("/tables", data={"ruleset": "multzo", "seats": "human,robot"})
-        assert r.status_code == 400
+        assert r.status_code == 400 and "no bot &#x27;robot&#x27;" in r.text and "mcts" in r.text
+        for form, why in [
+                ({"ruleset": "packkub", "seats": "human,human", "options": "rounds 3"},
+                 "NAME=VALUE"),
+                ({"ruleset": "multzo", "seats": "human,,random"}, "none of them empty"),
+                ({"ruleset": "multzo", "seats": "human,human", "players": "abc"},
+                 "players is a number"),
+                ({"ruleset": "tic-tac-toe", "seats": "human"}, "2-2 players")]:
+            r = client.post("/tables", data=form)
+            assert r.status_code == 400 and why in r.text, (form, r.text)
+            assert "&lt;string&gt;" not in r.text and str(tmp_path) not in r.text
+            assert 'href="/"' in r.text                 # the way back to the lobby
+        # a refused table leaves nothing behind (a restarted server had listed it broken)
+        assert [t.id for t in app.state.server.store.tables()] == [tid]
+        # the data folder, its records and its index are the user's alone
+        for path, mode in [(tmp_path, 0o700), (tmp_path / "records", 0o700),
+                           (tmp_path / "tables.sqlite3", 0o600)]:
+            assert path.stat().st_mode & 0o777 == mode, path
+        # a binary frame, JSON nested 5000 deep, a decision of 5000 digits: refused,
+        # the socket still open
+        with contextlib.ExitStack() as stack:
+            a = connect(stack, client, tid, tokens[0])
+            first = json.loads(a.receive_text())
+            for send in (lambda: a.ws.send_bytes(b"\x00\x01"),
+                         lambda: a.send_text("[" * 5000 + "]" * 5000),
+                         lambda: a.send_text('{"type": "act", "decision": ' + "9" * 5000 +
+                                             ', "action": "x"}')):
+                send()
+                refused = json.loads(a.receive_text())
+                assert refused["type"] == "refused" and "JSON" in refused["message"], refused
+                assert json.loads(a.receive_text())["decision"] == first["decision"]
         # a thousand connections opened and dropped: refused cleanly, the server up
         for _ in range(1000):
             with pytest.raises(Exception):

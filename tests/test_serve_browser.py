@@ -247,6 +247,11 @@ def test_a_page_reconnects_by_itself_after_a_restart(browsers: list[Any],
         browsers[0].get(links[0])
         WebDriverWait(browsers[0], 20).until(
             lambda b: b.find_element(By.ID, "link").text == "connected")
+        # a refused action is said on the page (the position resent after it leaves it)
+        browsers[0].execute_script(
+            "socket.send(JSON.stringify({type: 'act', decision: 7, action: 'x'}))")
+        WebDriverWait(browsers[0], 20).until(
+            lambda b: "has changed" in b.find_element(By.ID, "refused").text)
     finally:
         served.stop()
     WebDriverWait(browsers[0], 20).until(

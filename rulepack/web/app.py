@@ -54,6 +54,11 @@ MAX_MESSAGE = 16 * 1024
 BOT_DELAY = 0.6
 
 
+def said(exc: RulepackError) -> str:
+    """What an error says, without the file it names (a page shows no server path)."""
+    return "; ".join(d.message for d in exc.diagnostics) or str(exc)
+
+
 def settle_memory() -> None:
     """Put the objects alive now (the tables, their compiled rulesets) out of the cyclic
     garbage collector's way (:func:`gc.freeze`): they live as long as the server, and
@@ -97,8 +102,11 @@ class Server:
         for row in self.store.tables():
             try:
                 self.tables[row.id] = await asyncio.to_thread(Table.resume, row)
-            except (RulepackError, OSError) as exc:
-                self.broken[row.id] = str(exc)
+            except RulepackError as exc:
+                self.broken[row.id] = said(exc)
+                continue
+            except OSError as exc:
+                self.broken[row.id] = exc.strerror or "cannot be read"
                 continue
             self.locks[row.id] = asyncio.Lock()
             self.kick(row.id)
@@ -194,11 +202,21 @@ class Server:
             raise RulepackError.at(f"{n} seats are needed, not {len(seats)}")
         for s, kind in enumerate(seats):
             if kind != "human":
-                make_agent(kind, 0, s)       # an unknown bot is refused here (KeyError)
+                try:
+                    make_agent(kind, 0, s)
+                except KeyError:
+                    from rulepack.agents.bots import AGENTS, SEARCH_AGENTS
+                    known = ", ".join(["human", *AGENTS, *SEARCH_AGENTS])
+                    raise RulepackError.at(f"seat {s + 1}: no bot {kind!r} (a seat is one "
+                                           f"of {known})") from None
         chosen = game.parse_options(options)
         row, tokens, watch = self.store.create(ruleset, n, chosen, seats,
                                                secrets.randbelow(2 ** 31))
-        self.tables[row.id] = Table.start(row, game)
+        try:
+            self.tables[row.id] = Table.start(row, game)
+        except BaseException:
+            self.store.delete(row.id)       # (a game that cannot start leaves no table)
+            raise
         self.locks[row.id] = asyncio.Lock()
         settle_memory()
         return row.id, tokens, watch
@@ -233,13 +251,24 @@ def application(data: Path, rulesets: list[str] | None = None,
                 from rulepack.loader import bundled_rulesets
                 if ruleset not in bundled_rulesets():
                     raise RulepackError.at(f"no ruleset {ruleset!r} is offered here")
-            seats = [s.strip() for s in str(form.get("seats", "")).split(",") if s.strip()]
-            options = dict(pair.split("=", 1) for pair in str(form.get("options", "")).split()
-                           if "=" in pair)
-            players = int(str(form.get("players") or len(seats) or 0))
+            seats = [s.strip() for s in str(form.get("seats", "")).split(",")]
+            if any(not s for s in seats):
+                raise RulepackError.at("seats are names separated by commas (human, random, "
+                                       "mcts...), none of them empty")
+            options = {}
+            for pair in str(form.get("options", "")).split():
+                if "=" not in pair:
+                    raise RulepackError.at(f"options are NAME=VALUE separated by spaces, "
+                                           f"not {pair!r}")
+                name, value = pair.split("=", 1)
+                options[name] = value
+            given = str(form.get("players") or "").strip()
+            if given and not given.isdigit():
+                raise RulepackError.at(f"players is a number, not {given!r}")
+            players = int(given or len(seats))
             tid, tokens, watch = server.open(ruleset, players, seats, options)
-        except (RulepackError, KeyError, ValueError) as exc:
-            return HTMLResponse(pages.error(str(exc)), status_code=400)
+        except RulepackError as exc:
+            return HTMLResponse(pages.error(said(exc)), status_code=400)
         server.kick(tid)
         base = str(request.base_url).rstrip("/")
         links = {server.tables[tid].seats[s]: f"{base}/t/{tid}?token={t}"
@@ -300,12 +329,22 @@ def application(data: Path, rulesets: list[str] | None = None,
             await server.send(tid, ws, page, first=True)
             await server.paint(tid, ws, page)
             while True:
-                raw = await ws.receive_text()
-                if len(raw) > MAX_MESSAGE:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000))
+                raw = frame.get("text")
+                if raw is not None and len(raw) > MAX_MESSAGE or \
+                        len(frame.get("bytes") or b"") > MAX_MESSAGE:
                     await ws.close(code=1009)
                     return
                 try:
-                    msg = json.loads(raw)
+                    if raw is None:
+                        raise ValueError("a message is JSON text, not binary")
+                    try:
+                        msg = json.loads(raw)
+                    except (ValueError, RecursionError):
+                        raise ValueError("a message is JSON: {\"type\": \"act\", \"decision\""
+                                         ": N, \"action\": TEXT}") from None
                     if not isinstance(msg, dict) or msg.get("type") != "act":
                         raise ValueError("expected {\"type\": \"act\", \"decision\": N, "
                                          "\"action\": TEXT}")

@@ -63,7 +63,9 @@ def invitations(tid: str, links: dict[str, str], watch: str) -> str:
 
 
 def error(message: str) -> str:
-    return _page("rulepack: error", f"<h1>Error</h1><p>{html.escape(message)}</p>")
+    """An error page: what went wrong, and the way back to the lobby."""
+    return _page("rulepack: error", f"<h1>Error</h1><p>{html.escape(message)}</p>"
+                 "<p><a href=\"/\">Back to the tables</a></p>")
 
 
 _SCRIPT = """
@@ -72,7 +74,7 @@ const token = params.get("token");
 const tid = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
 let decision = 0, socket = null, delay = 500;
-let actions = [], marks = [], clicks = [], pictured = -1;
+let actions = [], marks = [], clicks = [], pictured = -1, refused = false;
 
 // An action is picked by clicking the places it names, in order (a piece, then a
 // cell): each click is the set of marks of what was clicked (a piece and its cell).
@@ -156,7 +158,8 @@ function tell(msg) {
   story.scrollTop = story.scrollHeight;
 }
 function show(msg) {
-  $("refused").textContent = "";
+  if (!refused) $("refused").textContent = "";
+  refused = false;
   decision = msg.decision;
   $("picture").classList.toggle("stale", pictured !== decision);
   tell(msg);
@@ -166,7 +169,9 @@ function show(msg) {
   } else {
     $("status").textContent = msg.actions && msg.actions.length ? "Your turn" : `To move: ${msg.to_move}`;
   }
-  $("scores").textContent = msg.scores ? `Scores: ${msg.scores.join(" · ")}` : "";
+  $("scores").textContent = msg.scores
+    ? "Scores: " + msg.scores.map((v, k) => `${(msg.seats || [])[k] || k + 1} ${v ?? "?"}`).join(" · ")
+    : "";
   actions = msg.actions || [];
   marks = msg.marks || actions.map(() => []);
   clicks = [];
@@ -185,7 +190,9 @@ function connect() {
   };
   socket.onmessage = (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === "refused") { $("refused").textContent = msg.message; return; }
+    if (msg.type === "refused") {      // said until the next action (the position follows)
+      $("refused").textContent = msg.message; refused = true; return;
+    }
     if (msg.type === "position") show(msg);
     if (msg.type === "picture" && msg.decision === decision) {   // (an older one: dropped)
       pictured = msg.decision;

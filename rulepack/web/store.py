@@ -58,7 +58,10 @@ class Store:
         self.data = data
         (data / "records").mkdir(parents=True, exist_ok=True)
         os.chmod(data, 0o700)
-        self.db = sqlite3.connect(str(data / "tables.sqlite3"), check_same_thread=False)
+        os.chmod(data / "records", 0o700)
+        index = data / "tables.sqlite3"
+        self.db = sqlite3.connect(str(index), check_same_thread=False)
+        os.chmod(index, 0o600)
         self.db.execute("create table if not exists tables (id text primary key, ruleset text, "
                         "players integer, options text, seats text, seed integer, "
                         "created real)")
@@ -83,6 +86,12 @@ class Store:
                 self.db.execute("insert into tokens values (?, ?, ?)", (tid, seat, digest(token)))
             self.db.execute("insert into tokens values (?, ?, ?)", (tid, -1, digest(watch)))
         return row, tokens, watch
+
+    def delete(self, tid: str) -> None:
+        """Forget a table (one whose game could not be started)."""
+        with self.db:
+            self.db.execute("delete from tokens where tab = ?", (tid,))
+            self.db.execute("delete from tables where id = ?", (tid,))
 
     def tables(self) -> list[TableRow]:
         """Every table, oldest first."""

@@ -173,7 +173,8 @@ class Table:
         :returns: a ``position`` message; its ``story_at`` is the story's length."""
         state = self.state
         out: dict[str, Any] = {"type": "position", "decision": state.decisions,
-                               "seat": seat, "terminal": state.is_terminal()}
+                               "seat": seat, "seats": self.seats,
+                               "terminal": state.is_terminal()}
         lines = self.story[seat if seat >= 0 else story.TABLE]
         if told is None:
             out["story_reset"] = True
@@ -189,11 +190,11 @@ class Table:
             out["actions"] = [a.text for a in legal]
             out["marks"] = [self._marks(a, seat) for a in legal]
         else:
-            from rulepack.rulebook.screen import why_ended
+            from rulepack.rulebook.screen import plain, why_ended
             result = state.result()
             out["winners"] = [self.seats[w] for w in result.get("winners") or []]
             out["scores"] = result.get("scores")
-            out["why"] = why_ended(self.game, state, dict(self.row.options))
+            out["why"] = plain(why_ended(self.game, state, dict(self.row.options)))
         return out
 
     def picture_of(self, seat: int) -> tuple[Any, ...]:
