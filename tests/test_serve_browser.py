@@ -121,9 +121,12 @@ def state_of(browser: Any) -> tuple[str, int]:
 
 
 def wait_for(browsers: list[Any], decision: int) -> None:
-    """Wait until every page shows decision ``decision`` (or later)."""
+    """Wait until every page shows decision ``decision`` (or later), and its picture."""
     for b in browsers:
-        WebDriverWait(b, 30).until(lambda b: state_of(b)[1] >= decision)
+        WebDriverWait(b, 30).until(lambda b: b.execute_script(
+            "const d = document.body.dataset;"
+            "return +(d.decision ?? -1) >= arguments[0] && d.picture === d.decision;",
+            decision))
 
 
 def click_a_move(browser: Any, rng: random.Random) -> str:
@@ -163,9 +166,6 @@ def play(browsers: list[Any], table: Any, rng: random.Random,
         if table.state.is_terminal():
             return ways
         mover = next(b for b in browsers if state_of(b)[0] == "turn")
-        # the picture of this position has come (it follows the position)
-        WebDriverWait(mover, 30).until(lambda b: b.find_element(
-            By.TAG_NAME, "body").get_attribute("data-picture") == str(target))
         ways[click_a_move(mover, rng)] += 1
         WebDriverWait(mover, 30).until(lambda b: state_of(b)[1] > target)
 
@@ -218,10 +218,11 @@ def test_mismemory_pages_never_show_the_other_players_kept_tile(browsers: list[A
                 other = 1 - seat
                 theirs = [p for p in table.state.position.zones[kept[other]]
                           if not visible(table.state.position, p, seat)]
-                picture = b.find_element(By.ID, "picture").get_attribute("innerHTML")
-                screen = picture + b.find_element(By.ID, "status").text + \
-                    b.find_element(By.ID, "actions").text
-                lines = story(b)
+                screen, lines = b.execute_script(
+                    "const $ = (id) => document.getElementById(id);"
+                    "return [$('picture').innerHTML + $('status').textContent +"
+                    " $('actions').textContent,"
+                    " [...document.querySelectorAll('#story li')].map((li) => li.textContent)];")
                 new, told[seat] = lines[told[seat]:], len(lines)
                 for piece in theirs:
                     assert piece.name not in screen, (seat, piece.name)
