@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from collections.abc import Collection
 from typing import Any
 
 import pytest
@@ -268,12 +269,12 @@ def seen_by(state: Any, seat: int) -> set[str]:
     return {p.name for p in state.program.pieces if visible(state.position, p, seat)}
 
 
-def leaked(state: Any, seat: int, wire: str, saw: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+def leaked(state: Any, seat: int, wire: str, saw: Collection[str] = ()) -> list[str]:
     """The names of pieces hidden from ``seat`` that a message carries: the names of
     the pieces it may see (or ``saw``) are taken out first (longest first: "2 of moons
     coin" may be seen while the tile "2 of moons" is hidden)."""
     pieces = state.program.pieces
-    seen = seen_by(state, seat) | saw
+    seen = seen_by(state, seat) | set(saw)
     for name in sorted(seen, key=len, reverse=True):
         wire = wire.replace(name, "")
     hidden = {p.name for p in pieces if not visible(state.position, p, seat)} - seen

@@ -235,6 +235,20 @@ def application(data: Path, rulesets: list[str] | None = None,
             return None
         return server.store.seat_of(tid, token)
 
+    def refuse(why: str, status: int, as_json: bool = False) -> Response:
+        if as_json:
+            return JSONResponse({"error": why}, status_code=status)
+        return HTMLResponse(pages.error(why), status_code=status)
+
+    def seated(request: Request, as_json: bool = False) -> tuple[Table, int] | Response:
+        """The table of a request and the seat its token opens, else a 404 (an error
+        page, or ``{"error": ...}``)."""
+        tid = request.path_params["tid"]
+        seat = seat_of(tid, request.query_params.get("token"))
+        if seat is None:
+            return refuse("no such table, or a wrong token", 404, as_json)
+        return server.tables[tid], seat
+
     async def lobby(request: Request) -> Response:
         from rulepack.loader import bundled_rulesets
         return HTMLResponse(pages.lobby(bundled_rulesets() + offered,
@@ -276,43 +290,39 @@ def application(data: Path, rulesets: list[str] | None = None,
         return HTMLResponse(pages.invitations(tid, links, f"{base}/t/{tid}?token={watch}"))
 
     async def game_page(request: Request) -> Response:
-        tid = request.path_params["tid"]
-        token = request.query_params.get("token")
-        seat = seat_of(tid, token)
-        if seat is None:
-            return HTMLResponse(pages.error("no such table, or a wrong token"), status_code=404)
-        table = server.tables[tid]
+        found = seated(request)
+        if isinstance(found, Response):
+            return found
+        table, seat = found
         from rulepack.rulebook.screen import plain, short_rules
         rules = plain(short_rules(table.game, table.row.players, dict(table.row.options)))
         who = "a spectator" if seat < 0 else table.seats[seat]
         return HTMLResponse(pages.game(table.game.title, who, rules))
 
     async def record(request: Request) -> Response:
-        tid = request.path_params["tid"]
-        seat = seat_of(tid, request.query_params.get("token"))
-        if seat is None:
-            return JSONResponse({"error": "no such table, or a wrong token"}, status_code=404)
-        table = server.tables[tid]
+        found = seated(request, as_json=True)
+        if isinstance(found, Response):
+            return found
+        table, _ = found
         if not table.state.is_terminal():
-            return JSONResponse({"error": "the record is given once the game is over (it "
-                                          "holds the seed)"}, status_code=403)
-        return FileResponse(table.row.record, filename=f"{tid}.jsonl")
+            return refuse("the record is given once the game is over (it holds the seed)",
+                          403, as_json=True)
+        return FileResponse(table.row.record, filename=f"{table.row.id}.jsonl")
 
     async def replay_page(request: Request) -> Response:
-        tid = request.path_params["tid"]
-        seat = seat_of(tid, request.query_params.get("token"))
-        if seat is None:
-            return HTMLResponse(pages.error("no such table, or a wrong token"), status_code=404)
-        table = server.tables[tid]
+        found = seated(request)
+        if isinstance(found, Response):
+            return found
+        table, _ = found
         if not table.state.is_terminal():
-            return HTMLResponse(pages.error("the replay is shown once the game is over (it "
-                                            "shows every hidden piece)"), status_code=403)
+            return refuse("the replay is shown once the game is over (it shows every hidden "
+                          "piece)", 403)
         from rulepack.records import read_record
         from rulepack.render.replay_page import replay_html
         from rulepack.story import Teller
         page = await asyncio.to_thread(
             lambda: replay_html(read_record(table.row.record), Teller(),
-                                name=f"table {tid}"))
+                                name=f"table {table.row.id}"))
         return HTMLResponse(page)
 
     async def socket(ws: WebSocket) -> None:

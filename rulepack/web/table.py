@@ -55,6 +55,8 @@ class Table:
         from rulepack.ir import chance_names
         #: the names the flow binds to chance outcomes (a picture's heading shows them)
         self.chance = chance_names(game.ir)
+        #: names the ruleset and its seats for the drawer (its looks are built once)
+        self.looks_key = f"{game.file or game.name}|{'|'.join(self.seats)}"
         #: the pictures drawn last: seat → (decision, SVG)
         self.pictures: dict[int, tuple[int, str]] = {}
         if state.is_terminal():
@@ -70,7 +72,7 @@ class Table:
         appearance(game, state)      # a bad draw hint is refused here, not by the drawer
         writer = RecordWriter(row.record, game, state, row.ruleset, row.seats)
         table = cls(row, game, state, writer)
-        table._retell([])            # the setup's shuffles and deals
+        table._begin(state)          # the setup's shuffles and deals
         return table
 
     @classmethod
@@ -86,20 +88,20 @@ class Table:
         for line in done.missing:
             writer.write(line)
         table = cls(row, done.game, done.state, writer)
-        table._retell([line["index"] for _, line in record.entries
-                       if line["type"] == "decision"])
+        # the story told again: the game set up as the record's, and its decisions
+        again = done.game.new_game(row.players, seed=row.seed, options=row.options)
+        table._begin(again)
+        for _, line in record.entries:
+            if line["type"] == "decision":
+                table._tell(again, line["index"])
         return table
 
-    def _retell(self, indices: list[int]) -> None:
-        """Tell the story again from the start: the game set up as the record's, and
-        its decisions (``indices``: each the index of the legal action taken)."""
-        h = self.row
-        state = self.game.new_game(h.players, seed=h.seed, options=h.options)
+    def _begin(self, state: "State") -> None:
+        """Begin each viewer's story with the setup of ``state``, a game not yet played
+        (its shuffles and deals)."""
         for v in self.viewers:
             self.story[v] = [story.line(e, self.seats, v)
                              for e in story.describe_entries(state, state.history, v)]
-        for index in indices:
-            self._tell(state, index)
 
     def _tell(self, state: "State", index: int) -> None:
         """Take the legal action ``index`` in ``state``, adding to each viewer's story."""
@@ -204,5 +206,4 @@ class Table:
         from rulepack.render.tableview import seat_view
         components = self.game.ir.get("components") or []
         view = seat_view(self.state, None if seat < 0 else seat, components)
-        key = f"{self.game.file or self.game.name}|{'|'.join(self.seats)}"
-        return (key, components, self.seats, self.chance, self.game.title, view)
+        return (self.looks_key, components, self.seats, self.chance, self.game.title, view)
